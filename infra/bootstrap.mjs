@@ -1,0 +1,25 @@
+// Installs the workspace's dependencies on a fresh clone, with no global tools assumed beyond Node.js
+// and npm: pnpm itself comes from the npm registry at the version pinned in package.json.
+// Runs before `npm start`, `npm test`, ... and is a no-op when node_modules matches the lockfile.
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const { packageManager } = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+const lockfile = join(root, "pnpm-lock.yaml");
+const stamp = join(root, "node_modules", ".bootstrap-stamp");
+
+const fingerprint = () =>
+  createHash("sha256")
+    .update(existsSync(lockfile) ? readFileSync(lockfile) : "no lockfile")
+    .digest("hex");
+if (existsSync(stamp) && readFileSync(stamp, "utf8") === fingerprint()) process.exit(0);
+
+const args = ["--yes", packageManager, "install"];
+if (existsSync(lockfile) && process.env.CI) args.push("--frozen-lockfile");
+console.error(`[bootstrap] installing dependencies with ${packageManager} ...`);
+execFileSync("npx", args, { cwd: root, stdio: "inherit" });
+writeFileSync(stamp, fingerprint());

@@ -1,0 +1,2 @@
+export { DAY_MS, HOUR_MS, isTier, MINUTE_MS, TIER_CODE, TIERS, type Tier, WEEK_MS } from "./tiers";
+export { bucketsOf, ceilUtc, floorUtc, isAlignedUtc, nextUtc } from "./utcBuckets";

@@ -1,0 +1,62 @@
+import { DAY_MS, HOUR_MS, MINUTE_MS, type Tier, WEEK_MS } from "./tiers";
+
+// 1970-01-05 was a Monday: ISO weeks are aligned to it.
+const FIRST_MONDAY_MS = 4 * DAY_MS;
+
+function floorTo(epochMs: number, size: number, origin = 0): number {
+  return Math.floor((epochMs - origin) / size) * size + origin;
+}
+
+/** Start (epoch ms) of the UTC bucket of `tier` that contains `epochMs`. */
+export function floorUtc(tier: Tier, epochMs: number): number {
+  switch (tier) {
+    case "minute":
+      return floorTo(epochMs, MINUTE_MS);
+    case "hour":
+      return floorTo(epochMs, HOUR_MS);
+    case "day":
+      return floorTo(epochMs, DAY_MS);
+    case "week":
+      return floorTo(epochMs, WEEK_MS, FIRST_MONDAY_MS);
+    case "month": {
+      const d = new Date(epochMs);
+      return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
+    }
+  }
+}
+
+/** Start of the bucket after the one starting at `startMs` (which must be aligned). */
+export function nextUtc(tier: Tier, startMs: number): number {
+  switch (tier) {
+    case "minute":
+      return startMs + MINUTE_MS;
+    case "hour":
+      return startMs + HOUR_MS;
+    case "day":
+      return startMs + DAY_MS;
+    case "week":
+      return startMs + WEEK_MS;
+    case "month": {
+      const d = new Date(startMs);
+      return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
+    }
+  }
+}
+
+/** Smallest aligned start of `tier` at or after `epochMs`. */
+export function ceilUtc(tier: Tier, epochMs: number): number {
+  const floor = floorUtc(tier, epochMs);
+  return floor === epochMs ? floor : nextUtc(tier, floor);
+}
+
+export function isAlignedUtc(tier: Tier, epochMs: number): boolean {
+  return floorUtc(tier, epochMs) === epochMs;
+}
+
+/** The bucket of every tier that contains `epochMs`, finest first. */
+export function bucketsOf(epochMs: number): ReadonlyArray<{ tier: Tier; startMs: number }> {
+  return (["minute", "hour", "day", "week", "month"] as const).map((tier) => ({
+    tier,
+    startMs: floorUtc(tier, epochMs),
+  }));
+}

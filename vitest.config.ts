@@ -1,0 +1,29 @@
+import { defineConfig } from "vitest/config";
+
+// Two projects: `unit` is pure logic and needs nothing running; `integration` talks to real Kafka
+// and Redis, which its global setup finds (KAFKA_BROKERS / REDIS_URL), starts in Docker through
+// Testcontainers, or starts natively (infra/src/native).
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: "unit",
+          include: ["packages/*/src/**/*.test.ts", "services/*/src/**/*.test.ts", "infra/src/**/*.test.ts"],
+          exclude: ["**/*.int.test.ts", "**/node_modules/**"],
+        },
+      },
+      {
+        test: {
+          name: "integration",
+          include: ["**/*.int.test.ts"],
+          exclude: ["**/node_modules/**"],
+          globalSetup: ["./infra/src/testing/globalSetup.ts"],
+          testTimeout: 120_000,
+          hookTimeout: 300_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
