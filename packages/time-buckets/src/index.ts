@@ -1,2 +1,10 @@
+export {
+  blockExpiresAt,
+  DEFAULT_RETENTION,
+  EXPIRY_GRACE_MS,
+  isBlockKept,
+  type Retention,
+  retentionProblems,
+} from "./retention";
 export { DAY_MS, HOUR_MS, isTier, MINUTE_MS, TIER_CODE, TIERS, type Tier, WEEK_MS } from "./tiers";
 export { bucketsOf, ceilUtc, floorUtc, isAlignedUtc, nextUtc } from "./utcBuckets";

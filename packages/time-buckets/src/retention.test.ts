@@ -1,0 +1,35 @@
+import { describe, expect, it } from "vitest";
+import {
+  blockExpiresAt,
+  DEFAULT_RETENTION,
+  EXPIRY_GRACE_MS,
+  isBlockKept,
+  retentionProblems,
+} from "./retention";
+import { DAY_MS } from "./tiers";
+
+const now = Date.parse("2026-11-22T12:00:00Z");
+
+describe("isBlockKept", () => {
+  it("keeps minute blocks for 35 days and day blocks forever by default", () => {
+    expect(isBlockKept(DEFAULT_RETENTION, "minute", now - 35 * DAY_MS, now)).toBe(true);
+    expect(isBlockKept(DEFAULT_RETENTION, "minute", now - 35 * DAY_MS - 1, now)).toBe(false);
+    expect(isBlockKept(DEFAULT_RETENTION, "day", 0, now)).toBe(true);
+  });
+
+  it("never lets a kept block expire: expiry lies beyond the last instant it counts as kept", () => {
+    const start = now - 35 * DAY_MS;
+    const expiry = blockExpiresAt(DEFAULT_RETENTION, "minute", start);
+    expect(expiry).toBe(start + 35 * DAY_MS + EXPIRY_GRACE_MS);
+    expect(blockExpiresAt(DEFAULT_RETENTION, "month", start)).toBeNull();
+  });
+});
+
+describe("retentionProblems", () => {
+  it("accepts the defaults and rejects a coarser tier kept shorter than a finer one", () => {
+    expect(retentionProblems(DEFAULT_RETENTION)).toEqual([]);
+    expect(retentionProblems({ ...DEFAULT_RETENTION, hour: DAY_MS })).toEqual([
+      "hour data must be kept at least as long as minute data",
+    ]);
+  });
+});
