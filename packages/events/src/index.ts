@@ -1,0 +1,11 @@
+export { type DecodeResult, decodeRecordingCompleted, describeIssues, encodeRecordingCompleted } from "./codec";
+export {
+  DIMENSIONS,
+  type Dimension,
+  RECORDINGS_DLQ_TOPIC,
+  RECORDINGS_TOPIC,
+  type RecordingCompleted,
+  type RecordingCompletedInput,
+  recordingCompletedSchema,
+} from "./recordingCompleted";
+export { createRecordingProducer, type RecordingProducer, type RecordingProducerOptions } from "./recordingProducer";

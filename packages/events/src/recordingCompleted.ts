@@ -1,0 +1,44 @@
+import { z } from "zod";
+
+/** Kafka topic names of CONTRACT §1; both are configurable where they are used. */
+export const RECORDINGS_TOPIC = "recordings.completed";
+export const RECORDINGS_DLQ_TOPIC = "recordings.completed.dlq";
+
+const text = (max: number) => z.string().min(1).max(max);
+const count = z.int().min(0);
+
+/**
+ * `recording.completed` v1 (CONTRACT §1). Unknown fields are stripped, not rejected, so producers
+ * can add fields before consumers know them. `member_email` is lower-cased here, once, so every
+ * consumer compares the same value.
+ */
+export const recordingCompletedSchema = z.object({
+  schema_version: z.literal(1),
+  recording_id: text(128),
+  organization_id: z
+    .string()
+    .min(1)
+    .max(128)
+    .regex(/^[A-Za-z0-9._:-]+$/, "must contain only letters, digits and . _ : -"),
+  member_email: z
+    .email()
+    .max(254)
+    .transform((email) => email.toLowerCase()),
+  voice_model: text(200),
+  language_model: text(200).nullable(),
+  app_name: text(200),
+  recorded_at: z.iso.datetime({ offset: true }),
+  duration_ms: count,
+  word_count: count,
+  voice_processing_ms: count.nullable(),
+  llm_processing_ms: count.nullable(),
+});
+
+/** What a producer sends (member_email in any case). */
+export type RecordingCompletedInput = z.input<typeof recordingCompletedSchema>;
+/** What a consumer gets after validation. */
+export type RecordingCompleted = z.output<typeof recordingCompletedSchema>;
+
+/** The dimensions a recording is filtered and grouped by, in their fixed order. */
+export const DIMENSIONS = ["member_email", "voice_model", "language_model", "app_name"] as const;
+export type Dimension = (typeof DIMENSIONS)[number];
