@@ -5,6 +5,8 @@ import { defineConfig } from "vitest/config";
 // Testcontainers, or starts natively (infra/src/native).
 export default defineConfig({
   test: {
+    // Integration files share one Kafka and one Redis on a 2-core machine: run files one at a time.
+    fileParallelism: false,
     projects: [
       {
         test: {
@@ -21,7 +23,6 @@ export default defineConfig({
           globalSetup: ["./infra/src/testing/globalSetup.ts"],
           testTimeout: 120_000,
           hookTimeout: 300_000,
-          fileParallelism: false,
         },
       },
     ],

@@ -1,5 +1,9 @@
 import type { z } from "zod";
-import { type RecordingCompleted, type RecordingCompletedInput, recordingCompletedSchema } from "./recordingCompleted";
+import {
+  type RecordingCompleted,
+  type RecordingCompletedInput,
+  recordingCompletedSchema,
+} from "./recordingCompleted";
 
 export type DecodeResult =
   | { ok: true; event: RecordingCompleted; recordedAtMs: number }

@@ -1,4 +1,10 @@
-export { type DecodeResult, decodeRecordingCompleted, describeIssues, encodeRecordingCompleted } from "./codec";
+export { compareByteOrder } from "./byteOrder";
+export {
+  type DecodeResult,
+  decodeRecordingCompleted,
+  describeIssues,
+  encodeRecordingCompleted,
+} from "./codec";
 export {
   DIMENSIONS,
   type Dimension,
@@ -8,4 +14,8 @@ export {
   type RecordingCompletedInput,
   recordingCompletedSchema,
 } from "./recordingCompleted";
-export { createRecordingProducer, type RecordingProducer, type RecordingProducerOptions } from "./recordingProducer";
+export {
+  createRecordingProducer,
+  type RecordingProducer,
+  type RecordingProducerOptions,
+} from "./recordingProducer";

@@ -19,7 +19,10 @@ export interface RecordingProducer {
  * retried duplicates of a batch), keyed by organization so one organization's events stay in order
  * on one partition, and validated against the v1 contract before anything leaves the process.
  */
-export function createRecordingProducer({ kafka, topic = RECORDINGS_TOPIC }: RecordingProducerOptions): RecordingProducer {
+export function createRecordingProducer({
+  kafka,
+  topic = RECORDINGS_TOPIC,
+}: RecordingProducerOptions): RecordingProducer {
   const producer: Producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
   return {
     connect: () => producer.connect(),

@@ -1,0 +1,30 @@
+export { aggregateBatch, type BatchPayload, type CountableRecording, comboOf } from "./batchAggregate";
+export { currentGeneration, switchGeneration } from "./generation";
+export { createKeyspace, type Keyspace, type KeyspaceOptions, STORE_VERSION, utcStamp } from "./keyspace";
+export { createRedisClient, pingRedis, type RedisClient } from "./redisClient";
+export {
+  type BlockRef,
+  type BlockSnapshot,
+  type ComboValues,
+  createRollupReader,
+  type RollupReader,
+  type RollupReaderOptions,
+} from "./rollupReader";
+export {
+  type ApplyResult,
+  createRollupWriter,
+  type RollupWriter,
+  type RollupWriterOptions,
+} from "./rollupWriter";
+export { registerScripts } from "./scripts";
+export { StoreError } from "./storeError";
+export { addPacked, addSums, emptySums, packSums, type Sums, unpackSums } from "./sums";
+export {
+  createTokenStore,
+  generateToken,
+  hashToken,
+  looksLikeToken,
+  TOKEN_PREFIX,
+  type TokenRecord,
+  type TokenStore,
+} from "./tokenStore";

@@ -1,0 +1,54 @@
+import type { Dimension } from "@vu/events";
+import { TIER_CODE, type Tier } from "@vu/time-buckets";
+
+/**
+ * The only place that knows Redis key names (documented key by key in this package's README).
+ * Every key of an organization carries the hash tag `{<org>}` so a script touching one
+ * organization stays on one Redis Cluster slot.
+ */
+export const STORE_VERSION = "v1";
+
+export interface KeyspaceOptions {
+  /** Leading part of every key; tests use a unique prefix each. */
+  prefix: string;
+}
+
+export interface Keyspace {
+  readonly prefix: string;
+  /** Which keyspace generation readers use (switched by `rebuild`). Global key. */
+  generation(): string;
+  /** Base of one organization's rollup keys in one generation; ends with `:`. */
+  orgBase(generation: number, org: string): string;
+  combos(generation: number, org: string): string;
+  dimension(generation: number, org: string, dimension: Dimension): string;
+  block(generation: number, org: string, tier: Tier, startMs: number): string;
+  /** The part of a block key after `orgBase` (what the ingest script receives). */
+  blockSuffix(tier: Tier, startMs: number): string;
+  token(sha256Hex: string): string;
+  orgTokens(org: string): string;
+  rateLimitPrefix(): string;
+}
+
+/** `YYYYMMDDHHmm` in UTC: readable in redis-cli and sortable. */
+export function utcStamp(epochMs: number): string {
+  const iso = new Date(epochMs).toISOString();
+  return iso.slice(0, 4) + iso.slice(5, 7) + iso.slice(8, 10) + iso.slice(11, 13) + iso.slice(14, 16);
+}
+
+export function createKeyspace({ prefix }: KeyspaceOptions): Keyspace {
+  const root = `${prefix}:${STORE_VERSION}`;
+  const orgBase = (generation: number, org: string) => `${root}:g${generation}:{${org}}:`;
+  const blockSuffix = (tier: Tier, startMs: number) => `b:${TIER_CODE[tier]}:${utcStamp(startMs)}`;
+  return {
+    prefix,
+    generation: () => `${root}:generation`,
+    orgBase,
+    combos: (generation, org) => `${orgBase(generation, org)}combos`,
+    dimension: (generation, org, dimension) => `${orgBase(generation, org)}dim:${dimension}`,
+    block: (generation, org, tier, startMs) => orgBase(generation, org) + blockSuffix(tier, startMs),
+    blockSuffix,
+    token: (sha256Hex) => `${root}:token:${sha256Hex}`,
+    orgTokens: (org) => `${root}:tokens:{${org}}`,
+    rateLimitPrefix: () => `${root}:ratelimit:`,
+  };
+}

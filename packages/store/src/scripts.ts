@@ -1,0 +1,47 @@
+import { readFileSync } from "node:fs";
+import type { Cluster, Redis, Result } from "ioredis";
+import { STORE_VERSION } from "./keyspace";
+
+/**
+ * Lua scripts live in ./lua, one top-level script per file named `verbNoun-<numberOfKeys>.lua`,
+ * with shared local functions in ./lua/includes pulled in by `--- @include "includes/<name>"`.
+ * They are registered under names carrying the store version, so two deployed versions can share
+ * one Redis without running each other's scripts.
+ */
+const INCLUDE = /^--- @include "([\w/]+)"$/gm;
+
+export function loadScript(name: string): string {
+  const read = (path: string) => readFileSync(new URL(`./lua/${path}.lua`, import.meta.url), "utf8");
+  return read(name).replace(INCLUDE, (_line, include: string) => read(include).trimEnd());
+}
+
+interface ScriptSpec {
+  file: string;
+  command: string;
+  numberOfKeys: number;
+}
+
+const version = STORE_VERSION.toUpperCase();
+export const SCRIPTS = {
+  applyBatch: { file: "applyBatch-6", command: `vuApplyBatch${version}`, numberOfKeys: 6 },
+} as const satisfies Record<string, ScriptSpec>;
+
+/** A script's reply: `[1, counted]` or `[-1, duplicateIndexes]` (see the script header). */
+export type ApplyBatchReply = [1, number] | [-1, number[]];
+
+declare module "ioredis" {
+  interface RedisCommander<Context> {
+    vuApplyBatchV1(...args: [...keys: string[], payload: string]): Result<ApplyBatchReply, Context>;
+  }
+}
+
+const registered = new WeakSet<Redis | Cluster>();
+
+/** Defines every store script on a client once (ioredis loads them with EVALSHA on first use). */
+export function registerScripts(redis: Redis | Cluster): void {
+  if (registered.has(redis)) return;
+  for (const spec of Object.values(SCRIPTS)) {
+    redis.defineCommand(spec.command, { numberOfKeys: spec.numberOfKeys, lua: loadScript(spec.file) });
+  }
+  registered.add(redis);
+}
