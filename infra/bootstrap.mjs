@@ -3,7 +3,7 @@
 // Runs before `npm start`, `npm test`, ... and is a no-op when node_modules matches the lockfile.
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -12,10 +12,23 @@ const { packageManager } = JSON.parse(readFileSync(join(root, "package.json"), "
 const lockfile = join(root, "pnpm-lock.yaml");
 const stamp = join(root, "node_modules", ".bootstrap-stamp");
 
-const fingerprint = () =>
-  createHash("sha256")
-    .update(existsSync(lockfile) ? readFileSync(lockfile) : "no lockfile")
-    .digest("hex");
+// Any manifest change (a dependency added to one package) or lockfile change means reinstalling.
+const manifests = () => [
+  "package.json",
+  ...["packages", "services"].flatMap((dir) =>
+    readdirSync(join(root, dir)).map((name) => join(dir, name, "package.json")),
+  ),
+  "infra/package.json",
+  "test/package.json",
+  "bench/package.json",
+];
+const fingerprint = () => {
+  const hash = createHash("sha256").update(existsSync(lockfile) ? readFileSync(lockfile) : "no lockfile");
+  for (const file of manifests()) {
+    if (existsSync(join(root, file))) hash.update(file).update(readFileSync(join(root, file)));
+  }
+  return hash.digest("hex");
+};
 if (existsSync(stamp) && readFileSync(stamp, "utf8") === fingerprint()) process.exit(0);
 
 const args = ["--yes", packageManager, "install"];

@@ -1,0 +1,35 @@
+import { DAY_MS, type Retention, retentionProblems } from "@vu/time-buckets";
+import type { z } from "zod";
+import { envRetentionDays } from "./envFields";
+
+/**
+ * Per-tier retention, shared by the worker (which sets expiries) and the API (which plans around
+ * what is kept): both must read the same variables the same way.
+ */
+export const retentionEnvShape = {
+  RETENTION_MINUTE_DAYS: envRetentionDays(35),
+  RETENTION_HOUR_DAYS: envRetentionDays(400),
+  RETENTION_DAY_DAYS: envRetentionDays(null),
+  RETENTION_WEEK_DAYS: envRetentionDays(null),
+  RETENTION_MONTH_DAYS: envRetentionDays(null),
+};
+
+type RetentionEnv = { [K in keyof typeof retentionEnvShape]: number | null };
+
+export function retentionFromEnv(env: RetentionEnv): Retention {
+  const ms = (days: number | null) => (days === null ? null : days * DAY_MS);
+  return {
+    minute: ms(env.RETENTION_MINUTE_DAYS),
+    hour: ms(env.RETENTION_HOUR_DAYS),
+    day: ms(env.RETENTION_DAY_DAYS),
+    week: ms(env.RETENTION_WEEK_DAYS),
+    month: ms(env.RETENTION_MONTH_DAYS),
+  };
+}
+
+/** Cross-field rule for a schema that spreads `retentionEnvShape`. */
+export function checkRetention(env: RetentionEnv, ctx: z.RefinementCtx): void {
+  for (const message of retentionProblems(retentionFromEnv(env))) {
+    ctx.addIssue({ code: "custom", path: ["RETENTION_MINUTE_DAYS"], message });
+  }
+}

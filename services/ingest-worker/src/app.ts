@@ -1,0 +1,157 @@
+import type { Logger } from "@vu/service-runtime";
+import { RetryAbortedError, retryWithBackoff } from "@vu/service-runtime";
+import { createRollupWriter, currentGeneration, type Keyspace, pingRedis, type RedisClient } from "@vu/store";
+import type { Retention } from "@vu/time-buckets";
+import type { Consumer, EachBatchPayload, Kafka, Producer } from "kafkajs";
+import { sortBatch } from "./batchSorter";
+import { reasonKind, sendToDeadLetter } from "./deadLetter";
+import type { IngestMetrics } from "./metrics";
+
+export interface IngestWorkerConfig {
+  topic: string;
+  dlqTopic: string;
+  groupId: string;
+  sessionTimeoutMs: number;
+  heartbeatIntervalMs: number;
+  partitionsConsumedConcurrently: number;
+  dedupeWindowMs: number;
+  futureToleranceMs: number;
+  retention: Retention;
+  /** Write into this generation instead of the one readers use (the `rebuild` command). */
+  generation?: number;
+  fromBeginning?: boolean;
+}
+
+export interface IngestWorkerDeps {
+  kafka: Kafka;
+  redis: RedisClient;
+  keyspace: Keyspace;
+  config: IngestWorkerConfig;
+  logger: Logger;
+  metrics: IngestMetrics;
+  now?: () => number;
+}
+
+export interface IngestWorker {
+  start(): Promise<void>;
+  /** Finishes the batch in hand, commits, leaves the group. */
+  stop(): Promise<void>;
+  ready(): Promise<boolean>;
+  consumer: Consumer;
+}
+
+const GENERATION_CACHE_MS = 1_000;
+
+/**
+ * The consumer: each partition batch is validated, dead-lettered where bad, pre-aggregated per
+ * organization and applied atomically; only then is its offset resolved. A crash between the two
+ * redelivers the batch, and the store's recording-id dedupe makes that harmless.
+ */
+export function createIngestWorker(deps: IngestWorkerDeps): IngestWorker {
+  const { kafka, redis, keyspace, config, logger, metrics } = deps;
+  const now = deps.now ?? Date.now;
+  const consumer = kafka.consumer({
+    groupId: config.groupId,
+    sessionTimeout: config.sessionTimeoutMs,
+    heartbeatInterval: config.heartbeatIntervalMs,
+    maxWaitTimeInMs: 100,
+    maxBytesPerPartition: 4 * 1024 * 1024,
+  });
+  const producer: Producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+  const writer = createRollupWriter({
+    redis,
+    keyspace,
+    retention: config.retention,
+    dedupeWindowMs: config.dedupeWindowMs,
+    now,
+  });
+  let connected = false;
+  let generationCache = { value: config.generation ?? 1, until: 0 };
+
+  async function generation(): Promise<number> {
+    if (config.generation !== undefined) return config.generation;
+    if (generationCache.until > now()) return generationCache.value;
+    generationCache = { value: await currentGeneration(redis, keyspace), until: now() + GENERATION_CACHE_MS };
+    return generationCache.value;
+  }
+
+  async function handleBatch(payload: EachBatchPayload): Promise<void> {
+    const { batch, resolveOffset, heartbeat, isRunning, isStale, commitOffsetsIfNecessary } = payload;
+    const last = batch.messages.at(-1);
+    if (last === undefined) return;
+    const sorted = sortBatch(batch.messages, { nowMs: now(), futureToleranceMs: config.futureToleranceMs });
+    const keepTrying = () => isRunning() && !isStale();
+    const retrying = <T>(step: string, fn: () => Promise<T>) =>
+      retryWithBackoff(fn, {
+        shouldContinue: keepTrying,
+        onRetry: async (error, attempt, delayMs) => {
+          metrics.retries.inc({ step });
+          logger.warn({ err: error, step, attempt, delayMs, partition: batch.partition }, "retrying");
+          await heartbeat().catch(() => undefined);
+        },
+      });
+
+    const started = performance.now();
+    await retrying("dead-letter", () =>
+      sendToDeadLetter(
+        producer,
+        config.dlqTopic,
+        { topic: batch.topic, partition: batch.partition },
+        sorted.rejected,
+      ),
+    );
+    for (const { reason } of sorted.rejected) metrics.deadLettered.inc({ reason: reasonKind(reason) });
+
+    const results = await retrying("apply", async () => {
+      const gen = await generation();
+      return Promise.all([...sorted.byOrg].map(([org, recordings]) => writer.apply(gen, org, recordings)));
+    });
+    for (const { counted, duplicates } of results) {
+      metrics.applied.inc(counted);
+      metrics.duplicates.inc(duplicates);
+    }
+    metrics.duplicates.inc(sorted.repeatedInBatch);
+    metrics.batchSeconds.observe((performance.now() - started) / 1000);
+
+    resolveOffset(last.offset);
+    metrics.lag.set(
+      { partition: String(batch.partition) },
+      Math.max(0, Number(batch.highWatermark) - Number(last.offset) - 1),
+    );
+    await commitOffsetsIfNecessary();
+    await heartbeat();
+  }
+
+  return {
+    consumer,
+    async start() {
+      await producer.connect();
+      await consumer.connect();
+      connected = true;
+      await consumer.subscribe({ topics: [config.topic], fromBeginning: config.fromBeginning ?? false });
+      await consumer.run({
+        autoCommit: true,
+        autoCommitInterval: 1_000,
+        eachBatchAutoResolve: false,
+        partitionsConsumedConcurrently: config.partitionsConsumedConcurrently,
+        eachBatch: async (payload) => {
+          try {
+            await handleBatch(payload);
+          } catch (error) {
+            // Stopping or rebalanced away: leave the offset unresolved; the next owner redoes it.
+            if (error instanceof RetryAbortedError) return;
+            throw error;
+          }
+        },
+      });
+    },
+    async stop() {
+      await consumer.disconnect();
+      await producer.disconnect();
+      connected = false;
+    },
+    async ready() {
+      return connected && (await pingRedis(redis));
+    },
+  };
+}

@@ -1,0 +1,69 @@
+import { decodeRecordingCompleted } from "@vu/events";
+import type { CountableRecording } from "@vu/store";
+
+/** The part of a Kafka message the sorter reads. */
+export interface IncomingMessage {
+  value: Buffer | null;
+  offset: string;
+}
+
+export interface Rejected<M> {
+  message: M;
+  reason: string;
+}
+
+export interface SortedBatch<M> {
+  /** Valid recordings per organization, in offset order, each (org, recording_id) once. */
+  byOrg: Map<string, CountableRecording[]>;
+  rejected: Array<Rejected<M>>;
+  /** Copies of a recording already earlier in this same batch. */
+  repeatedInBatch: number;
+}
+
+export interface SortOptions {
+  nowMs: number;
+  /** A `recorded_at` further ahead than this is rejected (CONTRACT §1: 24 hours). */
+  futureToleranceMs: number;
+}
+
+/**
+ * Splits one partition's batch into countable recordings per organization and rejects for the
+ * dead-letter topic. Within the batch the first copy of a recording wins, as it would across
+ * batches: the store's dedupe keeps whichever was counted first.
+ */
+export function sortBatch<M extends IncomingMessage>(
+  messages: readonly M[],
+  options: SortOptions,
+): SortedBatch<M> {
+  const byOrg = new Map<string, CountableRecording[]>();
+  const seen = new Set<string>();
+  const rejected: Array<Rejected<M>> = [];
+  let repeatedInBatch = 0;
+  const latestAllowed = options.nowMs + options.futureToleranceMs;
+
+  for (const message of messages) {
+    const decoded = decodeRecordingCompleted(message.value);
+    if (!decoded.ok) {
+      rejected.push({ message, reason: decoded.reason });
+      continue;
+    }
+    const { event, recordedAtMs } = decoded;
+    if (recordedAtMs > latestAllowed) {
+      rejected.push({
+        message,
+        reason: `recorded_at: more than ${options.futureToleranceMs / 3_600_000} hours in the future`,
+      });
+      continue;
+    }
+    const identity = JSON.stringify([event.organization_id, event.recording_id]);
+    if (seen.has(identity)) {
+      repeatedInBatch++;
+      continue;
+    }
+    seen.add(identity);
+    const list = byOrg.get(event.organization_id);
+    if (list) list.push({ event, recordedAtMs });
+    else byOrg.set(event.organization_id, [{ event, recordedAtMs }]);
+  }
+  return { byOrg, rejected, repeatedInBatch };
+}

@@ -1,0 +1,49 @@
+import { RECORDINGS_DLQ_TOPIC, RECORDINGS_TOPIC } from "@vu/events";
+import {
+  checkRetention,
+  envInt,
+  envList,
+  envLogLevel,
+  parseEnv,
+  retentionEnvShape,
+} from "@vu/service-runtime";
+import { z } from "zod";
+
+export const workerEnvSchema = z
+  .object({
+    KAFKA_BROKERS: envList("localhost:9092"),
+    KAFKA_CLIENT_ID: z.string().min(1).default("usage-ingest-worker"),
+    KAFKA_GROUP_ID: z.string().min(1).default("usage-stats-ingest"),
+    KAFKA_SESSION_TIMEOUT_MS: envInt(30_000, { min: 6_000 }),
+    KAFKA_HEARTBEAT_INTERVAL_MS: envInt(3_000, { min: 100 }),
+    RECORDINGS_TOPIC: z.string().min(1).default(RECORDINGS_TOPIC),
+    DLQ_TOPIC: z.string().min(1).default(RECORDINGS_DLQ_TOPIC),
+    PARTITIONS_CONSUMED_CONCURRENTLY: envInt(3, { min: 1, max: 64 }),
+    REDIS_URL: z.string().min(1).default("redis://127.0.0.1:6379"),
+    REDIS_PREFIX: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]+$/, "must be letters, digits, _ or -")
+      .default("vu"),
+    DEDUPE_WINDOW_HOURS: envInt(7 * 24, { min: 1 }),
+    FUTURE_TOLERANCE_HOURS: envInt(24),
+    METRICS_PORT: envInt(9464, { max: 65_535 }),
+    LOG_LEVEL: envLogLevel,
+    ...retentionEnvShape,
+  })
+  .superRefine((env, ctx) => {
+    checkRetention(env, ctx);
+    // KafkaJS needs several heartbeats per session, or a slow batch gets the member evicted.
+    if (env.KAFKA_HEARTBEAT_INTERVAL_MS * 3 > env.KAFKA_SESSION_TIMEOUT_MS) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["KAFKA_HEARTBEAT_INTERVAL_MS"],
+        message: "must be at most a third of KAFKA_SESSION_TIMEOUT_MS",
+      });
+    }
+  });
+
+export type WorkerEnv = z.output<typeof workerEnvSchema>;
+
+export function loadWorkerEnv(env: Record<string, string | undefined> = process.env): Readonly<WorkerEnv> {
+  return parseEnv(workerEnvSchema, env);
+}

@@ -1,0 +1,55 @@
+import { createLogger, createOpsServer, onShutdown, retentionFromEnv } from "@vu/service-runtime";
+import { createKeyspace, createRedisClient } from "@vu/store";
+import { Kafka, logLevel } from "kafkajs";
+import { createIngestWorker } from "./app";
+import { loadWorkerEnv } from "./env";
+import { createIngestMetrics } from "./metrics";
+
+const env = loadWorkerEnv();
+const logger = createLogger("ingest-worker", env.LOG_LEVEL);
+const kafka = new Kafka({
+  clientId: env.KAFKA_CLIENT_ID,
+  brokers: env.KAFKA_BROKERS,
+  logLevel: logLevel.WARN,
+});
+const redis = createRedisClient(env.REDIS_URL, { maxRetriesPerRequest: 2 });
+const metrics = createIngestMetrics();
+const worker = createIngestWorker({
+  kafka,
+  redis,
+  keyspace: createKeyspace({ prefix: env.REDIS_PREFIX }),
+  logger,
+  metrics,
+  config: {
+    topic: env.RECORDINGS_TOPIC,
+    dlqTopic: env.DLQ_TOPIC,
+    groupId: env.KAFKA_GROUP_ID,
+    sessionTimeoutMs: env.KAFKA_SESSION_TIMEOUT_MS,
+    heartbeatIntervalMs: env.KAFKA_HEARTBEAT_INTERVAL_MS,
+    partitionsConsumedConcurrently: env.PARTITIONS_CONSUMED_CONCURRENTLY,
+    dedupeWindowMs: env.DEDUPE_WINDOW_HOURS * 3_600_000,
+    futureToleranceMs: env.FUTURE_TOLERANCE_HOURS * 3_600_000,
+    retention: retentionFromEnv(env),
+  },
+});
+
+worker.consumer.on(worker.consumer.events.CRASH, ({ payload }) => {
+  logger.error({ err: payload.error, restart: payload.restart }, "consumer crashed");
+  if (!payload.restart) process.exit(1);
+});
+
+const ops = createOpsServer({ registry: metrics.registry, ready: () => worker.ready() });
+ops.listen(env.METRICS_PORT, () => logger.info({ port: env.METRICS_PORT }, "ops endpoints listening"));
+await worker.start();
+logger.info({ topic: env.RECORDINGS_TOPIC, group: env.KAFKA_GROUP_ID }, "ingest worker consuming");
+
+onShutdown(
+  [
+    () => worker.stop(),
+    async () => {
+      ops.close();
+      await redis.quit();
+    },
+  ],
+  { logger },
+);

@@ -1,0 +1,54 @@
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+
+export interface IngestMetrics {
+  registry: Registry;
+  applied: Counter;
+  duplicates: Counter;
+  deadLettered: Counter<"reason">;
+  batchSeconds: Histogram;
+  lag: Gauge<"partition">;
+  retries: Counter<"step">;
+}
+
+/** A fresh registry per worker, so tests can run several workers in one process. */
+export function createIngestMetrics(): IngestMetrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  return {
+    registry,
+    applied: new Counter({
+      name: "vu_ingest_events_applied_total",
+      help: "Recordings counted into the rollups",
+      registers: [registry],
+    }),
+    duplicates: new Counter({
+      name: "vu_ingest_duplicates_skipped_total",
+      help: "Recordings not counted because their (organization, recording_id) was counted before",
+      registers: [registry],
+    }),
+    deadLettered: new Counter({
+      name: "vu_ingest_dead_lettered_total",
+      help: "Messages sent to the dead-letter topic, by kind of reason",
+      labelNames: ["reason"],
+      registers: [registry],
+    }),
+    batchSeconds: new Histogram({
+      name: "vu_ingest_batch_apply_seconds",
+      help: "Time to apply one partition batch to Redis",
+      buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+      registers: [registry],
+    }),
+    lag: new Gauge({
+      name: "vu_ingest_consumer_lag",
+      help: "Messages behind the high watermark, per partition, after the last batch",
+      labelNames: ["partition"],
+      registers: [registry],
+    }),
+    retries: new Counter({
+      name: "vu_ingest_retries_total",
+      help: "Retries of a failed step (Redis or Kafka unavailable)",
+      labelNames: ["step"],
+      registers: [registry],
+    }),
+  };
+}
