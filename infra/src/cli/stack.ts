@@ -1,0 +1,31 @@
+// `npm run stack:up` / `stack:down`: the native Kafka + Redis stack for development and tests.
+// Progress goes to stderr; `up` prints only the addresses on stdout, as env assignments, so
+// `eval "$(npm run -s stack:up)"` configures a shell.
+import { stackDown, stackUp } from "../native/stack";
+
+async function main(command: string | undefined): Promise<void> {
+  switch (command) {
+    case "up": {
+      const started = Date.now();
+      const info = await stackUp();
+      process.stderr.write(`[stack] up in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+      process.stdout.write(`KAFKA_BROKERS=${info.kafkaBrokers.join(",")}\nREDIS_URL=${info.redisUrl}\n`);
+      return;
+    }
+    case "down": {
+      const stopped = await stackDown();
+      process.stderr.write(
+        `[stack] down: ${stopped.length > 0 ? `stopped ${stopped.join(", ")}` : "nothing to stop"}\n`,
+      );
+      return;
+    }
+    default:
+      process.stderr.write("usage: tsx infra/src/cli/stack.ts up|down\n");
+      process.exitCode = 2;
+  }
+}
+
+main(process.argv[2]).catch((error: unknown) => {
+  process.stderr.write(`[stack] ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exitCode = 1;
+});
