@@ -1,0 +1,60 @@
+import type { BlockSnapshot, ComboValues } from "@vu/store";
+import { describe, expect, it } from "vitest";
+import { parseFilters } from "./filters";
+import { aggregateRows, type PlannedBucket } from "./rowAggregation";
+
+const combos = new Map<string, ComboValues>([
+  ["1", ["a@x.com", "v1", "gpt", "Zoom"]],
+  ["2", ["b@x.com", "v1", null, "Ärzte"]],
+  ["3", ["a@x.com", "v2", "gpt", "Slack"]],
+]);
+const block = (startMs: number) => ({ tier: "hour" as const, startMs });
+const buckets: PlannedBucket[] = [
+  { label: "day1", startMs: 0, blocks: [block(0), block(1)] },
+  { label: "day2", startMs: 10, blocks: [block(10)] },
+  { label: "day3", startMs: 20, blocks: [block(20)] },
+];
+const snapshot: BlockSnapshot = {
+  combos,
+  cells: [
+    ["1", "1,10,1000,5,1,7,1", "2", "2,20,2000,0,0,0,0"],
+    ["1", "1,10,1000,5,1,7,1", "3", "4,40,4000,8,2,0,0"],
+    ["2", "1,1,1,1,1,0,0"],
+    [],
+  ],
+};
+
+describe("aggregateRows", () => {
+  it("sums the blocks of each bucket and skips buckets without recordings", () => {
+    const rows = aggregateRows(buckets, snapshot, { filters: [] });
+    expect(rows.map((r) => [r.label, r.sums.count, r.sums.words])).toEqual([
+      ["day1", 8, 80],
+      ["day2", 1, 1],
+    ]);
+    expect(rows[0]).not.toHaveProperty("group");
+  });
+
+  it("groups by a dimension in byte order with null last, after filtering", () => {
+    const byLanguage = aggregateRows(buckets, snapshot, { filters: [], groupBy: "language_model" });
+    expect(byLanguage.map((r) => [r.label, r.group, r.sums.count])).toEqual([
+      ["day1", "gpt", 6],
+      ["day1", null, 2],
+      ["day2", null, 1],
+    ]);
+    const filtered = aggregateRows(buckets, snapshot, {
+      filters: parseFilters({ member_email: "A@x.com" }),
+      groupBy: "app_name",
+    });
+    expect(filtered.map((r) => [r.group, r.sums.count])).toEqual([
+      ["Slack", 4],
+      ["Zoom", 2],
+    ]);
+  });
+
+  it("refuses a cell whose combination is unknown rather than dropping it", () => {
+    const broken: BlockSnapshot = { combos, cells: [["9", "1,1,1,1,1,1,1"]] };
+    expect(() =>
+      aggregateRows([{ label: "x", startMs: 0, blocks: [block(0)] }], broken, { filters: [] }),
+    ).toThrow(/unknown combination 9/);
+  });
+});
