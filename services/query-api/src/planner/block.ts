@@ -1,0 +1,28 @@
+import { isBlockKept, type Retention, type Tier } from "@vu/time-buckets";
+
+/** One stored rollup block: the UTC-aligned block of `tier` that starts at `startMs`. */
+export interface Block {
+  tier: Tier;
+  startMs: number;
+}
+
+/** A half-open interval of epoch ms, [startMs, endMs). */
+export interface TimeRange {
+  startMs: number;
+  endMs: number;
+}
+
+/** Whether the block of `tier` starting at `startMs` exists in the store at query time. */
+export type IsKept = (tier: Tier, startMs: number) => boolean;
+
+/** What the planner needs to know about the moment of the query. */
+export interface PlanContext {
+  /** The time of the request, epoch ms. */
+  now: number;
+  retention: Retention;
+}
+
+/** The store's retention rule at the query's `now`, as a predicate. */
+export function keptAt({ now, retention }: PlanContext): IsKept {
+  return (tier, startMs) => isBlockKept(retention, tier, startMs, now);
+}

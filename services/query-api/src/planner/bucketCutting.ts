@@ -1,0 +1,97 @@
+import { floorUtc, MINUTE_MS, nextUtc } from "@vu/time-buckets";
+import { DateTime, type Zone } from "luxon";
+import { ProblemError } from "../http/problemError";
+import type { TimeRange } from "./block";
+import type { Granularity } from "./granularity";
+import { formatAtOffset } from "./instantFormat";
+
+/** CONTRACT §3: a range needing more output buckets than this is a 400. */
+export const MAX_BUCKETS = 10_000;
+
+/** One output bucket: its part of the range, labelled with its full local start. */
+export interface OutputBucket extends TimeRange {
+  /** The bucket's full local start (even when the range cuts it), ISO 8601 with ms and offset. */
+  label: string;
+}
+
+/** A bucket start: the instant and the zone's offset there (minutes east of UTC). */
+interface Edge {
+  ms: number;
+  offset: number;
+}
+
+const PLURAL = { hour: "hours", day: "days", week: "weeks", month: "months" } as const;
+
+function edgeOf(dt: DateTime): Edge {
+  return { ms: dt.toMillis(), offset: dt.offset };
+}
+
+/**
+ * The reference stepping, through luxon: add one unit and take the start of that unit. Adding
+ * hours works on instants, so the repeated autumn hour gives two buckets (02:00+02:00 and
+ * 02:00+01:00) and a skipped hour none; days, weeks and months are calendar units, so a local day
+ * lasts 23 or 25 hours. Where the offset moves by half an hour (Lord Howe), one hour later can
+ * still be in the same local hour; adding more then finds the next one.
+ */
+function slowNext(start: Edge, granularity: Granularity, zone: Zone): Edge {
+  const dt = DateTime.fromMillis(start.ms, { zone });
+  for (let units = 1; units <= 3; units++) {
+    const next = dt.plus({ [PLURAL[granularity]]: units }).startOf(granularity);
+    if (next.toMillis() > start.ms) return edgeOf(next);
+  }
+  throw new Error(`no ${granularity} after ${dt.toISO()} in ${zone.name}`);
+}
+
+/**
+ * The next bucket start. Luxon's stepping costs several zone look-ups per bucket, so the common
+ * case is done by arithmetic on the wall clock: the next local unit start read at the current
+ * offset. It is the answer when the zone still has that offset there (one look-up); only near
+ * an offset change does it fall back to luxon. Wall-clock instants are UTC-tier arithmetic in
+ * disguise: `floorUtc`/`nextUtc` of the wall reading are the local calendar's.
+ */
+function nextEdge(start: Edge, granularity: Granularity, zone: Zone): Edge {
+  const wall = start.ms + start.offset * MINUTE_MS;
+  const candidate = nextUtc(granularity, floorUtc(granularity, wall)) - start.offset * MINUTE_MS;
+  if (zone.offset(candidate) === start.offset) return { ms: candidate, offset: start.offset };
+  return slowNext(start, granularity, zone);
+}
+
+/** The start of the local bucket containing `ms`, by the same arithmetic-then-luxon rule. */
+function firstEdge(ms: number, granularity: Granularity, zone: Zone): Edge {
+  const offset = zone.offset(ms);
+  const candidate = floorUtc(granularity, ms + offset * MINUTE_MS) - offset * MINUTE_MS;
+  if (zone.offset(candidate) === offset) return { ms: candidate, offset };
+  const edge = edgeOf(DateTime.fromMillis(ms, { zone }).startOf(granularity));
+  if (edge.ms > ms) throw new Error(`local ${granularity} start after ${new Date(ms).toISOString()}`);
+  return edge;
+}
+
+function tooManyBuckets(granularity: Granularity): ProblemError {
+  const coarser = granularity === "month" ? "" : "a coarser granularity or ";
+  return ProblemError.invalidParameter(
+    "granularity",
+    `the range needs more than ${MAX_BUCKETS} ${granularity} buckets; use ${coarser}a shorter range`,
+  );
+}
+
+/**
+ * Cuts `range` into buckets of `granularity` in `zone`'s calendar: hours, days, ISO weeks (Monday
+ * 00:00 local) or months. The first and last bucket may be partial. Buckets are generated one by
+ * one and counting stops past MAX_BUCKETS, so a huge range fails fast instead of allocating.
+ */
+export function cutBuckets(range: TimeRange, granularity: Granularity, zone: Zone): OutputBucket[] {
+  const buckets: OutputBucket[] = [];
+  if (range.endMs <= range.startMs) return buckets;
+  let start = firstEdge(range.startMs, granularity, zone);
+  while (start.ms < range.endMs) {
+    if (buckets.length === MAX_BUCKETS) throw tooManyBuckets(granularity);
+    const next = nextEdge(start, granularity, zone);
+    buckets.push({
+      label: formatAtOffset(start.ms, start.offset, zone),
+      startMs: Math.max(start.ms, range.startMs),
+      endMs: Math.min(next.ms, range.endMs),
+    });
+    start = next;
+  }
+  return buckets;
+}

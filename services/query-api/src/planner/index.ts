@@ -1,0 +1,27 @@
+export { type Block, type IsKept, keptAt, type PlanContext, type TimeRange } from "./block";
+export { coverInterval } from "./blockCover";
+export { cutBuckets, MAX_BUCKETS, type OutputBucket } from "./bucketCutting";
+export { type DateParam, type DateParts, parseDateParam, type TimeParts } from "./dateParam";
+export { coverWholeDays } from "./dayCover";
+export { DEFAULT_GRANULARITY, GRANULARITIES, type Granularity, isGranularity } from "./granularity";
+export { formatInstant } from "./instantFormat";
+export {
+  type PlannedBucket,
+  planQuery,
+  planTotal,
+  type RangeMeta,
+  type StatsPlan,
+  type StatsPlanParams,
+  type TotalPlan,
+} from "./queryPlan";
+export { DEFAULT_WINDOW_MS, type RangeParams, type ResolvedRange, resolveRange } from "./rangeResolution";
+export {
+  ceilToGrid,
+  floorToGrid,
+  type GridTier,
+  gridAt,
+  nearestOnGrid,
+  RETENTION_SNAPPING_RULE,
+  snapBuckets,
+} from "./retentionGrid";
+export { type QueryZone, resolveQueryZone, UTC_QUERY_ZONE } from "./timeZone";

@@ -1,0 +1,76 @@
+import type { Zone } from "luxon";
+import { type Block, keptAt, type PlanContext, type TimeRange } from "./block";
+import { coverInterval } from "./blockCover";
+import { cutBuckets } from "./bucketCutting";
+import { DEFAULT_GRANULARITY, type Granularity } from "./granularity";
+import { formatInstant } from "./instantFormat";
+import { type RangeParams, resolveRange } from "./rangeResolution";
+import { snapBuckets } from "./retentionGrid";
+
+export interface StatsPlanParams extends RangeParams {
+  /** Defaults to `day`. */
+  granularity?: Granularity | undefined;
+}
+
+/** The range members of `meta` (the HTTP layer adds `group_by`). */
+export interface RangeMeta {
+  /** The resolved start actually used, ISO 8601 with ms and offset in the query zone. */
+  start_date: string;
+  /** The resolved end actually used (exclusive), same format. */
+  end_date: string;
+  timezone: string;
+}
+
+/** One output bucket with the stored blocks whose sum is exactly its part of the range. */
+export interface PlannedBucket extends TimeRange {
+  /** `time_bucket`: the bucket's full local start, ISO 8601 with ms and offset. */
+  label: string;
+  blocks: Block[];
+}
+
+export interface StatsPlan {
+  range: TimeRange;
+  zoneName: string;
+  meta: RangeMeta & { granularity: Granularity };
+  /** Sorted, disjoint, spanning exactly `range`; buckets left empty by snapping are omitted. */
+  buckets: PlannedBucket[];
+}
+
+export interface TotalPlan {
+  range: TimeRange;
+  zoneName: string;
+  meta: RangeMeta;
+  /** The blocks whose sum is exactly `range`. */
+  blocks: Block[];
+}
+
+function rangeMeta(range: TimeRange, zone: Zone, zoneName: string): RangeMeta {
+  return {
+    start_date: formatInstant(range.startMs, zone),
+    end_date: formatInstant(range.endMs, zone),
+    timezone: zoneName,
+  };
+}
+
+/**
+ * Plans `GET /api/v1/stats`: resolves the range, cuts it into local buckets, moves bucket edges
+ * onto stored block edges (retentionGrid.ts), and covers each bucket with the fewest blocks.
+ * Throws 400 ProblemErrors for invalid parameters and for ranges needing too many buckets.
+ */
+export function planQuery(params: StatsPlanParams, context: PlanContext): StatsPlan {
+  const { zone, zoneName, ...range } = resolveRange(params, context);
+  const granularity = params.granularity ?? DEFAULT_GRANULARITY;
+  const isKept = keptAt(context);
+  const buckets = snapBuckets(cutBuckets(range, granularity, zone), range, isKept).map((bucket) => ({
+    ...bucket,
+    blocks: coverInterval(bucket.startMs, bucket.endMs, isKept),
+  }));
+  return { range, zoneName, meta: { ...rangeMeta(range, zone, zoneName), granularity }, buckets };
+}
+
+/** Plans `GET /api/v1/stats/summary`: the same range, answered as one interval. */
+export function planTotal(params: RangeParams, context: PlanContext): TotalPlan {
+  const { zone, zoneName, ...range } = resolveRange(params, context);
+  const blocks = coverInterval(range.startMs, range.endMs, keptAt(context));
+  return { range, zoneName, meta: rangeMeta(range, zone, zoneName), blocks };
+}
