@@ -1,6 +1,7 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import type { Keyspace } from "./keyspace";
 import type { RedisClient } from "./redisClient";
+import { StoreError } from "./storeError";
 
 /** Every token starts with this (CONTRACT §4); the rest is random base62. */
 export const TOKEN_PREFIX = "sk-vu-";
@@ -85,8 +86,11 @@ export function createTokenStore({
     },
 
     async find(token) {
-      const fields = await redis.hgetall(keyspace.token(hashToken(token)));
-      return toRecord(fields);
+      try {
+        return toRecord(await redis.hgetall(keyspace.token(hashToken(token))));
+      } catch (cause) {
+        throw new StoreError("looking up a token failed", { retriable: true, cause });
+      }
     },
 
     async list(org) {

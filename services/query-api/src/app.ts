@@ -1,0 +1,91 @@
+import { randomUUID } from "node:crypto";
+import type { Logger } from "@vu/service-runtime";
+import { type Keyspace, pingRedis, type RedisClient, type RollupReader, type TokenStore } from "@vu/store";
+import type { Retention } from "@vu/time-buckets";
+import express, { type Express, Router } from "express";
+import { pinoHttp } from "pino-http";
+import { createTokenAuthenticator } from "./auth/tokenAuthenticator";
+import { authenticate } from "./http/authenticate";
+import { createErrorHandler, notFound } from "./http/errorHandler";
+import { createHttpMetrics, type HttpMetrics } from "./http/httpMetrics";
+import { createRateLimit } from "./http/rateLimit";
+import { createOpenApiDocument } from "./openapi/openApiDocument";
+import { API_ROUTES } from "./routes";
+
+export interface ApiConfig {
+  retention: Retention;
+  rateLimitPerMinute: number;
+  tokenCacheMs: number;
+}
+
+export interface ApiDeps {
+  redis: RedisClient;
+  keyspace: Keyspace;
+  reader: RollupReader;
+  tokens: TokenStore;
+  logger: Logger;
+  config: ApiConfig;
+  metrics?: HttpMetrics;
+  now?: () => number;
+}
+
+const REQUEST_ID = /^[\w.-]{1,128}$/;
+
+/** Builds the Express app from its dependencies; never listens or connects (main.ts does). */
+export function createApp(deps: ApiDeps): Express {
+  const { redis, keyspace, reader, tokens, logger, config } = deps;
+  const now = deps.now ?? Date.now;
+  const metrics = deps.metrics ?? createHttpMetrics();
+  const openApi = createOpenApiDocument();
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("query parser", "simple");
+  app.set("etag", false);
+
+  app.use(
+    pinoHttp({
+      logger,
+      genReqId: (req, res) => {
+        const given = req.headers["x-request-id"];
+        const id = typeof given === "string" && REQUEST_ID.test(given) ? given : randomUUID();
+        res.setHeader("X-Request-Id", id);
+        return id;
+      },
+    }),
+  );
+  app.use(metrics.middleware);
+
+  app.get("/healthz", (_req, res) => {
+    res.json({ status: "ok" });
+  });
+  app.get("/readyz", async (_req, res) => {
+    const ok = await pingRedis(redis);
+    res.status(ok ? 200 : 503).json({ status: ok ? "ready" : "unavailable" });
+  });
+  app.get("/metrics", async (_req, res) => {
+    res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+  });
+  app.get("/api/v1/openapi.json", (_req, res) => {
+    res.json(openApi);
+  });
+
+  const authenticator = createTokenAuthenticator({
+    tokens,
+    cacheMs: config.tokenCacheMs,
+    onTouchError: (error) => logger.warn({ err: error }, "could not record token use"),
+  });
+  // Authentication, then the per-token limit, guard the three operations (all under /stats).
+  app.use(
+    "/api/v1/stats",
+    authenticate(authenticator),
+    createRateLimit({ redis, prefix: keyspace.rateLimitPrefix(), perMinute: config.rateLimitPerMinute }),
+  );
+  const api = Router();
+  const routeDeps = { reader, planContext: () => ({ now: now(), retention: config.retention }) };
+  for (const register of API_ROUTES) register(api, routeDeps);
+  app.use(api);
+
+  app.use(notFound);
+  app.use(createErrorHandler(logger));
+  return app;
+}

@@ -1,0 +1,39 @@
+import type { Logger } from "@vu/service-runtime";
+import { StoreError } from "@vu/store";
+import type { ErrorRequestHandler, RequestHandler } from "express";
+import { ProblemError } from "./problemError";
+
+function send(res: Parameters<RequestHandler>[1], problem: ProblemError): void {
+  res
+    .status(problem.status)
+    .set(problem.headers)
+    .type("application/problem+json")
+    .send(JSON.stringify(problem.toBody()));
+}
+
+/** Unknown paths get a problem body too, not Express's HTML page. */
+export const notFound: RequestHandler = (req, _res, next) => {
+  next(new ProblemError(404, `No operation at ${req.method} ${req.path}.`));
+};
+
+/**
+ * The one error middleware, three branches: ours → problem+json with its status; the store being
+ * unreachable → 503; anything else is a bug → logged, and a 500 that reveals nothing.
+ */
+export function createErrorHandler(logger: Logger): ErrorRequestHandler {
+  return (error: unknown, _req, res, next) => {
+    if (res.headersSent) return next(error);
+    if (error instanceof ProblemError) return send(res, error);
+    if (error instanceof StoreError) {
+      logger.warn({ err: error.cause ?? error }, "store unavailable");
+      return send(
+        res,
+        new ProblemError(503, "The statistics store is unavailable; try again shortly.", {
+          headers: { "Retry-After": "5" },
+        }),
+      );
+    }
+    logger.error({ err: error }, "unexpected error");
+    send(res, new ProblemError(500, "An unexpected error occurred."));
+  };
+}

@@ -1,0 +1,44 @@
+import { createLogger, onShutdown, retentionFromEnv } from "@vu/service-runtime";
+import { createKeyspace, createRedisClient, createRollupReader, createTokenStore } from "@vu/store";
+import { createApp } from "./app";
+import { loadApiEnv } from "./env";
+
+const env = loadApiEnv();
+const logger = createLogger("query-api", env.LOG_LEVEL);
+// Fail fast while Redis is away (503 at once) instead of queueing requests behind a reconnect.
+const redis = createRedisClient(env.REDIS_URL, {
+  enableOfflineQueue: false,
+  maxRetriesPerRequest: 1,
+  commandTimeout: 5_000,
+});
+redis.on("error", (error: Error) => logger.warn({ err: error }, "redis connection error"));
+const keyspace = createKeyspace({ prefix: env.REDIS_PREFIX });
+const app = createApp({
+  redis,
+  keyspace,
+  reader: createRollupReader({ redis, keyspace }),
+  tokens: createTokenStore({ redis, keyspace }),
+  logger,
+  config: {
+    retention: retentionFromEnv(env),
+    rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE,
+    tokenCacheMs: env.TOKEN_CACHE_MS,
+  },
+});
+
+await new Promise<void>((resolve) => {
+  if (redis.status === "ready") return resolve();
+  redis.once("ready", () => resolve());
+});
+const server = app.listen(env.PORT, () => logger.info({ port: env.PORT }, "query API listening"));
+
+onShutdown(
+  [
+    () =>
+      new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve()))),
+    async () => {
+      await redis.quit();
+    },
+  ],
+  { logger },
+);

@@ -1,0 +1,92 @@
+import type { Dimension } from "@vu/events";
+import type { RollupReader } from "@vu/store";
+import { addSums, emptySums } from "@vu/store";
+import {
+  type Granularity,
+  type PlanContext,
+  planQuery,
+  planTotal,
+  type RangeMeta,
+  type RangeParams,
+} from "../planner";
+import { parseFilters, type RawFilters } from "./filters";
+import { type Pagination, paginate } from "./pagination";
+import { aggregateRows } from "./rowAggregation";
+import { type StatsRow, type Summary, toStatsRow, toSummary } from "./rowMetrics";
+
+export interface QueryDeps {
+  reader: RollupReader;
+  /** The request's `now` and the retention in force. */
+  planContext: () => PlanContext;
+}
+
+export interface StatsRequest extends RangeParams {
+  granularity: Granularity;
+  groupBy?: Dimension | undefined;
+  filters: RawFilters;
+  page: number;
+  pageSize: number;
+}
+
+export interface StatsMeta {
+  start_date: string;
+  end_date: string;
+  granularity: Granularity;
+  group_by: Dimension | null;
+  timezone: string;
+}
+
+export interface StatsResult {
+  data: StatsRow[];
+  pagination: Pagination;
+  meta: StatsMeta;
+}
+
+/** Plans the buckets, reads every block in one round trip, then filters, groups, sorts and pages. */
+export async function queryStats(org: string, request: StatsRequest, deps: QueryDeps): Promise<StatsResult> {
+  const plan = planQuery(request, deps.planContext());
+  const filters = parseFilters(request.filters);
+  const generation = await deps.reader.generation();
+  const snapshot = await deps.reader.readBlocks(
+    generation,
+    org,
+    plan.buckets.flatMap((b) => b.blocks),
+  );
+  const rows = aggregateRows(plan.buckets, snapshot, { filters, groupBy: request.groupBy });
+  const { items, pagination } = paginate(rows, request.page, request.pageSize);
+  const groupBy = request.groupBy;
+  return {
+    data: items.map((row) =>
+      toStatsRow(row.label, row.sums, groupBy ? { dimension: groupBy, value: row.group ?? null } : undefined),
+    ),
+    pagination,
+    meta: {
+      start_date: plan.meta.start_date,
+      end_date: plan.meta.end_date,
+      granularity: plan.meta.granularity,
+      group_by: groupBy ?? null,
+      timezone: plan.meta.timezone,
+    },
+  };
+}
+
+export interface SummaryRequest extends RangeParams {
+  filters: RawFilters;
+}
+
+/** The whole range as one interval, summed over every matching combination. */
+export async function querySummary(
+  org: string,
+  request: SummaryRequest,
+  deps: QueryDeps,
+): Promise<{ summary: Summary; meta: RangeMeta }> {
+  const plan = planTotal(request, deps.planContext());
+  const filters = parseFilters(request.filters);
+  const generation = await deps.reader.generation();
+  const snapshot = await deps.reader.readBlocks(generation, org, plan.blocks);
+  const rows = aggregateRows([{ label: "", startMs: plan.range.startMs, blocks: plan.blocks }], snapshot, {
+    filters,
+  });
+  const total = rows.reduce((acc, row) => addSums(acc, row.sums), emptySums());
+  return { summary: toSummary(total), meta: plan.meta };
+}

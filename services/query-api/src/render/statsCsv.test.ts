@@ -1,0 +1,48 @@
+import { describe, expect, it } from "vitest";
+import { toStatsRow } from "../query/rowMetrics";
+import { renderStatsCsv } from "./statsCsv";
+
+const sums = {
+  count: 2,
+  words: 10,
+  durationMs: 60_000,
+  voiceMsSum: 3,
+  voiceMsCount: 2,
+  llmMsSum: 0,
+  llmMsCount: 0,
+};
+
+describe("renderStatsCsv", () => {
+  it("writes a header and the contract's columns, CRLF-terminated", () => {
+    const csv = renderStatsCsv([toStatsRow("2026-11-01T00:00:00.000Z", sums)]);
+    expect(csv).toBe(
+      "time_bucket,recording_count,total_words,total_duration,avg_llm_processing_time,avg_voice_processing_time,avg_wpm\r\n" +
+        "2026-11-01T00:00:00.000Z,2,10,60000,0,1.5,10\r\n",
+    );
+  });
+
+  it("quotes commas, quotes and newlines, leaves null empty and defuses formulas", () => {
+    const rows = [
+      toStatsRow("t", sums, { dimension: "app_name", value: 'Notes, "quoted"' }),
+      toStatsRow("t", sums, { dimension: "app_name", value: "=SUM(1)" }),
+      toStatsRow("t", sums, { dimension: "app_name", value: "-2+3" }),
+      toStatsRow("t", sums, { dimension: "app_name", value: "@cmd" }),
+      toStatsRow("t", sums, { dimension: "app_name", value: "\tTab" }),
+      toStatsRow("t", sums, { dimension: "app_name", value: "line\nbreak" }),
+      toStatsRow("t", sums, { dimension: "app_name", value: null }),
+    ];
+    const lines = renderStatsCsv(rows, "app_name").split("\r\n");
+    expect(lines[0]).toBe(
+      "time_bucket,app_name,recording_count,total_words,total_duration,avg_llm_processing_time,avg_voice_processing_time,avg_wpm",
+    );
+    expect(lines.slice(1, 8).map((l) => l.split(",2,10,")[0])).toEqual([
+      't,"Notes, ""quoted"""',
+      "t,'=SUM(1)",
+      "t,'-2+3",
+      "t,'@cmd",
+      "t,'\tTab",
+      't,"line\nbreak"',
+      "t,",
+    ]);
+  });
+});

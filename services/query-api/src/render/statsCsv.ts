@@ -1,0 +1,32 @@
+import type { Dimension } from "@vu/events";
+import { stringify } from "csv-stringify/sync";
+import type { StatsRow } from "../query/rowMetrics";
+
+const METRIC_COLUMNS = [
+  "recording_count",
+  "total_words",
+  "total_duration",
+  "avg_llm_processing_time",
+  "avg_voice_processing_time",
+  "avg_wpm",
+] as const;
+
+export function csvColumns(groupBy?: Dimension): string[] {
+  return ["time_bucket", ...(groupBy ? [groupBy] : []), ...METRIC_COLUMNS];
+}
+
+/**
+ * RFC 4180 (CRLF, quotes doubled) with a header row, columns per CONTRACT §5. A null group value
+ * is an empty cell; text cells starting with = + - @ tab or CR get a leading `'` so spreadsheets
+ * do not run them as formulas (csv-stringify's `escape_formulas`).
+ */
+export function renderStatsCsv(rows: readonly StatsRow[], groupBy?: Dimension): string {
+  return stringify(rows as StatsRow[], {
+    header: true,
+    columns: csvColumns(groupBy),
+    record_delimiter: "windows",
+    escape_formulas: true,
+    // A bare LF or CR is a line break to most readers, even with CRLF records: quote it too.
+    quoted_match: /[\r\n]/,
+  });
+}

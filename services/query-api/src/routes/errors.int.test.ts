@@ -1,0 +1,57 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ApiHarness, startApi } from "../testing/apiHarness";
+
+let api: ApiHarness;
+let token: string;
+
+beforeAll(async () => {
+  api = await startApi({ now: Date.parse("2026-11-22T12:00:00Z") });
+  token = await api.tokenFor("acme");
+});
+afterAll(() => api.close());
+
+async function problem(path: string) {
+  const res = await api.get(path, token);
+  expect(res.headers.get("content-type")).toMatch(/^application\/problem\+json/);
+  return { status: res.status, body: await res.json() };
+}
+
+describe("400 problem details", () => {
+  it.each([
+    ["granularity=minute", "granularity"],
+    ["group_by=team", "group_by"],
+    ["format=xml", "format"],
+    ["page=0", "page"],
+    ["page=abc", "page"],
+    ["page=1.5", "page"],
+    ["page_size=1001", "page_size"],
+    ["page_size=0", "page_size"],
+    ["page_size=", "page_size"],
+    ["start_date=2026-02-30", "start_date"],
+    ["start_date=yesterday", "start_date"],
+    ["end_date=2026-11-01T25:00:00", "end_date"],
+    ["start_date=2026-11-10&end_date=2026-11-01", "start_date"],
+    ["timezone=Mars/Olympus", "timezone"],
+    ["granularty=day", "granularty"],
+    ["filter[team]=x", "filter[team]"],
+    ["page=1&page=2", "page"],
+    ["start_date=1990-01-01&granularity=hour", "granularity"],
+  ])("/stats?%s names %s", async (query, parameter) => {
+    const { status, body } = await problem(`/api/v1/stats?${query}`);
+    expect(status).toBe(400);
+    expect(body).toMatchObject({ type: "/problems/400", title: "Invalid parameters", status: 400 });
+    expect(body.errors.map((e: { parameter: string }) => e.parameter)).toContain(parameter);
+    expect(typeof body.detail).toBe("string");
+  });
+
+  it("validates the summary's parameters too", async () => {
+    const { status, body } = await problem("/api/v1/stats/summary?start_date=2026-13-01&granularity=day");
+    expect(status).toBe(400);
+    expect(body.errors.map((e: { parameter: string }) => e.parameter).sort()).toEqual(["granularity"]);
+  });
+
+  it("answers unknown paths with a problem 404", async () => {
+    const { status } = await problem("/api/v1/nope");
+    expect(status).toBe(404);
+  });
+});

@@ -1,0 +1,103 @@
+import { createRedisClient } from "@vu/store";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ApiHarness, recording, startApi } from "../testing/apiHarness";
+
+const now = Date.parse("2026-11-22T12:00:00Z");
+let api: ApiHarness;
+
+beforeAll(async () => {
+  api = await startApi({ now, rateLimitPerMinute: 5 });
+});
+afterAll(() => api.close());
+
+describe("authentication", () => {
+  it.each([
+    ["no header", {}, 'Bearer realm="usage-stats"'],
+    ["another scheme", { authorization: "Basic dXNlcjpwYXNz" }, 'Bearer realm="usage-stats"'],
+    [
+      "a token without the prefix",
+      { authorization: "Bearer sk-live-0123456789abcdef0123456789abcdef" },
+      'Bearer realm="usage-stats", error="invalid_token"',
+    ],
+    [
+      "an unknown token",
+      { authorization: `Bearer sk-vu-${"a".repeat(40)}` },
+      'Bearer realm="usage-stats", error="invalid_token"',
+    ],
+  ])("refuses %s with 401 and a challenge", async (_case, headers, challenge) => {
+    for (const path of ["/api/v1/stats", "/api/v1/stats/summary", "/api/v1/stats/dimensions"]) {
+      const res = await api.get(path, undefined, headers);
+      expect(res.status).toBe(401);
+      expect(res.headers.get("www-authenticate")).toBe(challenge);
+      const body = await res.json();
+      expect(body.status).toBe(401);
+      expect(JSON.stringify(body)).not.toContain("aaaa");
+    }
+  });
+
+  it("refuses a revoked token within the cache time", async () => {
+    const { token, record } = await api.tokens.create("acme", "to revoke");
+    expect((await api.get("/api/v1/stats/dimensions", token)).status).toBe(200);
+    await api.tokens.revoke("acme", record.id);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect((await api.get("/api/v1/stats/dimensions", token)).status).toBe(401);
+  });
+
+  it("answers every query for the token's own organization only", async () => {
+    await api.write("acme", [recording("a1", "2026-11-20T10:00:00Z", { app_name: "AcmeApp" })]);
+    await api.write("globex", [
+      recording("g1", "2026-11-20T10:00:00Z", {
+        organization_id: "globex",
+        app_name: "GlobexApp",
+        word_count: 999,
+      }),
+    ]);
+    const globex = await api.tokenFor("globex");
+    const dims = await (await api.get("/api/v1/stats/dimensions", globex)).json();
+    expect(dims.app_names).toEqual(["GlobexApp"]);
+    const summary = await (await api.get("/api/v1/stats/summary", globex)).json();
+    expect(summary.total_words).toBe(999);
+    expect(summary.total_recordings).toBe(1);
+  });
+});
+
+describe("rate limit", () => {
+  it("gives 429 with Retry-After and RateLimit headers past the per-token limit", async () => {
+    const token = await api.tokenFor("ratelimited");
+    const statuses: number[] = [];
+    let last: Response | undefined;
+    for (let i = 0; i < 7; i++) {
+      last = await api.get("/api/v1/stats/dimensions", token);
+      statuses.push(last.status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429]);
+    expect(Number(last?.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(last?.headers.get("ratelimit-policy")).toMatch(/q=5/);
+    expect((await last?.json()).status).toBe(429);
+    const other = await api.tokenFor("ratelimited");
+    expect((await api.get("/api/v1/stats/dimensions", other)).status).toBe(200);
+  });
+});
+
+describe("Redis unavailable", () => {
+  it("answers 503 with a problem body, and /readyz says unavailable", async () => {
+    const dead = createRedisClient("redis://127.0.0.1:1", {
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+      lazyConnect: true,
+    });
+    dead.on("error", () => undefined);
+    const down = await startApi({ now, redis: dead });
+    try {
+      const res = await down.get("/api/v1/stats", `sk-vu-${"b".repeat(40)}`);
+      expect(res.status).toBe(503);
+      expect(res.headers.get("content-type")).toMatch(/^application\/problem\+json/);
+      expect((await res.json()).status).toBe(503);
+      expect((await down.get("/readyz")).status).toBe(503);
+      expect((await down.get("/healthz")).status).toBe(200);
+    } finally {
+      await down.close();
+    }
+  });
+});

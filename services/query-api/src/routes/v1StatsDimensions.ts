@@ -1,0 +1,33 @@
+import "zod-openapi";
+import { z } from "zod";
+import { authOf } from "../http/authenticate";
+import type { Register } from "./routeDeps";
+
+export const DIMENSIONS_PATH = "/api/v1/stats/dimensions";
+
+export const dimensionsResponseSchema = z
+  .object({
+    voice_models: z.array(z.string()),
+    language_models: z.array(z.string()),
+    app_names: z.array(z.string()),
+  })
+  .meta({
+    id: "Dimensions",
+    description: "Distinct values ever seen for the organization, ascending; no null.",
+  });
+
+export type DimensionsResponse = z.infer<typeof dimensionsResponseSchema>;
+
+/** The seed lists no parameters (and no 400) here, so any query string is ignored. */
+export const registerV1StatsDimensions: Register = (router, { reader }) => {
+  router.get(DIMENSIONS_PATH, async (_req, res) => {
+    const { org } = authOf(res.locals);
+    const dims = await reader.dimensions(await reader.generation(), org);
+    const body: DimensionsResponse = {
+      voice_models: dims.voice_model,
+      language_models: dims.language_model,
+      app_names: dims.app_name,
+    };
+    res.json(body);
+  });
+};

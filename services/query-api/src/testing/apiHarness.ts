@@ -1,0 +1,99 @@
+import { randomUUID } from "node:crypto";
+import type { AddressInfo } from "node:net";
+import type { RecordingCompleted } from "@vu/events";
+import { createLogger } from "@vu/service-runtime";
+import {
+  type CountableRecording,
+  createKeyspace,
+  createRedisClient,
+  createRollupReader,
+  createRollupWriter,
+  createTokenStore,
+  type RedisClient,
+} from "@vu/store";
+import { DAY_MS, DEFAULT_RETENTION } from "@vu/time-buckets";
+import { createApp } from "../app";
+
+export interface HarnessOptions {
+  now: number;
+  rateLimitPerMinute?: number;
+  /** A client for a Redis that is not there, to test 503s. */
+  redis?: RedisClient;
+}
+
+/** A recording with sensible defaults; tests override what they care about. */
+export function recording(
+  id: string,
+  recordedAt: string,
+  patch: Partial<RecordingCompleted> = {},
+): CountableRecording {
+  const event: RecordingCompleted = {
+    schema_version: 1,
+    recording_id: id,
+    organization_id: "acme",
+    member_email: "ada@example.com",
+    voice_model: "whisper",
+    language_model: "gpt",
+    app_name: "Zoom",
+    recorded_at: recordedAt,
+    duration_ms: 60_000,
+    word_count: 150,
+    voice_processing_ms: 1_000,
+    llm_processing_ms: 2_000,
+    ...patch,
+  };
+  return { event, recordedAtMs: Date.parse(recordedAt) };
+}
+
+/**
+ * The API on a random port over real Redis, under a unique key prefix: rollups are written with
+ * the store's writer (the ingest worker's code path), tokens with the token store.
+ */
+export async function startApi(options: HarnessOptions) {
+  const redisUrl = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
+  const storeRedis = createRedisClient(redisUrl);
+  const redis = options.redis ?? storeRedis;
+  const keyspace = createKeyspace({ prefix: `test-${randomUUID()}` });
+  const now = () => options.now;
+  const writer = createRollupWriter({ redis: storeRedis, keyspace, dedupeWindowMs: 7 * DAY_MS, now });
+  const tokens = createTokenStore({ redis: storeRedis, keyspace });
+  const app = createApp({
+    redis,
+    keyspace,
+    reader: createRollupReader({ redis, keyspace }),
+    tokens: createTokenStore({ redis, keyspace }),
+    logger: createLogger("test", "silent"),
+    config: {
+      retention: DEFAULT_RETENTION,
+      rateLimitPerMinute: options.rateLimitPerMinute ?? 10_000,
+      tokenCacheMs: 100,
+    },
+    now,
+  });
+  const server = app.listen(0);
+  await new Promise<void>((resolve) => server.once("listening", () => resolve()));
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  return {
+    baseUrl,
+    keyspace,
+    tokens,
+    async tokenFor(org: string): Promise<string> {
+      return (await tokens.create(org, "test")).token;
+    },
+    async write(org: string, recordings: CountableRecording[]): Promise<void> {
+      await writer.apply(1, org, recordings);
+    },
+    get(path: string, token?: string, headers: Record<string, string> = {}): Promise<Response> {
+      const auth: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+      return fetch(`${baseUrl}${path}`, { headers: { ...auth, ...headers } });
+    },
+    async close(): Promise<void> {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await storeRedis.quit();
+      if (options.redis) options.redis.disconnect();
+    },
+  };
+}
+
+export type ApiHarness = Awaited<ReturnType<typeof startApi>>;
