@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ApiHarness, startApi } from "../testing/apiHarness";
+import { type ApiHarness, bodyOf, startApi } from "../testing/apiHarness";
 
 let api: ApiHarness;
 let token: string;
@@ -13,7 +13,7 @@ afterAll(() => api.close());
 async function problem(path: string) {
   const res = await api.get(path, token);
   expect(res.headers.get("content-type")).toMatch(/^application\/problem\+json/);
-  return { status: res.status, body: await res.json() };
+  return { status: res.status, body: await bodyOf(res) };
 }
 
 describe("400 problem details", () => {

@@ -1,6 +1,6 @@
 import { createRedisClient } from "@vu/store";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ApiHarness, recording, startApi } from "../testing/apiHarness";
+import { type ApiHarness, bodyOf, recording, startApi } from "../testing/apiHarness";
 
 const now = Date.parse("2026-11-22T12:00:00Z");
 let api: ApiHarness;
@@ -29,7 +29,7 @@ describe("authentication", () => {
       const res = await api.get(path, undefined, headers);
       expect(res.status).toBe(401);
       expect(res.headers.get("www-authenticate")).toBe(challenge);
-      const body = await res.json();
+      const body = await bodyOf(res);
       expect(body.status).toBe(401);
       expect(JSON.stringify(body)).not.toContain("aaaa");
     }
@@ -53,9 +53,9 @@ describe("authentication", () => {
       }),
     ]);
     const globex = await api.tokenFor("globex");
-    const dims = await (await api.get("/api/v1/stats/dimensions", globex)).json();
+    const dims = await bodyOf(await api.get("/api/v1/stats/dimensions", globex));
     expect(dims.app_names).toEqual(["GlobexApp"]);
-    const summary = await (await api.get("/api/v1/stats/summary", globex)).json();
+    const summary = await bodyOf(await api.get("/api/v1/stats/summary", globex));
     expect(summary.total_words).toBe(999);
     expect(summary.total_recordings).toBe(1);
   });
@@ -73,7 +73,7 @@ describe("rate limit", () => {
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429]);
     expect(Number(last?.headers.get("retry-after"))).toBeGreaterThan(0);
     expect(last?.headers.get("ratelimit-policy")).toMatch(/q=5/);
-    expect((await last?.json()).status).toBe(429);
+    expect(last && (await bodyOf(last)).status).toBe(429);
     const other = await api.tokenFor("ratelimited");
     expect((await api.get("/api/v1/stats/dimensions", other)).status).toBe(200);
   });
@@ -93,7 +93,7 @@ describe("Redis unavailable", () => {
       const res = await down.get("/api/v1/stats", `sk-vu-${"b".repeat(40)}`);
       expect(res.status).toBe(503);
       expect(res.headers.get("content-type")).toMatch(/^application\/problem\+json/);
-      expect((await res.json()).status).toBe(503);
+      expect((await bodyOf(res)).status).toBe(503);
       expect((await down.get("/readyz")).status).toBe(503);
       expect((await down.get("/healthz")).status).toBe(200);
     } finally {

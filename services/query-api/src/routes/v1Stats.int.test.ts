@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ApiHarness, recording, startApi } from "../testing/apiHarness";
+import { type ApiHarness, bodyOf, recording, startApi } from "../testing/apiHarness";
 
 const now = Date.parse("2026-11-22T12:00:00Z");
 let api: ApiHarness;
@@ -24,7 +24,7 @@ afterAll(() => api.close());
 const json = async (path: string) => {
   const res = await api.get(path, token);
   expect(res.status).toBe(200);
-  return res.json();
+  return bodyOf(res);
 };
 
 describe("GET /api/v1/stats", () => {

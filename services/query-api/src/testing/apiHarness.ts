@@ -96,4 +96,21 @@ export async function startApi(options: HarnessOptions) {
   };
 }
 
+/** The JSON bodies the tests read, typed loosely enough to inspect any field. */
+export interface JsonBody {
+  [key: string]: unknown;
+  // biome-ignore lint/suspicious/noExplicitAny: tests index into arbitrary response JSON
+  data: any[];
+  // biome-ignore lint/suspicious/noExplicitAny: as above
+  errors: any[];
+  // biome-ignore lint/suspicious/noExplicitAny: as above
+  meta: any;
+  // biome-ignore lint/suspicious/noExplicitAny: as above
+  pagination: any;
+}
+
+export async function bodyOf(res: Response): Promise<JsonBody> {
+  return (await res.json()) as JsonBody;
+}
+
 export type ApiHarness = Awaited<ReturnType<typeof startApi>>;
