@@ -1,0 +1,132 @@
+import { createRecordingProducer } from "@vu/events";
+import { waitFor } from "@vu/infra";
+import { createRedisClient } from "@vu/store";
+import { afterAll, describe, expect, it, onTestFinished } from "vitest";
+import {
+  compareWithStore,
+  event,
+  expectedBlocks,
+  isolatedIngest,
+  redisUrl,
+  startWorker,
+  testKafka,
+} from "./testing/ingestHarness";
+
+const redis = createRedisClient(redisUrl());
+const kafka = testKafka();
+afterAll(() => redis.quit());
+
+const hoursAgo = (h: number) => new Date(Date.now() - h * 3_600_000).toISOString();
+
+async function produce(
+  topic: string,
+  events: Parameters<ReturnType<typeof createRecordingProducer>["send"]>[0],
+) {
+  const producer = createRecordingProducer({ kafka, topic });
+  await producer.connect();
+  await producer.send(events);
+  await producer.disconnect();
+}
+
+async function expectExact(
+  ctx: Awaited<ReturnType<typeof isolatedIngest>>,
+  org: string,
+  expected: ReturnType<typeof expectedBlocks>,
+) {
+  await waitFor(async () => (await compareWithStore(redis, ctx.keyspace, org, expected)) === null, {
+    timeoutMs: 60_000,
+    message: `rollups of ${org} equal the events`,
+  }).catch(async (error: unknown) => {
+    throw new Error(`${await compareWithStore(redis, ctx.keyspace, org, expected)}`, { cause: error });
+  });
+}
+
+describe("ingest worker through real Kafka and Redis", () => {
+  it("counts events in every tier exactly, once per recording, late events in their old buckets", async () => {
+    const ctx = await isolatedIngest(3);
+    const { worker, metrics } = await startWorker({ kafka, redis, ...ctx });
+    onTestFinished(() => worker.stop());
+
+    const events = [
+      event("acme", "a1", hoursAgo(1)),
+      event("acme", "a2", hoursAgo(1), {
+        language_model: null,
+        llm_processing_ms: null,
+        app_name: "日本語メモ",
+      }),
+      event("acme", "a3", hoursAgo(30), { member_email: "Bob@Example.com", voice_processing_ms: null }),
+      event("acme", "late", "2025-10-26T01:30:00+02:00", { duration_ms: 0, word_count: 0 }),
+      event("globex", "g1", hoursAgo(2), { word_count: 7 }),
+      // A corrected copy of a1 re-sent later: the first one counted stands.
+      event("acme", "a1", hoursAgo(5), { word_count: 99_999 }),
+    ];
+    await produce(ctx.topic, events);
+    await expectExact(ctx, "acme", expectedBlocks(events, "acme"));
+    await expectExact(ctx, "globex", expectedBlocks(events, "globex"));
+    expect(await metrics.applied.get()).toMatchObject({ values: [{ value: 5 }] });
+  });
+
+  it("sends malformed messages to the dead-letter topic with their reason and keeps going", async () => {
+    const ctx = await isolatedIngest(1);
+    const { worker, metrics } = await startWorker({ kafka, redis, ...ctx });
+    onTestFinished(() => worker.stop());
+
+    const raw = kafka.producer();
+    await raw.connect();
+    await raw.send({
+      topic: ctx.topic,
+      messages: [
+        { key: "acme", value: "{not json" },
+        { key: "acme", value: JSON.stringify({ ...event("acme", "bad", hoursAgo(1)), duration_ms: -5 }) },
+        {
+          key: "acme",
+          value: JSON.stringify(event("acme", "future", new Date(Date.now() + 48 * 3_600_000).toISOString())),
+        },
+        { key: "acme", value: JSON.stringify(event("acme", "good", hoursAgo(1))) },
+      ],
+    });
+    await raw.disconnect();
+
+    const dead: Array<{ reason: string; offset: string }> = [];
+    const dlqConsumer = kafka.consumer({ groupId: `${ctx.groupId}-dlq` });
+    await dlqConsumer.connect();
+    await dlqConsumer.subscribe({ topic: ctx.dlqTopic, fromBeginning: true });
+    await dlqConsumer.run({
+      eachMessage: async ({ message }) => {
+        dead.push({
+          reason: String(message.headers?.["x-dlq-reason"]),
+          offset: String(message.headers?.["x-dlq-source-offset"]),
+        });
+      },
+    });
+    onTestFinished(() => dlqConsumer.disconnect());
+
+    await waitFor(() => dead.length === 3, { timeoutMs: 60_000, message: "three dead letters" });
+    expect(dead.map((d) => d.reason)).toEqual([
+      expect.stringMatching(/^not valid JSON/),
+      expect.stringMatching(/^duration_ms: /),
+      "recorded_at: more than 24 hours in the future",
+    ]);
+    expect(dead.map((d) => d.offset)).toEqual(["0", "1", "2"]);
+    await expectExact(ctx, "acme", expectedBlocks([event("acme", "good", hoursAgo(1))], "acme"));
+    expect((await metrics.deadLettered.get()).values.reduce((n, v) => n + v.value, 0)).toBe(3);
+  });
+
+  it("keeps totals exact with two workers sharing the partitions", async () => {
+    const ctx = await isolatedIngest(4);
+    const first = await startWorker({ kafka, redis, ...ctx });
+    const second = await startWorker({ kafka, redis, ...ctx });
+    onTestFinished(async () => {
+      await first.worker.stop();
+      await second.worker.stop();
+    });
+    // 500 of the 3000 repeat an earlier (organization, recording_id) with other values.
+    const events = Array.from({ length: 3000 }, (_, i) =>
+      event(`org${(i % 2500) % 7}`, `r${i % 2500}`, hoursAgo((i * 7) % 2000), { word_count: i }),
+    );
+    await produce(ctx.topic, events);
+    for (let o = 0; o < 7; o++) await expectExact(ctx, `org${o}`, expectedBlocks(events, `org${o}`));
+    const applied = async (w: typeof first) => (await w.metrics.applied.get()).values[0]?.value ?? 0;
+    expect((await applied(first)) + (await applied(second))).toBe(2500);
+  });
+});
