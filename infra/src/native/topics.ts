@@ -1,7 +1,8 @@
+import { RECORDINGS_DLQ_TOPIC, RECORDINGS_TOPIC } from "@vu/events";
 import { quietKafka } from "./kafkaProbe";
 
-export const RECORDINGS_TOPIC = "recordings.completed";
-export const RECORDINGS_DLQ_TOPIC = "recordings.completed.dlq";
+// The names are the event contract's, re-exported for callers that only depend on @vu/infra.
+export { RECORDINGS_DLQ_TOPIC, RECORDINGS_TOPIC };
 
 export interface EnsureTopicsOptions {
   topic?: string;
