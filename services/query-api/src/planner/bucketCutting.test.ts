@@ -269,7 +269,9 @@ describe("cutBuckets against luxon's stepping", () => {
             expect(buckets[0]?.startMs).toBe(startMs);
             expect(buckets.at(-1)?.endMs).toBe(endMs);
           }
-          buckets.slice(1).forEach((b, i) => expect(b.startMs).toBe(buckets[i]?.endMs));
+          buckets.slice(1).forEach((b, i) => {
+            expect(b.startMs).toBe(buckets[i]?.endMs);
+          });
         }
       }
     }
