@@ -30,6 +30,9 @@ const worker = createIngestWorker({
     dedupeWindowMs: env.DEDUPE_WINDOW_HOURS * 3_600_000,
     futureToleranceMs: env.FUTURE_TOLERANCE_HOURS * 3_600_000,
     retention: retentionFromEnv(env),
+    // A new consumer group starts at the beginning of the topic, so a first deploy loses nothing;
+    // a group with committed offsets resumes from them.
+    fromBeginning: true,
   },
 });
 
