@@ -81,15 +81,12 @@ export function buildOrganization(
     organizationId,
     members: memberEmails(organizationId, shape.memberCount, random),
     memberTimeZones: Array.from({ length: shape.memberCount }, () => homeZone(shape, random)),
-    voiceModels: take(VOICE_MODELS, shape.voiceModelCount, "voice models", random),
-    languageModels: [
-      ...take(LANGUAGE_MODELS, shape.namedLanguageModelCount, "language models", random),
-      null,
-    ],
+    voiceModels: take(VOICE_MODELS, shape.voiceModelCount, random),
+    languageModels: [...take(LANGUAGE_MODELS, shape.namedLanguageModelCount, random), null],
     // The core apps always come first, so every organization shows the Unicode and CSV cases.
     apps: [
       ...CORE_APPS.slice(0, shape.appCount),
-      ...take(MORE_APPS, Math.max(0, shape.appCount - CORE_APPS.length), "apps", random),
+      ...take(MORE_APPS, Math.max(0, shape.appCount - CORE_APPS.length), random),
     ],
   };
 }
@@ -100,9 +97,11 @@ function homeZone(shape: OrganizationShape, random: Random): string {
 }
 
 /** `count` distinct entries of the catalog, keeping catalog order (its first entries are the popular ones). */
-function take(catalog: readonly string[], count: number, what: string, random: Random): string[] {
+function take(catalog: readonly string[], count: number, random: Random): string[] {
   if (count > catalog.length) {
-    throw new RangeError(`at most ${catalog.length} ${what} are available, ${count} requested`);
+    throw new RangeError(
+      `the catalog holds ${catalog.length} entries, ${count} requested: ${catalog.join(", ")}`,
+    );
   }
   const chosen = new Set(shuffled(catalog, random).slice(0, count));
   return catalog.filter((entry) => chosen.has(entry));

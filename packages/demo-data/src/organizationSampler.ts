@@ -44,6 +44,7 @@ export function createOrganizationSampler(profile: OrganizationProfile, random: 
     pickVoiceModel: () => at(profile.voiceModels, pickVoiceIndex(random.float())),
     pickLanguageModel(memberTraits) {
       if (pickNamedIndex === undefined) return null;
+      // A profile without `null` has every recording pass a language model, whoever records.
       const without = !memberTraits.usesLanguageModels || random.chance(NO_LANGUAGE_MODEL_RATE);
       if (offersNone && without) return null;
       return at(namedModels, pickNamedIndex(random.float()));
