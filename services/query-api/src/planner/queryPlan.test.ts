@@ -1,0 +1,249 @@
+import { DAY_MS, DEFAULT_RETENTION, HOUR_MS, nextUtc, type Tier } from "@vu/time-buckets";
+import { describe, expect, it } from "vitest";
+import { ProblemError } from "../http/problemError";
+import type { Block } from "./block";
+import type { Granularity } from "./granularity";
+import { planQuery, planTotal, type StatsPlan } from "./queryPlan";
+
+const now = Date.parse("2026-11-22T12:00:00Z");
+const context = { now, retention: DEFAULT_RETENTION };
+const iso = (ms: number) => new Date(ms).toISOString();
+
+function tally(blocks: readonly Block[]): Partial<Record<Tier, number>> {
+  const counts: Partial<Record<Tier, number>> = {};
+  for (const b of blocks) counts[b.tier] = (counts[b.tier] ?? 0) + 1;
+  return counts;
+}
+
+/** Buckets tile the range exactly and each bucket's blocks tile the bucket exactly. */
+function expectExactPlan(plan: StatsPlan): void {
+  let cursor = plan.range.startMs;
+  for (const bucket of plan.buckets) {
+    expect(bucket.startMs).toBe(cursor);
+    expect(bucket.endMs).toBeGreaterThan(bucket.startMs);
+    let inner = bucket.startMs;
+    for (const block of bucket.blocks) {
+      expect(block.startMs).toBe(inner);
+      inner = nextUtc(block.tier, block.startMs);
+    }
+    expect(inner).toBe(bucket.endMs);
+    cursor = bucket.endMs;
+  }
+  if (plan.buckets.length > 0) expect(cursor).toBe(plan.range.endMs);
+}
+
+describe("planQuery", () => {
+  it("plans November in UTC by day: 30 day blocks, meta in UTC", () => {
+    const plan = planQuery({ startDate: "2026-11-01", endDate: "2026-11-30", granularity: "day" }, context);
+    expect(plan.meta).toEqual({
+      start_date: "2026-11-01T00:00:00.000Z",
+      end_date: "2026-12-01T00:00:00.000Z",
+      granularity: "day",
+      timezone: "UTC",
+    });
+    expect(plan.zoneName).toBe("UTC");
+    expect(plan.buckets).toHaveLength(30);
+    expect(plan.buckets[1]).toEqual({
+      label: "2026-11-02T00:00:00.000Z",
+      startMs: Date.parse("2026-11-02T00:00:00Z"),
+      endMs: Date.parse("2026-11-03T00:00:00Z"),
+      blocks: [{ tier: "day", startMs: Date.parse("2026-11-02T00:00:00Z") }],
+    });
+    expectExactPlan(plan);
+  });
+
+  it("defaults the granularity to day", () => {
+    const plan = planQuery({ startDate: "2026-11-01", endDate: "2026-11-02" }, context);
+    expect(plan.meta.granularity).toBe("day");
+    expect(plan.buckets.map((b) => b.label)).toEqual([
+      "2026-11-01T00:00:00.000Z",
+      "2026-11-02T00:00:00.000Z",
+    ]);
+  });
+
+  it("plans Berlin days with hour blocks and a 25-hour day, meta in Berlin time", () => {
+    const plan = planQuery(
+      { startDate: "2026-10-24", endDate: "2026-10-26", timezone: "Europe/Berlin", granularity: "day" },
+      context,
+    );
+    expect(plan.meta).toEqual({
+      start_date: "2026-10-24T00:00:00.000+02:00",
+      end_date: "2026-10-27T00:00:00.000+01:00",
+      granularity: "day",
+      timezone: "Europe/Berlin",
+    });
+    expect(plan.buckets.map((b) => [b.label, tally(b.blocks)])).toEqual([
+      ["2026-10-24T00:00:00.000+02:00", { hour: 24 }],
+      ["2026-10-25T00:00:00.000+02:00", { hour: 25 }],
+      ["2026-10-26T00:00:00.000+01:00", { hour: 24 }],
+    ]);
+    expectExactPlan(plan);
+  });
+
+  it("plans a month in UTC by month as one block, and by week as weeks and days", () => {
+    const byMonth = planQuery(
+      { startDate: "2026-06-01", endDate: "2026-06-30", granularity: "month" },
+      context,
+    );
+    expect(byMonth.buckets.map((b) => b.blocks)).toEqual([
+      [{ tier: "month", startMs: Date.parse("2026-06-01Z") }],
+    ]);
+    const byWeek = planQuery(
+      { startDate: "2026-06-01", endDate: "2026-06-30", granularity: "week" },
+      context,
+    );
+    expect(byWeek.buckets.map((b) => tally(b.blocks))).toEqual([
+      { week: 1 },
+      { week: 1 },
+      { week: 1 },
+      { week: 1 },
+      { day: 2 },
+    ]);
+  });
+
+  it("plans Kolkata days older than 35 days on UTC hours, recent ones on the exact local midnight", () => {
+    const old = planQuery(
+      { startDate: "2026-10-01", endDate: "2026-10-02", timezone: "Asia/Kolkata" },
+      context,
+    );
+    expect(old.meta.start_date).toBe("2026-09-30T23:30:00.000+05:30");
+    // The widened start opens a half-hour bucket for the local 30th, emptied by the tie rule and
+    // dropped; the widened end opens one for the local 3rd, which keeps 18:00Z–19:00Z.
+    expect(old.buckets.map((b) => `${b.label} ${iso(b.startMs)} ${iso(b.endMs)}`)).toEqual([
+      "2026-10-01T00:00:00.000+05:30 2026-09-30T18:00:00.000Z 2026-10-01T18:00:00.000Z",
+      "2026-10-02T00:00:00.000+05:30 2026-10-01T18:00:00.000Z 2026-10-02T18:00:00.000Z",
+      "2026-10-03T00:00:00.000+05:30 2026-10-02T18:00:00.000Z 2026-10-02T19:00:00.000Z",
+    ]);
+    expectExactPlan(old);
+
+    const recent = planQuery(
+      { startDate: "2026-11-10", endDate: "2026-11-11", timezone: "Asia/Kolkata" },
+      context,
+    );
+    expect(recent.buckets.map((b) => iso(b.startMs))).toEqual([
+      "2026-11-09T18:30:00.000Z",
+      "2026-11-10T18:30:00.000Z",
+    ]);
+    expect(tally(recent.buckets[0]?.blocks ?? [])).toEqual({ minute: 60, hour: 23 });
+    expectExactPlan(recent);
+  });
+
+  it("plans Berlin days older than 400 days on UTC days", () => {
+    const plan = planQuery(
+      { startDate: "2025-01-10", endDate: "2025-01-11", timezone: "Europe/Berlin" },
+      context,
+    );
+    expect(plan.meta.start_date).toBe("2025-01-09T01:00:00.000+01:00");
+    expect(plan.buckets.map((b) => [b.label, iso(b.startMs), b.blocks])).toEqual([
+      [
+        "2025-01-09T00:00:00.000+01:00",
+        "2025-01-09T00:00:00.000Z",
+        [{ tier: "day", startMs: Date.parse("2025-01-09Z") }],
+      ],
+      [
+        "2025-01-10T00:00:00.000+01:00",
+        "2025-01-10T00:00:00.000Z",
+        [{ tier: "day", startMs: Date.parse("2025-01-10Z") }],
+      ],
+      [
+        "2025-01-11T00:00:00.000+01:00",
+        "2025-01-11T00:00:00.000Z",
+        [{ tier: "day", startMs: Date.parse("2025-01-11Z") }],
+      ],
+    ]);
+  });
+
+  it("returns no buckets for an empty range", () => {
+    const plan = planQuery({ startDate: "2026-11-01T10:00:00Z", endDate: "2026-11-01T10:00:00Z" }, context);
+    expect(plan.buckets).toEqual([]);
+    expect(plan.meta.start_date).toBe(plan.meta.end_date);
+  });
+
+  it("rejects a range needing more than 10,000 buckets naming granularity", () => {
+    let problem: unknown;
+    try {
+      planQuery({ startDate: "2024-01-01", endDate: "2026-01-01", granularity: "hour" }, context);
+    } catch (error) {
+      problem = error;
+    }
+    expect(problem).toBeInstanceOf(ProblemError);
+    expect((problem as ProblemError).errors?.[0]?.parameter).toBe("granularity");
+    expect(
+      planQuery({ startDate: "2024-01-01", endDate: "2026-01-01", granularity: "day" }, context).buckets,
+    ).toHaveLength(732);
+  });
+});
+
+describe("planTotal", () => {
+  it("covers the whole range with the fewest blocks", () => {
+    const plan = planTotal({ startDate: "2026-11-01", endDate: "2026-11-30" }, context);
+    expect(plan.blocks).toEqual([{ tier: "month", startMs: Date.parse("2026-11-01T00:00:00Z") }]);
+    expect(plan.meta).toEqual({
+      start_date: "2026-11-01T00:00:00.000Z",
+      end_date: "2026-12-01T00:00:00.000Z",
+      timezone: "UTC",
+    });
+  });
+
+  it("covers the default week to the minute", () => {
+    const plan = planTotal({}, { now: Date.parse("2026-11-22T12:34:56Z"), retention: DEFAULT_RETENTION });
+    expect([iso(plan.range.startMs), iso(plan.range.endMs)]).toEqual([
+      "2026-11-15T12:34:00.000Z",
+      "2026-11-22T12:35:00.000Z",
+    ]);
+    // 26 minutes, 11 hours, 6 days (no Monday-to-Monday week fits), 12 hours, 35 minutes.
+    expect(tally(plan.blocks)).toEqual({ minute: 61, hour: 23, day: 6 });
+  });
+
+  it("covers decades with month blocks", () => {
+    const plan = planTotal({ startDate: "2000-01-01", endDate: "2029-12-31" }, context);
+    expect(tally(plan.blocks)).toEqual({ month: 360 });
+  });
+});
+
+describe("planQuery: totals stay exact under snapping", () => {
+  it("tiles the resolved range exactly for random zones, granularities and ages", () => {
+    let seed = 99;
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed / 2147483648;
+    };
+    const zones = [
+      "UTC",
+      "Europe/Berlin",
+      "America/New_York",
+      "Asia/Kolkata",
+      "Asia/Kathmandu",
+      "-03:30",
+      "+05:45",
+    ];
+    const granularities: Granularity[] = ["hour", "day", "week", "month"];
+    const spans: Record<Granularity, number> = {
+      hour: 4 * DAY_MS,
+      day: 60 * DAY_MS,
+      week: 200 * DAY_MS,
+      month: 900 * DAY_MS,
+    };
+    for (let round = 0; round < 120; round++) {
+      const timezone = zones[round % zones.length] ?? "UTC";
+      const granularity = granularities[Math.floor(random() * 4)] ?? "day";
+      const startMs = now - Math.floor(random() * 900) * DAY_MS - Math.floor(random() * 1440) * 60_000;
+      const endMs = Math.min(now, startMs + Math.floor(random() * spans[granularity]));
+      const params = { startDate: iso(startMs), endDate: iso(endMs), timezone, granularity };
+      const plan = planQuery(params, context);
+      expectExactPlan(plan);
+      // Labels strictly increase: a snapped bucket is dropped, never reordered.
+      const labels = plan.buckets.map((b) => Date.parse(b.label));
+      labels.slice(1).forEach((label, i) => {
+        expect(label).toBeGreaterThan(labels[i] ?? 0);
+      });
+      // The summary answers for exactly the same range.
+      const total = planTotal(params, context);
+      expect(total.range).toEqual(plan.range);
+      expect(total.blocks.length).toBeLessThanOrEqual(plan.buckets.reduce((n, b) => n + b.blocks.length, 0));
+      // Boundaries move by at most half a grid step: a bucket never starts a day before its label.
+      for (const b of plan.buckets.slice(1))
+        expect(Math.abs(b.startMs - Date.parse(b.label))).toBeLessThanOrEqual(12 * HOUR_MS);
+    }
+  });
+});
