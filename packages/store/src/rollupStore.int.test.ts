@@ -1,139 +1,151 @@
 import { randomUUID } from "node:crypto";
 import type { RecordingCompleted } from "@vu/events";
+import { redisTargets } from "@vu/infra";
 import { DAY_MS, DEFAULT_RETENTION } from "@vu/time-buckets";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CountableRecording } from "./batchAggregate";
 import { createKeyspace } from "./keyspace";
-import { createRedisClient } from "./redisClient";
+import { createRedisClient, type RedisClient } from "./redisClient";
 import { createRollupReader } from "./rollupReader";
 import { createRollupWriter } from "./rollupWriter";
 import { addPacked, emptySums } from "./sums";
 import { createTokenStore, looksLikeToken } from "./tokenStore";
 
-const redis = createRedisClient(process.env.REDIS_URL ?? "redis://127.0.0.1:6379");
-afterAll(() => redis.quit());
-
-const nowMs = Date.parse("2026-11-22T12:00:00Z");
-
-function setup() {
-  const keyspace = createKeyspace({ prefix: `test-${randomUUID()}` });
-  const writer = createRollupWriter({
-    redis,
-    keyspace,
-    retention: DEFAULT_RETENTION,
-    dedupeWindowMs: 7 * DAY_MS,
-    now: () => nowMs,
+describe.each(redisTargets())("on $name", (target) => {
+  let redis: RedisClient;
+  let stopTarget: () => Promise<void>;
+  beforeAll(async () => {
+    const started = await target.start();
+    stopTarget = started.stop;
+    redis = createRedisClient(started.url);
   });
-  const reader = createRollupReader({ redis, keyspace });
-  return { keyspace, writer, reader };
-}
-
-function rec(id: string, at: string, patch: Partial<RecordingCompleted> = {}): CountableRecording {
-  const event: RecordingCompleted = {
-    schema_version: 1,
-    recording_id: id,
-    organization_id: "acme",
-    member_email: "ada@example.com",
-    voice_model: "v1",
-    language_model: "gpt",
-    app_name: "Zoom",
-    recorded_at: at,
-    duration_ms: 60_000,
-    word_count: 100,
-    voice_processing_ms: 500,
-    llm_processing_ms: 200,
-    ...patch,
-  };
-  return { event, recordedAtMs: Date.parse(at) };
-}
-
-async function totalOf(
-  reader: ReturnType<typeof createRollupReader>,
-  tier: "day" | "minute" | "month",
-  at: string,
-) {
-  const startMs = Date.parse(at);
-  const snapshot = await reader.readBlocks(1, "acme", [{ tier, startMs }]);
-  const sums = emptySums();
-  const cells = snapshot.cells[0] ?? [];
-  for (let i = 1; i < cells.length; i += 2) addPacked(sums, cells[i] as string);
-  return sums;
-}
-
-describe("rollup store on real Redis", () => {
-  it("counts recordings in every tier with exact sums", async () => {
-    const { writer, reader } = setup();
-    const result = await writer.apply(1, "acme", [
-      rec("a", "2026-11-20T10:00:05Z"),
-      rec("b", "2026-11-20T10:00:55Z", { voice_processing_ms: null, app_name: 'Zoom, "Büro" =SUM(1)' }),
-      rec("c", "2026-11-21T23:59:59Z", { language_model: null, llm_processing_ms: null }),
-    ]);
-    expect(result).toEqual({ counted: 3, duplicates: 0 });
-    expect(await totalOf(reader, "minute", "2026-11-20T10:00:00Z")).toMatchObject({
-      count: 2,
-      words: 200,
-      voiceMsSum: 500,
-      voiceMsCount: 1,
-      llmMsCount: 2,
-    });
-    expect((await totalOf(reader, "month", "2026-11-01T00:00:00Z")).count).toBe(3);
-    const snapshot = await reader.readBlocks(1, "acme", [
-      { tier: "day", startMs: Date.parse("2026-11-21T00:00:00Z") },
-    ]);
-    const [comboId] = snapshot.cells[0] ?? [];
-    expect(snapshot.combos.get(comboId ?? "")).toEqual(["ada@example.com", "v1", null, "Zoom"]);
-    expect(await reader.dimensions(1, "acme")).toEqual({
-      member_email: ["ada@example.com"],
-      voice_model: ["v1"],
-      language_model: ["gpt"],
-      app_name: ["Zoom", 'Zoom, "Büro" =SUM(1)'],
-    });
+  afterAll(async () => {
+    await redis.quit();
+    await stopTarget();
   });
 
-  it("counts a recording id once, whatever a later copy says, and keeps the first", async () => {
-    const { writer, reader } = setup();
-    await writer.apply(1, "acme", [rec("a", "2026-11-20T10:00:00Z", { word_count: 7 })]);
-    const again = await writer.apply(1, "acme", [
-      rec("a", "2026-11-01T08:00:00Z", { word_count: 1000 }),
-      rec("b", "2026-11-20T10:00:30Z", { word_count: 3 }),
-    ]);
-    expect(again).toEqual({ counted: 1, duplicates: 1 });
-    expect((await totalOf(reader, "month", "2026-11-01T00:00:00Z")).words).toBe(10);
-    expect((await totalOf(reader, "day", "2026-11-01T00:00:00Z")).count).toBe(0);
-    expect(await writer.apply(1, "acme", [rec("a", "2026-11-20T10:00:00Z")])).toEqual({
-      counted: 0,
-      duplicates: 1,
-    });
-  });
+  const nowMs = Date.parse("2026-11-22T12:00:00Z");
 
-  it("lets dedupe keys and minute blocks expire, and keeps organizations apart", async () => {
-    const { writer, reader, keyspace } = setup();
-    await writer.apply(1, "acme", [rec("a", "2026-11-20T10:00:00Z")]);
-    await writer.apply(1, "other", [rec("a", "2026-11-20T10:00:00Z", { organization_id: "other" })]);
-    const seenTtl = await redis.pttl(`${keyspace.orgBase(1, "acme")}seen:a`);
-    expect(seenTtl).toBeGreaterThan(6 * DAY_MS);
-    expect(seenTtl).toBeLessThanOrEqual(7 * DAY_MS);
-    const minuteTtl = await redis.pexpiretime(
-      keyspace.block(1, "acme", "minute", Date.parse("2026-11-20T10:00:00Z")),
-    );
-    expect(minuteTtl).toBe(Date.parse("2026-11-20T10:00:00Z") + 36 * DAY_MS);
-    expect(await redis.pttl(keyspace.block(1, "acme", "day", Date.parse("2026-11-20T00:00:00Z")))).toBe(-1);
-    expect((await totalOf(reader, "day", "2026-11-20T00:00:00Z")).count).toBe(1);
-  });
-});
-
-describe("token store on real Redis", () => {
-  it("creates, finds, lists and revokes tokens stored only as hashes", async () => {
+  function setup() {
     const keyspace = createKeyspace({ prefix: `test-${randomUUID()}` });
-    const tokens = createTokenStore({ redis, keyspace });
-    const { token, record } = await tokens.create("acme", "ci");
-    expect(looksLikeToken(token)).toBe(true);
-    const keys = await redis.keys(`${keyspace.prefix}:*`);
-    expect(keys.some((k) => k.includes(token))).toBe(false);
-    expect((await tokens.find(token))?.org).toBe("acme");
-    expect((await tokens.list("acme")).map((t) => t.id)).toEqual([record.id]);
-    expect(await tokens.revoke("acme", record.id)).toBe(true);
-    expect((await tokens.find(token))?.revokedAt).not.toBeNull();
-    expect(await tokens.revoke("other", record.id)).toBe(false);
+    const writer = createRollupWriter({
+      redis,
+      keyspace,
+      retention: DEFAULT_RETENTION,
+      dedupeWindowMs: 7 * DAY_MS,
+      now: () => nowMs,
+    });
+    const reader = createRollupReader({ redis, keyspace });
+    return { keyspace, writer, reader };
+  }
+
+  function rec(id: string, at: string, patch: Partial<RecordingCompleted> = {}): CountableRecording {
+    const event: RecordingCompleted = {
+      schema_version: 1,
+      recording_id: id,
+      organization_id: "acme",
+      member_email: "ada@example.com",
+      voice_model: "v1",
+      language_model: "gpt",
+      app_name: "Zoom",
+      recorded_at: at,
+      duration_ms: 60_000,
+      word_count: 100,
+      voice_processing_ms: 500,
+      llm_processing_ms: 200,
+      ...patch,
+    };
+    return { event, recordedAtMs: Date.parse(at) };
+  }
+
+  async function totalOf(
+    reader: ReturnType<typeof createRollupReader>,
+    tier: "day" | "minute" | "month",
+    at: string,
+  ) {
+    const startMs = Date.parse(at);
+    const snapshot = await reader.readBlocks(1, "acme", [{ tier, startMs }]);
+    const sums = emptySums();
+    const cells = snapshot.cells[0] ?? [];
+    for (let i = 1; i < cells.length; i += 2) addPacked(sums, cells[i] as string);
+    return sums;
+  }
+
+  describe("rollup store on real Redis", () => {
+    it("counts recordings in every tier with exact sums", async () => {
+      const { writer, reader } = setup();
+      const result = await writer.apply(1, "acme", [
+        rec("a", "2026-11-20T10:00:05Z"),
+        rec("b", "2026-11-20T10:00:55Z", { voice_processing_ms: null, app_name: 'Zoom, "Büro" =SUM(1)' }),
+        rec("c", "2026-11-21T23:59:59Z", { language_model: null, llm_processing_ms: null }),
+      ]);
+      expect(result).toEqual({ counted: 3, duplicates: 0 });
+      expect(await totalOf(reader, "minute", "2026-11-20T10:00:00Z")).toMatchObject({
+        count: 2,
+        words: 200,
+        voiceMsSum: 500,
+        voiceMsCount: 1,
+        llmMsCount: 2,
+      });
+      expect((await totalOf(reader, "month", "2026-11-01T00:00:00Z")).count).toBe(3);
+      const snapshot = await reader.readBlocks(1, "acme", [
+        { tier: "day", startMs: Date.parse("2026-11-21T00:00:00Z") },
+      ]);
+      const [comboId] = snapshot.cells[0] ?? [];
+      expect(snapshot.combos.get(comboId ?? "")).toEqual(["ada@example.com", "v1", null, "Zoom"]);
+      expect(await reader.dimensions(1, "acme")).toEqual({
+        member_email: ["ada@example.com"],
+        voice_model: ["v1"],
+        language_model: ["gpt"],
+        app_name: ["Zoom", 'Zoom, "Büro" =SUM(1)'],
+      });
+    });
+
+    it("counts a recording id once, whatever a later copy says, and keeps the first", async () => {
+      const { writer, reader } = setup();
+      await writer.apply(1, "acme", [rec("a", "2026-11-20T10:00:00Z", { word_count: 7 })]);
+      const again = await writer.apply(1, "acme", [
+        rec("a", "2026-11-01T08:00:00Z", { word_count: 1000 }),
+        rec("b", "2026-11-20T10:00:30Z", { word_count: 3 }),
+      ]);
+      expect(again).toEqual({ counted: 1, duplicates: 1 });
+      expect((await totalOf(reader, "month", "2026-11-01T00:00:00Z")).words).toBe(10);
+      expect((await totalOf(reader, "day", "2026-11-01T00:00:00Z")).count).toBe(0);
+      expect(await writer.apply(1, "acme", [rec("a", "2026-11-20T10:00:00Z")])).toEqual({
+        counted: 0,
+        duplicates: 1,
+      });
+    });
+
+    it("lets dedupe keys and minute blocks expire, and keeps organizations apart", async () => {
+      const { writer, reader, keyspace } = setup();
+      await writer.apply(1, "acme", [rec("a", "2026-11-20T10:00:00Z")]);
+      await writer.apply(1, "other", [rec("a", "2026-11-20T10:00:00Z", { organization_id: "other" })]);
+      const seenTtl = await redis.pttl(`${keyspace.orgBase(1, "acme")}seen:a`);
+      expect(seenTtl).toBeGreaterThan(6 * DAY_MS);
+      expect(seenTtl).toBeLessThanOrEqual(7 * DAY_MS);
+      const minuteTtl = await redis.pexpiretime(
+        keyspace.block(1, "acme", "minute", Date.parse("2026-11-20T10:00:00Z")),
+      );
+      expect(minuteTtl).toBe(Date.parse("2026-11-20T10:00:00Z") + 36 * DAY_MS);
+      expect(await redis.pttl(keyspace.block(1, "acme", "day", Date.parse("2026-11-20T00:00:00Z")))).toBe(-1);
+      expect((await totalOf(reader, "day", "2026-11-20T00:00:00Z")).count).toBe(1);
+    });
+  });
+
+  describe("token store on real Redis", () => {
+    it("creates, finds, lists and revokes tokens stored only as hashes", async () => {
+      const keyspace = createKeyspace({ prefix: `test-${randomUUID()}` });
+      const tokens = createTokenStore({ redis, keyspace });
+      const { token, record } = await tokens.create("acme", "ci");
+      expect(looksLikeToken(token)).toBe(true);
+      const keys = await redis.keys(`${keyspace.prefix}:*`);
+      expect(keys.some((k) => k.includes(token))).toBe(false);
+      expect((await tokens.find(token))?.org).toBe("acme");
+      expect((await tokens.list("acme")).map((t) => t.id)).toEqual([record.id]);
+      expect(await tokens.revoke("acme", record.id)).toBe(true);
+      expect((await tokens.find(token))?.revokedAt).not.toBeNull();
+      expect(await tokens.revoke("other", record.id)).toBe(false);
+    });
   });
 });

@@ -1,20 +1,18 @@
 import { createRecordingProducer } from "@vu/events";
-import { waitFor } from "@vu/infra";
-import { createRedisClient } from "@vu/store";
-import { afterAll, describe, expect, it, onTestFinished } from "vitest";
+import { redisTargets, waitFor } from "@vu/infra";
+import { createRedisClient, type RedisClient } from "@vu/store";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import {
   compareWithStore,
   event,
   expectedBlocks,
   isolatedIngest,
-  redisUrl,
   startWorker,
   testKafka,
 } from "./testing/ingestHarness";
 
-const redis = createRedisClient(redisUrl());
 const kafka = testKafka();
-afterAll(() => redis.quit());
+let redis: RedisClient;
 
 const hoursAgo = (h: number) => new Date(Date.now() - h * 3_600_000).toISOString();
 
@@ -41,7 +39,18 @@ async function expectExact(
   });
 }
 
-describe("ingest worker through real Kafka and Redis", () => {
+describe.each(redisTargets())("ingest worker through real Kafka and $name", (target) => {
+  let stopTarget: () => Promise<void>;
+  beforeAll(async () => {
+    const started = await target.start();
+    stopTarget = started.stop;
+    redis = createRedisClient(started.url);
+  });
+  afterAll(async () => {
+    await redis.quit();
+    await stopTarget();
+  });
+
   it("counts events in every tier exactly, once per recording, late events in their old buckets", async () => {
     const ctx = await isolatedIngest(3);
     const { worker, metrics } = await startWorker({ kafka, redis, ...ctx });
