@@ -1,0 +1,4 @@
+// What end-to-end tests and benchmarks need to run the worker in-process.
+export { createIngestWorker, type IngestWorker, type IngestWorkerConfig, type IngestWorkerDeps } from "./app";
+export { loadWorkerEnv, type WorkerEnv, workerEnvSchema } from "./env";
+export { createIngestMetrics, type IngestMetrics } from "./metrics";

@@ -1,0 +1,5 @@
+// What end-to-end tests and benchmarks need to run the API in-process.
+export { type ApiConfig, type ApiDeps, createApp } from "./app";
+export { type ApiEnv, apiEnvSchema, loadApiEnv } from "./env";
+export { createOpenApiDocument } from "./openapi/openApiDocument";
+export { RETENTION_SNAPPING_RULE } from "./planner";
