@@ -34,5 +34,10 @@ export {
   RECORDINGS_DLQ_TOPIC,
   RECORDINGS_TOPIC,
 } from "./native/topics";
+export {
+  type RedisTarget,
+  redisTargets,
+  type StartedRedisTarget,
+} from "./testing/redisTargets";
 export { resolveTestStack, type StackSource, type TestStack } from "./testing/testStack";
 export { sleep, type WaitForOptions, waitFor } from "./waitFor";

@@ -54,12 +54,20 @@ export async function stackUp(options: StackUpOptions = {}): Promise<StackInfo> 
 }
 
 async function upKafka(log: Log) {
-  const fromEnv = process.env.KAFKA_BROKERS;
+  const fromEnv = process.env.KAFKA_BROKERS?.trim();
   let port = KAFKA_PORT;
-  if (fromEnv !== undefined && fromEnv.trim() !== "") {
+  if (fromEnv !== undefined && fromEnv !== "") {
     const brokers = parseBrokers(fromEnv);
-    if (await kafkaAnswers(brokers, 5_000)) return { brokers, startedHere: false, managed: undefined };
-    port = localPort(brokers) ?? failUnreachable(fromEnv);
+    const local = localPort(brokers);
+    if (local === undefined) {
+      // Remote or several brokers: someone else runs them; use them if they answer.
+      if (await kafkaAnswers(brokers, 5_000)) return { brokers, startedHere: false, managed: undefined };
+      throw new Error(
+        `KAFKA_BROKERS=${fromEnv} does not answer, and only a single local broker can be started here`,
+      );
+    }
+    // One local broker: ensureKafka reuses it if it answers, and tells through the pid whether it is ours.
+    port = local;
   }
   const dataDir = join(stackDir(), "kafka");
   const controllerPort = port === KAFKA_PORT ? CONTROLLER_PORT : port + 1;
@@ -70,18 +78,12 @@ async function upKafka(log: Log) {
   return { brokers: info.brokers, startedHere: info.startedHere, managed };
 }
 
-/** KAFKA_BROKERS naming one local broker that is down: start it there rather than on 9092. */
+/** The port when KAFKA_BROKERS names one local broker, which the stack may then start itself. */
 function localPort(brokers: string[]): number | undefined {
   const [only, ...rest] = brokers;
   if (only === undefined || rest.length > 0) return undefined;
   const match = /^(127\.0\.0\.1|localhost):(\d+)$/.exec(only);
   return match?.[2] === undefined ? undefined : Number(match[2]);
-}
-
-function failUnreachable(brokers: string): never {
-  throw new Error(
-    `KAFKA_BROKERS=${brokers} does not answer, and only a single local broker can be started here`,
-  );
 }
 
 export interface StackDownOptions {
