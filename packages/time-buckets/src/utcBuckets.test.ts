@@ -26,6 +26,9 @@ describe("floorUtc", () => {
     expect(iso(floorUtc("month", at("2028-02-29T23:59:00Z")))).toBe("2028-02-01T00:00:00.000Z");
     expect(iso(nextUtc("month", at("2028-02-01T00:00:00Z")))).toBe("2028-03-01T00:00:00.000Z");
     expect(iso(nextUtc("month", at("2026-12-01T00:00:00Z")))).toBe("2027-01-01T00:00:00.000Z");
+    // Date.UTC would read year 50 as 1950.
+    expect(iso(floorUtc("month", at("0050-03-15T00:00:00Z")))).toBe("0050-03-01T00:00:00.000Z");
+    expect(iso(nextUtc("month", at("0050-12-01T00:00:00Z")))).toBe("0051-01-01T00:00:00.000Z");
   });
 });
 

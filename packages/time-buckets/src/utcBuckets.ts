@@ -3,6 +3,13 @@ import { DAY_MS, HOUR_MS, MINUTE_MS, type Tier, WEEK_MS } from "./tiers";
 // 1970-01-05 was a Monday: ISO weeks are aligned to it.
 const FIRST_MONDAY_MS = 4 * DAY_MS;
 
+/** The first instant of a UTC month; unlike Date.UTC, years 0-99 are not read as 19xx. */
+function utcMonthStart(year: number, month: number): number {
+  const d = new Date(0);
+  d.setUTCFullYear(year, month, 1);
+  return d.getTime();
+}
+
 function floorTo(epochMs: number, size: number, origin = 0): number {
   return Math.floor((epochMs - origin) / size) * size + origin;
 }
@@ -20,7 +27,7 @@ export function floorUtc(tier: Tier, epochMs: number): number {
       return floorTo(epochMs, WEEK_MS, FIRST_MONDAY_MS);
     case "month": {
       const d = new Date(epochMs);
-      return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
+      return utcMonthStart(d.getUTCFullYear(), d.getUTCMonth());
     }
   }
 }
@@ -38,7 +45,7 @@ export function nextUtc(tier: Tier, startMs: number): number {
       return startMs + WEEK_MS;
     case "month": {
       const d = new Date(startMs);
-      return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
+      return utcMonthStart(d.getUTCFullYear(), d.getUTCMonth() + 1);
     }
   }
 }

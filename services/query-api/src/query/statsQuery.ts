@@ -1,6 +1,7 @@
 import type { Dimension } from "@vu/events";
 import type { RollupReader } from "@vu/store";
 import { addSums, emptySums } from "@vu/store";
+import { ProblemError } from "../http/problemError";
 import {
   type Granularity,
   type PlanContext,
@@ -70,6 +71,9 @@ export async function queryStats(org: string, request: StatsRequest, deps: Query
   };
 }
 
+/** About 800 years of month blocks plus edges. */
+export const MAX_SUMMARY_BLOCKS = 10_000;
+
 export interface SummaryRequest extends RangeParams {
   filters: RawFilters;
 }
@@ -81,6 +85,13 @@ export async function querySummary(
   deps: QueryDeps,
 ): Promise<{ summary: Summary; meta: RangeMeta }> {
   const plan = planTotal(request, deps.planContext());
+  // The cover of any range up to centuries is a few thousand blocks; beyond that it is a mistake.
+  if (plan.blocks.length > MAX_SUMMARY_BLOCKS) {
+    throw ProblemError.invalidParameter(
+      "start_date",
+      "the range is too long; ask for at most a few centuries",
+    );
+  }
   const filters = parseFilters(request.filters);
   const generation = await deps.reader.generation();
   const snapshot = await deps.reader.readBlocks(generation, org, plan.blocks);

@@ -50,6 +50,12 @@ describe("400 problem details", () => {
     expect(body.errors.map((e: { parameter: string }) => e.parameter).sort()).toEqual(["granularity"]);
   });
 
+  it("refuses a summary range of millennia", async () => {
+    const { status, body } = await problem("/api/v1/stats/summary?start_date=0001-01-01&end_date=9999-12-31");
+    expect(status).toBe(400);
+    expect(body.errors[0].parameter).toBe("start_date");
+  });
+
   it("answers unknown paths with a problem 404", async () => {
     const { status } = await problem("/api/v1/nope");
     expect(status).toBe(404);
