@@ -3,5 +3,5 @@ export { envBool, envInt, envList, envLogLevel, envRetentionDays } from "./envFi
 export { createLogger, type Logger } from "./logger";
 export { createOpsServer, type OpsServerOptions } from "./opsServer";
 export { checkRetention, retentionEnvShape, retentionFromEnv } from "./retentionEnv";
-export { RetryAbortedError, type RetryOptions, retryWithBackoff } from "./retry";
+export { RetryAbortedError, type RetryOptions, retryWithBackoff, sleep } from "./retry";
 export { onShutdown, type ShutdownOptions } from "./shutdown";

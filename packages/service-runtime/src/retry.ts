@@ -15,7 +15,7 @@ export class RetryAbortedError extends Error {
   }
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Retries `fn` with exponential backoff and jitter for as long as the caller wants: an outage of

@@ -135,8 +135,9 @@ export async function storedBlocks(
   keyspace: Keyspace,
   org: string,
   blocks: ReadonlyArray<{ tier: Tier; startMs: number }>,
+  generation = 1,
 ): Promise<Sums[]> {
-  const snapshot = await createRollupReader({ redis, keyspace }).readBlocks(1, org, blocks);
+  const snapshot = await createRollupReader({ redis, keyspace }).readBlocks(generation, org, blocks);
   return snapshot.cells.map((cells) => {
     const sums = emptySums();
     for (let i = 1; i < cells.length; i += 2) addPacked(sums, cells[i] as string);

@@ -1,0 +1,42 @@
+import { parseArgs } from "node:util";
+import { createLogger, retentionFromEnv } from "@vu/service-runtime";
+import { createKeyspace, createRedisClient } from "@vu/store";
+import { Kafka, logLevel } from "kafkajs";
+import { loadWorkerEnv } from "../env";
+import { IncompleteTopicError, runRebuild } from "../rebuild";
+
+// `npm run rebuild [-- --allow-partial]`: same environment as the worker (KAFKA_BROKERS, REDIS_URL, ...).
+const { values } = parseArgs({ options: { "allow-partial": { type: "boolean", default: false } } });
+const env = loadWorkerEnv();
+const logger = createLogger("rebuild", env.LOG_LEVEL);
+const redis = createRedisClient(env.REDIS_URL, { maxRetriesPerRequest: 2 });
+try {
+  const result = await runRebuild({
+    kafka: new Kafka({ clientId: "usage-rebuild", brokers: env.KAFKA_BROKERS, logLevel: logLevel.WARN }),
+    redis,
+    keyspace: createKeyspace({ prefix: env.REDIS_PREFIX }),
+    logger,
+    allowPartial: values["allow-partial"],
+    config: {
+      topic: env.RECORDINGS_TOPIC,
+      dlqTopic: env.DLQ_TOPIC,
+      groupId: env.KAFKA_GROUP_ID,
+      sessionTimeoutMs: env.KAFKA_SESSION_TIMEOUT_MS,
+      heartbeatIntervalMs: env.KAFKA_HEARTBEAT_INTERVAL_MS,
+      partitionsConsumedConcurrently: env.PARTITIONS_CONSUMED_CONCURRENTLY,
+      dedupeWindowMs: env.DEDUPE_WINDOW_HOURS * 3_600_000,
+      futureToleranceMs: env.FUTURE_TOLERANCE_HOURS * 3_600_000,
+      retention: retentionFromEnv(env),
+    },
+  });
+  logger.info(result, "rebuild done");
+} catch (error) {
+  if (error instanceof IncompleteTopicError) {
+    logger.error(error.message);
+    process.exitCode = 2;
+  } else {
+    throw error;
+  }
+} finally {
+  await redis.quit();
+}
