@@ -5,11 +5,13 @@ import { ensureKafka, stopKafka } from "./kafkaBroker";
 import { kafkaAnswers, parseBrokers } from "./kafkaProbe";
 import { redisPid } from "./redisLaunch";
 import { ensureRedis, stopRedis } from "./redisServer";
-import { readStackState, type StackState, writeStackState } from "./stackState";
+import { readStackState, type StackState, setStartedByTests, writeStackState } from "./stackState";
 import { ensureTopics } from "./topics";
 
 export interface StackUpOptions {
   log?: Log;
+  /** Called by a test run's global setup; see Ownership.startedByTests. */
+  forTests?: boolean;
 }
 
 export interface StackInfo {
@@ -21,8 +23,10 @@ export interface StackInfo {
   managed: { kafka: boolean; redis: boolean };
 }
 
-const KAFKA_PORT = 9092;
-const CONTROLLER_PORT = 9093;
+/** VU_STACK_KAFKA_PORT moves the native broker off 9092 (the controller takes the next port). */
+function defaultKafkaPort(): number {
+  return Number(process.env.VU_STACK_KAFKA_PORT ?? 9092);
+}
 
 /**
  * Brings up Kafka, Redis and the topics, reusing whatever already answers. Idempotent: a second `up`
@@ -33,14 +37,26 @@ export async function stackUp(options: StackUpOptions = {}): Promise<StackInfo> 
   const previous = readStackState();
   const state: StackState = {};
 
+  // A test run marks what it launches; a person's `up` claims whatever runs (see setStartedByTests).
+  const claim = (dataDir: string, startedHere: boolean) => {
+    if (options.forTests !== true) setStartedByTests(dataDir, false);
+    else if (startedHere) setStartedByTests(dataDir, true);
+  };
+
   const kafka = await upKafka(log);
-  if (kafka.managed) state.kafka = kafka.managed;
+  if (kafka.managed) {
+    state.kafka = kafka.managed;
+    claim(kafka.managed.dataDir, kafka.startedHere);
+  }
 
   const redisDir = join(stackDir(), "redis");
   const redis = await ensureRedis({ dataDir: redisDir, log });
   const redisManaged =
     redis.startedHere || (previous.redis?.port === redis.port && redisPid(redisDir) !== undefined);
-  if (redisManaged) state.redis = { port: redis.port, dataDir: redisDir };
+  if (redisManaged) {
+    state.redis = { port: redis.port, dataDir: redisDir };
+    claim(redisDir, redis.startedHere);
+  }
   writeStackState(state);
 
   const { created } = await ensureTopics(kafka.brokers);
@@ -55,7 +71,7 @@ export async function stackUp(options: StackUpOptions = {}): Promise<StackInfo> 
 
 async function upKafka(log: Log) {
   const fromEnv = process.env.KAFKA_BROKERS?.trim();
-  let port = KAFKA_PORT;
+  let port = defaultKafkaPort();
   if (fromEnv !== undefined && fromEnv !== "") {
     const brokers = parseBrokers(fromEnv);
     const local = localPort(brokers);
@@ -70,7 +86,7 @@ async function upKafka(log: Log) {
     port = local;
   }
   const dataDir = join(stackDir(), "kafka");
-  const controllerPort = port === KAFKA_PORT ? CONTROLLER_PORT : port + 1;
+  const controllerPort = port + 1;
   const info = await ensureKafka({ port, controllerPort, dataDir, log });
   // A pid means our launcher's broker for this data dir answers: ours to stop, even if an earlier
   // `up` started it.
@@ -100,9 +116,11 @@ export async function stackDown(options: StackDownOptions = {}): Promise<string[
   const stopped: string[] = [];
   if (options.kafka !== false && state.kafka) {
     if (await stopKafka({ ...state.kafka, log })) stopped.push("kafka");
+    setStartedByTests(state.kafka.dataDir, false);
     state.kafka = undefined;
   }
   if (options.redis !== false && state.redis) {
+    setStartedByTests(state.redis.dataDir, false);
     if (await stopRedis(state.redis.dataDir)) {
       stopped.push("redis");
       log(`redis-server on port ${state.redis.port} stopped`);

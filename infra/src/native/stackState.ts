@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { stackDir } from "../paths";
 
@@ -29,4 +29,20 @@ export function readStackState(): StackState {
 export function writeStackState(state: StackState): void {
   mkdirSync(stackDir(), { recursive: true });
   writeFileSync(stateFile(), `${JSON.stringify(state, null, 2)}\n`);
+}
+
+/**
+ * Marks a service in its data dir as started for a test run rather than by a person: the last test
+ * run to finish stops it, while a person's `stack:up` clears the mark and keeps it up. A marker file
+ * written only by whoever launched the service, rather than a field in state.json, so that two runs
+ * starting at once cannot overwrite each other's answer.
+ */
+export function setStartedByTests(dataDir: string, value: boolean): void {
+  const marker = join(dataDir, "started-by-tests");
+  if (value) writeFileSync(marker, `${process.pid}\n`);
+  else rmSync(marker, { force: true });
+}
+
+export function isStartedByTests(dataDir: string): boolean {
+  return existsSync(join(dataDir, "started-by-tests"));
 }

@@ -2,9 +2,11 @@ import { type Log, stderrLog } from "../log";
 import { kafkaAnswers, parseBrokers } from "../native/kafkaProbe";
 import { redisAnswers } from "../native/redisProbe";
 import { stackDown, stackUp } from "../native/stack";
+import { isStartedByTests, readStackState } from "../native/stackState";
 import { ensureTopics } from "../native/topics";
 import { startContainers } from "./containerStack";
 import { dockerAvailable } from "./dockerProbe";
+import { acquireLease, releaseLease } from "./stackLease";
 
 export type StackSource = "env" | "containers" | "native";
 
@@ -12,7 +14,10 @@ export interface TestStack {
   kafkaBrokers: string[];
   redisUrl: string;
   sources: { kafka: StackSource; redis: StackSource };
-  /** Stops only what resolveTestStack started; services that were already there keep running. */
+  /**
+   * Stops only what test runs started (services that were already up keep running), and on the native
+   * stack only once no other test run on this machine still uses it.
+   */
   teardown(): Promise<void>;
 }
 
@@ -68,15 +73,21 @@ async function resolveMissing(
     };
   }
   // stackUp itself honours KAFKA_BROKERS / REDIS_URL when they are set and answer.
-  const info = await stackUp({ log });
+  const lease = acquireLease();
+  const info = await stackUp({ log, forTests: true });
   return {
     kafkaBrokers: info.kafkaBrokers,
     redisUrl: info.redisUrl,
     sources: { kafka: envKafka ? "env" : "native", redis: envRedis ? "env" : "native" },
     teardown: async () => {
-      if (info.started.kafka || info.started.redis) {
-        await stackDown({ kafka: info.started.kafka, redis: info.started.redis, log });
+      if (releaseLease(lease) > 0) {
+        log("another test run still uses the native stack; leaving it up for that run to stop");
+        return;
       }
+      const state = readStackState();
+      const kafka = state.kafka !== undefined && isStartedByTests(state.kafka.dataDir);
+      const redis = state.redis !== undefined && isStartedByTests(state.redis.dataDir);
+      if (kafka || redis) await stackDown({ kafka, redis, log });
     },
   };
 }
