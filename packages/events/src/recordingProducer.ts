@@ -1,4 +1,4 @@
-import { CompressionTypes, type Kafka, type Producer } from "kafkajs";
+import { CompressionTypes, type Kafka, Partitioners, type Producer } from "kafkajs";
 import { encodeRecordingCompleted } from "./codec";
 import { RECORDINGS_TOPIC, type RecordingCompletedInput } from "./recordingCompleted";
 
@@ -23,7 +23,12 @@ export function createRecordingProducer({
   kafka,
   topic = RECORDINGS_TOPIC,
 }: RecordingProducerOptions): RecordingProducer {
-  const producer: Producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+  // The default (Java-compatible murmur2) partitioner, named so kafkajs does not warn about it.
+  const producer: Producer = kafka.producer({
+    idempotent: true,
+    maxInFlightRequests: 1,
+    createPartitioner: Partitioners.DefaultPartitioner,
+  });
   return {
     connect: () => producer.connect(),
     disconnect: () => producer.disconnect(),

@@ -2,7 +2,7 @@ import type { Logger } from "@vu/service-runtime";
 import { RetryAbortedError, retryWithBackoff } from "@vu/service-runtime";
 import { createRollupWriter, currentGeneration, type Keyspace, pingRedis, type RedisClient } from "@vu/store";
 import type { Retention } from "@vu/time-buckets";
-import type { Consumer, EachBatchPayload, Kafka, Producer } from "kafkajs";
+import { type Consumer, type EachBatchPayload, type Kafka, Partitioners, type Producer } from "kafkajs";
 import { sortBatch } from "./batchSorter";
 import { reasonKind, sendToDeadLetter } from "./deadLetter";
 import type { IngestMetrics } from "./metrics";
@@ -57,7 +57,11 @@ export function createIngestWorker(deps: IngestWorkerDeps): IngestWorker {
     maxWaitTimeInMs: 100,
     maxBytesPerPartition: 4 * 1024 * 1024,
   });
-  const producer: Producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+  const producer: Producer = kafka.producer({
+    idempotent: true,
+    maxInFlightRequests: 1,
+    createPartitioner: Partitioners.DefaultPartitioner,
+  });
   const writer = createRollupWriter({
     redis,
     keyspace,

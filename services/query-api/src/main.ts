@@ -12,6 +12,11 @@ const redis = createRedisClient(env.REDIS_URL, {
   commandTimeout: 5_000,
 });
 redis.on("error", (error: Error) => logger.warn({ err: error }, "redis connection error"));
+// Connect before building the app: the rate limiter loads its script at construction.
+await new Promise<void>((resolve) => {
+  if (redis.status === "ready") return resolve();
+  redis.once("ready", () => resolve());
+});
 const keyspace = createKeyspace({ prefix: env.REDIS_PREFIX });
 const app = createApp({
   redis,
@@ -26,10 +31,6 @@ const app = createApp({
   },
 });
 
-await new Promise<void>((resolve) => {
-  if (redis.status === "ready") return resolve();
-  redis.once("ready", () => resolve());
-});
 const server = app.listen(env.PORT, () => logger.info({ port: env.PORT }, "query API listening"));
 
 onShutdown(
