@@ -13,7 +13,7 @@ import { isPortOpen } from "./ports";
 import { isAlive, livePidFromFile, removeFile, terminate } from "./processes";
 
 export interface KafkaBrokerOptions {
-  /** Client (PLAINTEXT) port; default 9092. */
+  /** Client (PLAINTEXT) port; default VU_STACK_KAFKA_PORT, else 9092. */
   port?: number;
   /** KRaft controller port; default port + 1. */
   controllerPort?: number;
@@ -39,8 +39,13 @@ interface Resolved {
   log: Log;
 }
 
+/** VU_STACK_KAFKA_PORT moves the native broker off 9092 (the controller takes the next port). */
+export function defaultKafkaPort(): number {
+  return Number(process.env.VU_STACK_KAFKA_PORT ?? 9092);
+}
+
 function resolve(options: KafkaBrokerOptions): Resolved {
-  const port = options.port ?? 9092;
+  const port = options.port ?? defaultKafkaPort();
   return {
     port,
     controllerPort: options.controllerPort ?? port + 1,

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { type Log, stderrLog } from "../log";
 import { stackDir } from "../paths";
-import { ensureKafka, stopKafka } from "./kafkaBroker";
+import { defaultKafkaPort, ensureKafka, stopKafka } from "./kafkaBroker";
 import { kafkaAnswers, parseBrokers } from "./kafkaProbe";
 import { redisPid } from "./redisLaunch";
 import { ensureRedis, stopRedis } from "./redisServer";
@@ -10,7 +10,7 @@ import { ensureTopics } from "./topics";
 
 export interface StackUpOptions {
   log?: Log;
-  /** Called by a test run's global setup; see Ownership.startedByTests. */
+  /** Called by a test run's global setup; see setStartedByTests in stackState.ts. */
   forTests?: boolean;
 }
 
@@ -21,11 +21,6 @@ export interface StackInfo {
   started: { kafka: boolean; redis: boolean };
   /** Run by this stack, whether started now or by an earlier `up`. */
   managed: { kafka: boolean; redis: boolean };
-}
-
-/** VU_STACK_KAFKA_PORT moves the native broker off 9092 (the controller takes the next port). */
-function defaultKafkaPort(): number {
-  return Number(process.env.VU_STACK_KAFKA_PORT ?? 9092);
 }
 
 /**
