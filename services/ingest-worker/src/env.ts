@@ -6,8 +6,10 @@ import {
   envLogLevel,
   parseEnv,
   retentionEnvShape,
+  retentionFromEnv,
 } from "@vu/service-runtime";
 import { z } from "zod";
+import type { IngestWorkerConfig } from "./app";
 
 export const workerEnvSchema = z
   .object({
@@ -46,4 +48,21 @@ export type WorkerEnv = z.output<typeof workerEnvSchema>;
 
 export function loadWorkerEnv(env: Record<string, string | undefined> = process.env): Readonly<WorkerEnv> {
   return parseEnv(workerEnvSchema, env);
+}
+
+/** The worker's settings from its environment (shared by `main` and `rebuild`). */
+export function workerConfigFromEnv(
+  env: WorkerEnv,
+): Omit<IngestWorkerConfig, "generation" | "fromBeginning"> {
+  return {
+    topic: env.RECORDINGS_TOPIC,
+    dlqTopic: env.DLQ_TOPIC,
+    groupId: env.KAFKA_GROUP_ID,
+    sessionTimeoutMs: env.KAFKA_SESSION_TIMEOUT_MS,
+    heartbeatIntervalMs: env.KAFKA_HEARTBEAT_INTERVAL_MS,
+    partitionsConsumedConcurrently: env.PARTITIONS_CONSUMED_CONCURRENTLY,
+    dedupeWindowMs: env.DEDUPE_WINDOW_HOURS * 3_600_000,
+    futureToleranceMs: env.FUTURE_TOLERANCE_HOURS * 3_600_000,
+    retention: retentionFromEnv(env),
+  };
 }

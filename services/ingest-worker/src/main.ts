@@ -1,8 +1,8 @@
-import { createLogger, createOpsServer, onShutdown, retentionFromEnv } from "@vu/service-runtime";
+import { createLogger, createOpsServer, onShutdown } from "@vu/service-runtime";
 import { createKeyspace, createRedisClient } from "@vu/store";
 import { Kafka, logLevel } from "kafkajs";
 import { createIngestWorker } from "./app";
-import { loadWorkerEnv } from "./env";
+import { loadWorkerEnv, workerConfigFromEnv } from "./env";
 import { createIngestMetrics } from "./metrics";
 
 const env = loadWorkerEnv();
@@ -21,15 +21,7 @@ const worker = createIngestWorker({
   logger,
   metrics,
   config: {
-    topic: env.RECORDINGS_TOPIC,
-    dlqTopic: env.DLQ_TOPIC,
-    groupId: env.KAFKA_GROUP_ID,
-    sessionTimeoutMs: env.KAFKA_SESSION_TIMEOUT_MS,
-    heartbeatIntervalMs: env.KAFKA_HEARTBEAT_INTERVAL_MS,
-    partitionsConsumedConcurrently: env.PARTITIONS_CONSUMED_CONCURRENTLY,
-    dedupeWindowMs: env.DEDUPE_WINDOW_HOURS * 3_600_000,
-    futureToleranceMs: env.FUTURE_TOLERANCE_HOURS * 3_600_000,
-    retention: retentionFromEnv(env),
+    ...workerConfigFromEnv(env),
     // A new consumer group starts at the beginning of the topic, so a first deploy loses nothing;
     // a group with committed offsets resumes from them.
     fromBeginning: true,

@@ -1,7 +1,6 @@
 import { createRecordingProducer } from "@vu/events";
 import { waitFor } from "@vu/infra";
 import { createRedisClient, currentGeneration } from "@vu/store";
-import { DAY_MS, DEFAULT_RETENTION } from "@vu/time-buckets";
 import { afterAll, expect, it, onTestFinished } from "vitest";
 import { runRebuild } from "./rebuild";
 import {
@@ -13,6 +12,7 @@ import {
   startWorker,
   storedBlocks,
   testKafka,
+  testWorkerConfig,
 } from "./testing/ingestHarness";
 
 const redis = createRedisClient(redisUrl());
@@ -45,17 +45,7 @@ it("replays the topic into a new generation, switches readers, and the live work
     logger: silentLogger,
     overlapMs: 1_500,
     pollMs: 200,
-    config: {
-      topic: ctx.topic,
-      dlqTopic: ctx.dlqTopic,
-      groupId: ctx.groupId,
-      sessionTimeoutMs: 10_000,
-      heartbeatIntervalMs: 1_000,
-      partitionsConsumedConcurrently: 2,
-      dedupeWindowMs: 7 * DAY_MS,
-      futureToleranceMs: DAY_MS,
-      retention: DEFAULT_RETENTION,
-    },
+    config: testWorkerConfig(ctx),
   });
   expect(result).toMatchObject({ from: 1, to: 2, events: 200 });
   expect(await currentGeneration(redis, ctx.keyspace)).toBe(2);

@@ -1,8 +1,8 @@
 import { parseArgs } from "node:util";
-import { createLogger, retentionFromEnv } from "@vu/service-runtime";
+import { createLogger } from "@vu/service-runtime";
 import { createKeyspace, createRedisClient } from "@vu/store";
 import { Kafka, logLevel } from "kafkajs";
-import { loadWorkerEnv } from "../env";
+import { loadWorkerEnv, workerConfigFromEnv } from "../env";
 import { IncompleteTopicError, runRebuild } from "../rebuild";
 
 // `npm run rebuild [-- --allow-partial]`: same environment as the worker (KAFKA_BROKERS, REDIS_URL, ...).
@@ -17,17 +17,7 @@ try {
     keyspace: createKeyspace({ prefix: env.REDIS_PREFIX }),
     logger,
     allowPartial: values["allow-partial"],
-    config: {
-      topic: env.RECORDINGS_TOPIC,
-      dlqTopic: env.DLQ_TOPIC,
-      groupId: env.KAFKA_GROUP_ID,
-      sessionTimeoutMs: env.KAFKA_SESSION_TIMEOUT_MS,
-      heartbeatIntervalMs: env.KAFKA_HEARTBEAT_INTERVAL_MS,
-      partitionsConsumedConcurrently: env.PARTITIONS_CONSUMED_CONCURRENTLY,
-      dedupeWindowMs: env.DEDUPE_WINDOW_HOURS * 3_600_000,
-      futureToleranceMs: env.FUTURE_TOLERANCE_HOURS * 3_600_000,
-      retention: retentionFromEnv(env),
-    },
+    config: workerConfigFromEnv(env),
   });
   logger.info(result, "rebuild done");
 } catch (error) {

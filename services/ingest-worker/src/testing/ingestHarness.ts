@@ -37,6 +37,21 @@ export async function isolatedIngest(partitions: number) {
   return { ...names, keyspace: createKeyspace({ prefix: names.prefix }) };
 }
 
+/** Worker settings for tests: short sessions so rebalances after a stop are quick. */
+export function testWorkerConfig(names: { topic: string; dlqTopic: string; groupId: string }) {
+  return {
+    topic: names.topic,
+    dlqTopic: names.dlqTopic,
+    groupId: names.groupId,
+    sessionTimeoutMs: 10_000,
+    heartbeatIntervalMs: 1_000,
+    partitionsConsumedConcurrently: 2,
+    dedupeWindowMs: 7 * DAY_MS,
+    futureToleranceMs: DAY_MS,
+    retention: DEFAULT_RETENTION,
+  };
+}
+
 export interface StartedWorker {
   worker: IngestWorker;
   metrics: IngestMetrics;
@@ -57,18 +72,7 @@ export async function startWorker(options: {
     keyspace: options.keyspace,
     logger: createLogger("test-worker", "silent"),
     metrics,
-    config: {
-      topic: options.topic,
-      dlqTopic: options.dlqTopic,
-      groupId: options.groupId,
-      sessionTimeoutMs: 10_000,
-      heartbeatIntervalMs: 1_000,
-      partitionsConsumedConcurrently: 2,
-      dedupeWindowMs: 7 * DAY_MS,
-      futureToleranceMs: DAY_MS,
-      retention: DEFAULT_RETENTION,
-      fromBeginning: true,
-    },
+    config: { ...testWorkerConfig(options), fromBeginning: true },
   });
   await worker.start();
   return { worker, metrics };
