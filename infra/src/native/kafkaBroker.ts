@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { type Log, stderrLog } from "../log";
 import { stackDir } from "../paths";
 import { sleep } from "../waitFor";
-import { run } from "./commands";
+import { ensureDebianPackage, run } from "./commands";
 import { fileTail } from "./fileTail";
 import { resolveKafkaClasspath } from "./kafkaClasspath";
 import { clusterId, isFormatted, type KafkaLayout, kafkaLayout, writeKafkaConfig } from "./kafkaConfig";
@@ -83,6 +83,8 @@ export async function ensureKafka(options: KafkaBrokerOptions = {}): Promise<Kaf
 
 async function launch(cfg: Resolved): Promise<number> {
   const started = Date.now();
+  // Checked on every launch, not only when Maven runs: the classpath cache outlives a removed JRE.
+  await ensureDebianPackage("java", "default-jre-headless", cfg.log);
   const classpath = await resolveKafkaClasspath(cfg.log);
   const { layout } = cfg;
   mkdirSync(layout.dataDir, { recursive: true });
