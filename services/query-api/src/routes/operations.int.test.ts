@@ -1,0 +1,74 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ApiHarness, startApi } from "../testing/apiHarness";
+import { statsQuerySchema } from "./v1Stats";
+import { summaryQuerySchema } from "./v1StatsSummary";
+
+let api: ApiHarness;
+beforeAll(async () => {
+  api = await startApi({ now: Date.parse("2026-11-22T12:00:00Z") });
+});
+afterAll(() => api.close());
+
+interface OpenApi {
+  openapi: string;
+  paths: Record<
+    string,
+    { get: { parameters?: Array<{ name: string; in: string }>; responses: Record<string, unknown> } }
+  >;
+}
+
+describe("GET /api/v1/openapi.json", () => {
+  it("describes the three operations with exactly the parameters the schemas validate", async () => {
+    const res = await api.get("/api/v1/openapi.json");
+    expect(res.status).toBe(200);
+    const doc = (await res.json()) as OpenApi;
+    expect(doc.openapi).toBe("3.1.0");
+    expect(Object.keys(doc.paths).sort()).toEqual([
+      "/api/v1/stats",
+      "/api/v1/stats/dimensions",
+      "/api/v1/stats/summary",
+    ]);
+    const names = (path: string) => (doc.paths[path]?.get.parameters ?? []).map((p) => p.name).sort();
+    expect(names("/api/v1/stats")).toEqual(Object.keys(statsQuerySchema.shape).sort());
+    expect(names("/api/v1/stats/summary")).toEqual(Object.keys(summaryQuerySchema.shape).sort());
+  });
+
+  it("documents every error status an operation can answer", async () => {
+    const doc = (await (await api.get("/api/v1/openapi.json")).json()) as OpenApi;
+    for (const path of ["/api/v1/stats", "/api/v1/stats/summary"]) {
+      expect(Object.keys(doc.paths[path]?.get.responses ?? {}).sort()).toEqual([
+        "200",
+        "400",
+        "401",
+        "429",
+        "503",
+      ]);
+    }
+    expect(Object.keys(doc.paths["/api/v1/stats/dimensions"]?.get.responses ?? {}).sort()).toEqual([
+      "200",
+      "401",
+      "429",
+      "503",
+    ]);
+  });
+});
+
+describe("operational endpoints", () => {
+  it("answers health, readiness and Prometheus metrics without a token", async () => {
+    expect(await (await api.get("/healthz")).json()).toEqual({ status: "ok" });
+    expect((await api.get("/readyz")).status).toBe(200);
+    await api.get("/api/v1/stats/dimensions");
+    const metrics = await (await api.get("/metrics")).text();
+    expect(metrics).toMatch(
+      /vu_http_request_duration_seconds_count\{method="GET",route="unmatched",status="401"\} \d+/,
+    );
+  });
+
+  it("echoes a sane request id and never puts the token in a response", async () => {
+    const res = await api.get("/api/v1/stats/dimensions", `sk-vu-${"z".repeat(40)}`, {
+      "x-request-id": "req-123",
+    });
+    expect(res.headers.get("x-request-id")).toBe("req-123");
+    expect(await res.text()).not.toContain("zzzz");
+  });
+});
