@@ -1,0 +1,45 @@
+import { freePort } from "@vu/infra";
+import { createKeyspace, createTokenStore, type RedisClient } from "@vu/store";
+import { type ChildService, startChild, waitForHttp } from "./childService";
+
+export interface RunningApi {
+  api: ChildService;
+  baseUrl: string;
+  /** A bearer token per organization, made with the store the API reads. */
+  tokenFor(org: string): Promise<string>;
+}
+
+/**
+ * The real query API (`services/query-api/src/main.ts`) as a child process on the bench's prefix.
+ * The rate limit is lifted far above what the bench sends: the limiter's own Redis call stays in
+ * the path, as in production, but never answers 429.
+ */
+export async function startApi(options: {
+  runId: string;
+  redis: RedisClient;
+  redisUrl: string;
+  prefix: string;
+}): Promise<RunningApi> {
+  const port = await freePort();
+  const api = startChild({
+    name: `query-api-${options.runId}`,
+    script: "services/query-api/src/main.ts",
+    env: {
+      PORT: String(port),
+      REDIS_URL: options.redisUrl,
+      REDIS_PREFIX: options.prefix,
+      RATE_LIMIT_PER_MINUTE: "1000000000",
+    },
+  });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  await waitForHttp(api, `${baseUrl}/readyz`);
+  const tokens = createTokenStore({
+    redis: options.redis,
+    keyspace: createKeyspace({ prefix: options.prefix }),
+  });
+  return {
+    api,
+    baseUrl,
+    tokenFor: async (org) => (await tokens.create(org, "bench")).token,
+  };
+}

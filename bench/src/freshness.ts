@@ -1,0 +1,114 @@
+import { createRecordingProducer, type RecordingCompletedInput } from "@vu/events";
+import { sleep } from "@vu/infra";
+import type { Kafka } from "kafkajs";
+import { type LatencySummary, summarize } from "./latencyStats";
+
+export interface FreshnessResult {
+  targetRate: number;
+  achievedRate: number;
+  events: number;
+  batchIntervalMs: number;
+  pollIntervalMs: number;
+  /** Produce-to-visible, per batch: from just before `send` to the first API answer that counts it. */
+  latency: LatencySummary;
+}
+
+export interface FreshnessOptions {
+  kafka: Kafka;
+  topic: string;
+  baseUrl: string;
+  token: string;
+  org: string;
+  rate: number;
+  durationS: number;
+}
+
+const BATCH_INTERVAL_MS = 20;
+const POLL_INTERVAL_MS = 20;
+
+function freshEvent(org: string, id: string): RecordingCompletedInput {
+  return {
+    schema_version: 1,
+    recording_id: id,
+    organization_id: org,
+    member_email: "fresh@example.com",
+    voice_model: "whisper-large-v3",
+    language_model: "gpt-4o-mini",
+    app_name: "Zoom",
+    recorded_at: new Date().toISOString(),
+    duration_ms: 60_000,
+    word_count: 150,
+    voice_processing_ms: 4_000,
+    llm_processing_ms: 900,
+  };
+}
+
+/**
+ * A steady stream of new recordings (recorded now, unique ids, an organization of their own) while
+ * the API is polled for that organization's summary. Each batch is visible when the polled total
+ * first reaches the running total including it; the poll interval bounds the error (±20 ms).
+ */
+export async function measureFreshness(options: FreshnessOptions): Promise<FreshnessResult> {
+  const producer = createRecordingProducer({ kafka: options.kafka, topic: options.topic });
+  await producer.connect();
+  const perBatch = Math.max(1, Math.round((options.rate * BATCH_INTERVAL_MS) / 1000));
+  const batches = Math.round((options.durationS * 1000) / BATCH_INTERVAL_MS);
+  const sentAt: number[] = [];
+  const cumulative: number[] = [];
+  const latencies: number[] = [];
+  let nextUnseen = 0;
+  let producing = true;
+  let finishedAt = Number.POSITIVE_INFINITY;
+
+  const startMs = Date.now();
+  const query = new URLSearchParams({
+    start_date: new Date(startMs - 3_600_000).toISOString(),
+    end_date: new Date(startMs + 3 * 3_600_000).toISOString(),
+  });
+  const url = `${options.baseUrl}/api/v1/stats/summary?${query.toString()}`;
+  const total = perBatch * batches;
+
+  const poller = (async () => {
+    const deadline = () => !producing && performance.now() > finishedAt + 30_000;
+    while (nextUnseen < batches && !deadline()) {
+      const res = await fetch(url, { headers: { authorization: `Bearer ${options.token}` } });
+      const at = performance.now();
+      if (res.status !== 200) throw new Error(`freshness poll answered ${res.status}: ${await res.text()}`);
+      const counted = ((await res.json()) as { total_recordings: number }).total_recordings;
+      while (nextUnseen < sentAt.length && (cumulative[nextUnseen] ?? Number.POSITIVE_INFINITY) <= counted) {
+        latencies.push(at - (sentAt[nextUnseen] ?? at));
+        nextUnseen++;
+      }
+      await sleep(POLL_INTERVAL_MS);
+    }
+  })();
+
+  const started = performance.now();
+  try {
+    for (let k = 0; k < batches; k++) {
+      const due = started + k * BATCH_INTERVAL_MS;
+      const wait = due - performance.now();
+      if (wait > 0) await sleep(wait);
+      const events = Array.from({ length: perBatch }, (_, i) => freshEvent(options.org, `fresh-${k}-${i}`));
+      sentAt.push(performance.now());
+      cumulative.push((k + 1) * perBatch);
+      await producer.send(events);
+    }
+  } finally {
+    finishedAt = performance.now();
+    producing = false;
+    await producer.disconnect();
+  }
+  const achievedRate = total / ((finishedAt - started) / 1000);
+  await poller;
+  if (nextUnseen < batches)
+    throw new Error(`freshness: only ${nextUnseen} of ${batches} batches became visible`);
+  return {
+    targetRate: options.rate,
+    achievedRate,
+    events: total,
+    batchIntervalMs: BATCH_INTERVAL_MS,
+    pollIntervalMs: POLL_INTERVAL_MS,
+    latency: summarize(latencies),
+  };
+}

@@ -1,0 +1,156 @@
+import { join } from "node:path";
+import { freePort, waitFor } from "@vu/infra";
+import type { RedisClient } from "@vu/store";
+import { type ChildService, OUT_DIR, startChild, waitForHttp } from "./childService";
+import { fmt, log } from "./log";
+import { type CpuWindow, measureCpu } from "./processCpu";
+import { commandStats, commandStatsDelta, redisPid } from "./redisInfo";
+
+/** The worker's default (services/ingest-worker/src/env.ts); the bare consumer uses the same. */
+export const PARTITIONS_CONSUMED_CONCURRENTLY = 3;
+
+export interface RateMeasurement {
+  /** Events counted between the first and the last observation. */
+  events: number;
+  seconds: number;
+  eventsPerSecond: number;
+}
+
+export interface IngestTopic {
+  brokers: string[];
+  topic: string;
+  dlqTopic: string;
+  total: number;
+  runId: string;
+}
+
+function rate(events: number, ms: number): RateMeasurement {
+  const seconds = ms / 1000;
+  return { events, seconds, eventsPerSecond: seconds > 0 ? events / seconds : 0 };
+}
+
+export interface BareResult {
+  rate: RateMeasurement;
+  cpu: CpuWindow;
+}
+
+/** Reads the whole topic with a throw-away group and reports how fast kafkajs alone can go. */
+export async function runBareConsumer(input: IngestTopic): Promise<BareResult> {
+  let output = "";
+  const child = startChild({
+    name: `bare-consumer-${input.runId}`,
+    script: "bench/src/bareConsumer.ts",
+    env: {
+      KAFKA_BROKERS: input.brokers.join(","),
+      BENCH_TOPIC: input.topic,
+      BENCH_GROUP: `bench-bare-${input.runId}`,
+      BENCH_EXPECTED: String(input.total),
+      BENCH_PARTITIONS_CONCURRENTLY: String(PARTITIONS_CONSUMED_CONCURRENTLY),
+    },
+    onStdout: (chunk) => {
+      output += chunk;
+    },
+  });
+  const cpu = measureCpu({ consumer: child.pid });
+  try {
+    const line = await waitFor(() => output.split("\n").find((l) => l.startsWith("{")), {
+      timeoutMs: 120_000 + input.total / 5,
+      intervalMs: 100,
+      message: "the bare consumer to read the whole topic",
+    });
+    const report = JSON.parse(line) as { read: number; firstAt: number; firstCount: number; lastAt: number };
+    return { rate: rate(report.read - report.firstCount, report.lastAt - report.firstAt), cpu: cpu.end() };
+  } finally {
+    await child.stop();
+  }
+}
+
+export interface WorkerMetrics {
+  applied: number;
+  duplicates: number;
+  deadLettered: number;
+}
+
+function metricValue(text: string, name: string): number {
+  let sum = 0;
+  for (const line of text.split("\n")) {
+    if (line.startsWith(`${name} `) || line.startsWith(`${name}{`)) sum += Number(line.split(" ").at(-1));
+  }
+  return sum;
+}
+
+export async function readWorkerMetrics(metricsUrl: string): Promise<WorkerMetrics> {
+  const text = await (await fetch(metricsUrl)).text();
+  return {
+    applied: metricValue(text, "vu_ingest_events_applied_total"),
+    duplicates: metricValue(text, "vu_ingest_duplicates_skipped_total"),
+    deadLettered: metricValue(text, "vu_ingest_dead_lettered_total"),
+  };
+}
+
+export interface WorkerIngest {
+  worker: ChildService;
+  metricsUrl: string;
+  rate: RateMeasurement;
+  metrics: WorkerMetrics;
+  cpu: CpuWindow;
+  /** The costliest Redis commands during the ingest, with server time (evalsha includes its calls). */
+  redisCommands: Array<{ command: string; calls: number; usec: number }>;
+}
+
+/**
+ * Starts the real ingest worker (`services/ingest-worker/src/main.ts`) on the topic with a new
+ * consumer group, and measures from the first event applied to the last, by polling its /metrics.
+ * The worker keeps running for the freshness probe; the caller stops it.
+ */
+export async function runWorkerIngest(
+  input: IngestTopic & { redis: RedisClient; redisUrl: string; prefix: string; profile: boolean },
+): Promise<WorkerIngest> {
+  const port = await freePort();
+  const metricsUrl = `http://127.0.0.1:${port}/metrics`;
+  const worker = startChild({
+    name: `ingest-worker-${input.runId}`,
+    script: "services/ingest-worker/src/main.ts",
+    env: {
+      KAFKA_BROKERS: input.brokers.join(","),
+      KAFKA_GROUP_ID: `bench-worker-${input.runId}`,
+      RECORDINGS_TOPIC: input.topic,
+      DLQ_TOPIC: input.dlqTopic,
+      REDIS_URL: input.redisUrl,
+      REDIS_PREFIX: input.prefix,
+      METRICS_PORT: String(port),
+      PARTITIONS_CONSUMED_CONCURRENTLY: String(PARTITIONS_CONSUMED_CONCURRENTLY),
+    },
+    nodeArgs: input.profile ? ["--cpu-prof", "--cpu-prof-dir", join(OUT_DIR, "prof")] : [],
+  });
+  await waitForHttp(worker, `http://127.0.0.1:${port}/healthz`);
+  const statsBefore = await commandStats(input.redis);
+  const cpu = measureCpu({ worker: worker.pid, redis: await redisPid(input.redis) });
+
+  let first: { at: number; applied: number } | undefined;
+  let lastLog = performance.now();
+  const final = await waitFor(
+    async () => {
+      const m = await readWorkerMetrics(metricsUrl);
+      const at = performance.now();
+      if (first === undefined && m.applied > 0) first = { at, applied: m.applied };
+      if (at - lastLog > 10_000) {
+        lastLog = at;
+        log(`  worker applied ${fmt(m.applied)} / ${fmt(input.total)}`);
+      }
+      return m.applied + m.duplicates + m.deadLettered >= input.total ? { at, m } : undefined;
+    },
+    { timeoutMs: 300_000 + input.total / 2, intervalMs: 50, message: "the worker to apply every event" },
+  );
+  const cpuWindow = cpu.end();
+  const statsAfter = await commandStats(input.redis);
+  const start = first ?? { at: final.at, applied: final.m.applied };
+  return {
+    worker,
+    metricsUrl,
+    rate: rate(final.m.applied - start.applied, final.at - start.at),
+    metrics: final.m,
+    cpu: cpuWindow,
+    redisCommands: commandStatsDelta(statsBefore, statsAfter).slice(0, 10),
+  };
+}

@@ -1,0 +1,83 @@
+import { parseArgs } from "node:util";
+
+/** What one `npm run bench` does; every field can be set by a flag, most also by an environment variable. */
+export interface BenchOptions {
+  /** Recordings of the large organization per run; each size is a separate data set end to end. */
+  sizes: number[];
+  kafkaBrokers: string[];
+  redisUrl: string;
+  /** A database of its own, so the bench never touches another team's tables. */
+  postgresUrl: string;
+  /** Closed-loop concurrency, the same for the API (autocannon connections) and PostgreSQL (clients). */
+  connections: number;
+  /** Seconds each API query is hammered for. */
+  queryDurationS: number;
+  /** PostgreSQL: at least this many executions per query, even past the duration… */
+  pgMinSamples: number;
+  /** …but never longer than this, so a slow query cannot eat the run. */
+  pgMaxDurationS: number;
+  /** Freshness probe: events per second and for how long. */
+  freshRate: number;
+  freshDurationS: number;
+  /** Pass `--cpu-prof` to the worker child, to see what limits ingest. */
+  profile: boolean;
+  /** Keep the PostgreSQL tables afterwards (Redis keys and Kafka topics are always removed). */
+  keepPostgres: boolean;
+  seed: number;
+}
+
+const QUICK_SIZES = [50_000, 200_000];
+const FULL_SIZES = [1_000_000, 10_000_000];
+
+function parseSizes(text: string): number[] {
+  const sizes = text.split(",").map((part) => Number(part.trim().replace(/_/g, "")));
+  if (sizes.length === 0 || sizes.some((n) => !Number.isSafeInteger(n) || n < 1000)) {
+    throw new Error(`--sizes must be a comma-separated list of integers ≥ 1000, got "${text}"`);
+  }
+  return sizes.sort((a, b) => a - b);
+}
+
+function positive(name: string, text: string | undefined, fallback: number): number {
+  if (text === undefined) return fallback;
+  const value = Number(text);
+  if (!(Number.isFinite(value) && value > 0))
+    throw new Error(`${name} must be a positive number, got "${text}"`);
+  return value;
+}
+
+export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.env): BenchOptions {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      sizes: { type: "string" },
+      quick: { type: "boolean", default: false },
+      connections: { type: "string" },
+      "query-duration": { type: "string" },
+      "pg-min-samples": { type: "string" },
+      "pg-max-duration": { type: "string" },
+      "fresh-rate": { type: "string" },
+      "fresh-duration": { type: "string" },
+      profile: { type: "boolean", default: false },
+      "keep-postgres": { type: "boolean", default: false },
+      seed: { type: "string" },
+    },
+    strict: true,
+  });
+  const sizesText = values.sizes ?? env.BENCH_SIZES;
+  const quick = values.quick ?? false;
+  return {
+    sizes: sizesText ? parseSizes(sizesText) : quick ? QUICK_SIZES : FULL_SIZES,
+    kafkaBrokers: (env.KAFKA_BROKERS ?? "127.0.0.1:9092").split(",").map((b) => b.trim()),
+    redisUrl: env.REDIS_URL ?? "redis://127.0.0.1:6379",
+    postgresUrl: env.BENCH_PG_URL ?? "postgres://postgres@127.0.0.1:5432/vu_bench",
+    connections: positive("--connections", values.connections, 4),
+    queryDurationS: positive("--query-duration", values["query-duration"], quick ? 3 : 10),
+    pgMinSamples: positive("--pg-min-samples", values["pg-min-samples"], quick ? 10 : 30),
+    pgMaxDurationS: positive("--pg-max-duration", values["pg-max-duration"], quick ? 10 : 90),
+    freshRate: positive("--fresh-rate", values["fresh-rate"], 2000),
+    freshDurationS: positive("--fresh-duration", values["fresh-duration"], quick ? 8 : 25),
+    profile: values.profile ?? false,
+    keepPostgres: values["keep-postgres"] ?? false,
+    seed: positive("--seed", values.seed, 42),
+  };
+}

@@ -1,0 +1,158 @@
+import autocannon from "autocannon";
+import pg from "pg";
+import type { DashboardQuery } from "./dashboardQueries";
+import { type LatencySummary, summarize } from "./latencyStats";
+import { fmt, log } from "./log";
+import { compareAnswers, fromApi, fromSql } from "./resultCheck";
+
+export interface QueryResult {
+  id: string;
+  title: string;
+  path: string;
+  /** Rows in the page (1 for the summary) and all rows of the query. */
+  rows: number;
+  totalRows: number;
+  api: LatencySummary & { requestsPerSecond: number; non2xx: number };
+  postgres: LatencySummary & { queriesPerSecond: number };
+  /** PostgreSQL p50 ÷ API p50. */
+  speedupP50: number;
+  /** null when both systems returned the same numbers; otherwise the first difference. */
+  mismatch: string | null;
+  plan: string;
+}
+
+export interface QueryBenchOptions {
+  baseUrl: string;
+  token: string;
+  postgresUrl: string;
+  connections: number;
+  durationS: number;
+  pgMinSamples: number;
+  pgMaxDurationS: number;
+}
+
+/** Session settings for every PostgreSQL client: enough sort/hash memory for the grouped queries. */
+const PG_SESSION = "SET work_mem = '64MB'";
+
+async function pgClient(url: string): Promise<pg.Client> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  await client.query(PG_SESSION);
+  return client;
+}
+
+/**
+ * autocannon for the load (closed loop, `connections` at once, keep-alive); every response time
+ * is also recorded from its `response` event, because its own histogram keeps whole milliseconds,
+ * too coarse for answers that take one or two.
+ */
+function runAutocannon(url: string, token: string, connections: number, durationS: number) {
+  const times: number[] = [];
+  return new Promise<LatencySummary & { requestsPerSecond: number; non2xx: number }>((resolve, reject) => {
+    const instance = autocannon(
+      { url, connections, duration: durationS, headers: { authorization: `Bearer ${token}` } },
+      (error, result) => {
+        if (error) return reject(error);
+        resolve({
+          ...summarize(times),
+          requestsPerSecond: result.requests.average,
+          non2xx: result.non2xx + result.errors + result.timeouts,
+        });
+      },
+    );
+    instance.on("response", (_client, statusCode, _bytes, responseTime) => {
+      if (statusCode === 200) times.push(responseTime);
+    });
+  });
+}
+
+/** The same closed loop against PostgreSQL: `connections` clients, each running the query back to back. */
+async function runPostgres(query: DashboardQuery, options: QueryBenchOptions) {
+  const clients = await Promise.all(
+    Array.from({ length: options.connections }, () => pgClient(options.postgresUrl)),
+  );
+  const times: number[] = [];
+  const started = performance.now();
+  const elapsedS = () => (performance.now() - started) / 1000;
+  const keepGoing = () =>
+    elapsedS() < options.pgMaxDurationS &&
+    (elapsedS() < options.durationS || times.length < options.pgMinSamples);
+  try {
+    await Promise.all(
+      clients.map(async (client) => {
+        while (keepGoing()) {
+          const t0 = performance.now();
+          await client.query({ text: query.sql, values: query.params });
+          times.push(performance.now() - t0);
+        }
+      }),
+    );
+  } finally {
+    await Promise.all(clients.map((c) => c.end()));
+  }
+  return { ...summarize(times), queriesPerSecond: times.length / elapsedS() };
+}
+
+async function verify(query: DashboardQuery, options: QueryBenchOptions) {
+  const res = await fetch(options.baseUrl + query.path, {
+    headers: { authorization: `Bearer ${options.token}` },
+  });
+  const body = await res.text();
+  if (res.status !== 200)
+    throw new Error(`query ${query.id}: API answered ${res.status}: ${body.slice(0, 500)}`);
+  const api = fromApi(query, body, res.headers);
+  const client = await pgClient(options.postgresUrl);
+  try {
+    const sql = fromSql(query, (await client.query({ text: query.sql, values: query.params })).rows);
+    const explain = await client.query({
+      text: `EXPLAIN (ANALYZE, BUFFERS) ${query.sql}`,
+      values: query.params,
+    });
+    const plan = explain.rows.map((r: Record<string, string>) => Object.values(r)[0]).join("\n");
+    let mismatch = compareAnswers(api, sql);
+    const empty = sql.rows.length === 0 || (query.kind === "summary" && sql.rows[0]?.total_recordings === 0);
+    if (mismatch === null && empty) mismatch = "both systems returned nothing: the query tests nothing";
+    return { api, mismatch, plan };
+  } finally {
+    await client.end();
+  }
+}
+
+export async function benchQueries(
+  queries: readonly DashboardQuery[],
+  options: QueryBenchOptions,
+): Promise<QueryResult[]> {
+  const results: QueryResult[] = [];
+  for (const query of queries) {
+    const { api: answer, mismatch, plan } = await verify(query, options);
+    if (mismatch) log(`  !!! MISMATCH in query ${query.id} (${query.title}): ${mismatch}`);
+    const api = await runAutocannon(
+      options.baseUrl + query.path,
+      options.token,
+      options.connections,
+      options.durationS,
+    );
+    const postgres = await runPostgres(query, options);
+    const result: QueryResult = {
+      id: query.id,
+      title: query.title,
+      path: query.path,
+      rows: answer.rows.length,
+      totalRows: answer.totalRows,
+      api,
+      postgres,
+      speedupP50: postgres.p50 / api.p50,
+      mismatch,
+      plan,
+    };
+    log(
+      `  (${query.id}) ${query.title}: API p50 ${fmt(api.p50, 2)} ms p99 ${fmt(api.p99, 2)} ms ` +
+        `(${fmt(api.requestsPerSecond)} req/s) | PostgreSQL p50 ${fmt(postgres.p50, 1)} ms ` +
+        `p99 ${fmt(postgres.p99, 1)} ms (n=${postgres.samples}) | ×${fmt(result.speedupP50, 1)} | ` +
+        `${mismatch ? "MISMATCH" : "same numbers"}`,
+    );
+    if (api.non2xx > 0) throw new Error(`query ${query.id}: ${api.non2xx} requests failed under load`);
+    results.push(result);
+  }
+  return results;
+}

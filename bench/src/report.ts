@@ -1,0 +1,278 @@
+import type { BenchResults, SizeResult } from "./results";
+import { checkTargets } from "./targets";
+
+const f = (n: number, digits = 0) =>
+  Number.isFinite(n)
+    ? n.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits })
+    : "–";
+const mib = (bytes: number) => `${f(bytes / 2 ** 20, 1)} MiB`;
+const label = (size: number) =>
+  size >= 1e6 ? `${f(size / 1e6, size % 1e6 === 0 ? 0 : 2)}M` : `${f(size / 1e3)}k`;
+
+function table(header: string[], rows: string[][]): string {
+  const line = (cells: string[]) => `| ${cells.join(" | ")} |`;
+  return [line(header), line(header.map(() => "---")), ...rows.map(line)].join("\n");
+}
+
+function machineSection(r: BenchResults): string {
+  const m = r.machine;
+  const pgSettings = Object.entries(m.postgresSettings)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(", ");
+  return table(
+    ["", ""],
+    [
+      ["CPU", `${m.cpuModel}, ${m.cores} cores (shared, noisy)`],
+      ["Memory", `${f(m.memoryGiB, 1)} GiB`],
+      ["Node.js", m.node],
+      ["Redis", m.redis],
+      ["PostgreSQL", `${m.postgres} (${pgSettings}; sessions set work_mem=64MB)`],
+      ["Kafka", `${m.kafka} (single broker, 6 partitions per topic)`],
+    ],
+  );
+}
+
+function targetsSection(r: BenchResults): string {
+  return table(
+    ["Area", "Target", "Measured", ""],
+    checkTargets(r).map((c) => [c.area, c.target, c.measured, c.met ? "✅ met" : "❌ missed"]),
+  );
+}
+
+function datasetSection(r: BenchResults): string {
+  return table(
+    [
+      "Size",
+      "Events (all orgs)",
+      "Range",
+      "Produce",
+      "PG COPY",
+      "PG index",
+      "VACUUM ANALYZE",
+      "PG table + index",
+    ],
+    r.sizes.map((s) => [
+      label(s.size),
+      f(s.totalEvents),
+      `${s.from.slice(0, 16)} → ${s.to.slice(0, 16)}`,
+      `${f(s.produce.seconds, 1)} s (${f(s.produce.eventsPerSecond)} events/s)`,
+      `${f(s.postgres.copySeconds, 1)} s`,
+      `${f(s.postgres.indexSeconds, 1)} s`,
+      `${f(s.postgres.analyzeSeconds, 1)} s`,
+      `${mib(s.postgres.tableBytes)} + ${mib(s.postgres.indexBytes)}`,
+    ]),
+  );
+}
+
+function ingestSection(r: BenchResults): string {
+  const rates = table(
+    [
+      "Size",
+      "Bare kafkajs consumer",
+      "Ingest worker",
+      "Ratio",
+      "Worker CPU",
+      "Redis CPU",
+      "Machine CPU",
+      "Redis time / event",
+    ],
+    r.sizes.map((s) => {
+      const w = s.ingest.worker;
+      const evalsha = w.redisCommands.find((c) => c.command === "evalsha");
+      const perEvent = evalsha ? `${f(evalsha.usec / Math.max(1, w.metrics.applied), 1)} µs (evalsha)` : "–";
+      return [
+        label(s.size),
+        `${f(s.ingest.bare.rate.eventsPerSecond)} events/s (CPU ${f(s.ingest.bare.cpu.cores.consumer ?? 0, 2)} cores)`,
+        `${f(w.rate.eventsPerSecond)} events/s`,
+        f(s.ingest.ratio, 2),
+        `${f(w.cpu.cores.worker ?? 0, 2)} cores`,
+        `${f(w.cpu.cores.redis ?? 0, 2)} cores`,
+        `${f(w.cpu.machineCores, 2)} of ${r.machine.cores}`,
+        perEvent,
+      ];
+    }),
+  );
+  const last = r.sizes.at(-1);
+  const commands = last
+    ? table(
+        ["Redis command", "Calls", "Server time", "µs / call"],
+        last.ingest.worker.redisCommands.map((c) => [
+          c.command,
+          f(c.calls),
+          `${f(c.usec / 1e6, 2)} s`,
+          f(c.usec / c.calls, 2),
+        ]),
+      )
+    : "";
+  const profile = last?.ingest.worker.profile;
+  const profileTable = profile
+    ? `\nWorker CPU profile (self time, \`--profile\`), ${label(last.size)}:\n\n${table(
+        ["Function", "Where", "Self"],
+        profile.map((p) => [`\`${p.function}\``, `\`${p.location}\``, `${f(p.selfShare * 100, 1)} %`]),
+      )}\n`
+    : "";
+  return `${rates}\n\nRedis commands during the ingest of the ${last ? label(last.size) : ""} data set (commands called from the Lua script are counted too; \`evalsha\` includes them):\n\n${commands}\n${profileTable}`;
+}
+
+function memorySection(r: BenchResults): string {
+  const tiers = ["minute", "hour", "day", "week", "month", "combos", "dimensions"];
+  return table(
+    [
+      "Size",
+      "used_memory Δ",
+      "per million events",
+      "dedupe keys (`seen:*`)",
+      "per million",
+      "rollups (all tiers)",
+      "per million",
+      ...tiers.map((t) => `${t} keys`),
+    ],
+    r.sizes.map((s) => {
+      const m = s.memory;
+      return [
+        label(s.size),
+        mib(m.usedMemoryDelta),
+        mib(m.perMillion.total),
+        `${f(m.seen.keys)} keys, ≈ ${mib(m.seen.bytes)} (by difference ${mib(m.seenBytesByDifference)})`,
+        mib(m.perMillion.seen),
+        mib(m.rollupBytes),
+        mib(m.perMillion.rollups),
+        ...tiers.map((t) => (m.rollups[t] ? `${f(m.rollups[t].keys)} / ${mib(m.rollups[t].bytes)}` : "–")),
+      ];
+    }),
+  );
+}
+
+function freshnessSection(r: BenchResults): string {
+  return table(
+    ["Size (already stored)", "Rate", "Events", "p50", "p90", "p99", "max"],
+    r.sizes.map((s) => {
+      const l = s.freshness.latency;
+      return [
+        label(s.size),
+        `${f(s.freshness.achievedRate)} events/s (target ${f(s.freshness.targetRate)})`,
+        f(s.freshness.events),
+        `${f(l.p50)} ms`,
+        `${f(l.p90)} ms`,
+        `${f(l.p99)} ms`,
+        `${f(l.max)} ms`,
+      ];
+    }),
+  );
+}
+
+function querySection(s: SizeResult, connections: number): string {
+  return `### ${label(s.size)} recordings\n\n${table(
+    [
+      "Query",
+      "Rows (page / all)",
+      "API p50",
+      "API p99",
+      "API req/s",
+      "PostgreSQL p50",
+      "PostgreSQL p99",
+      "PG n",
+      "p50 speed-up",
+      "Same numbers",
+    ],
+    s.queries.map((q) => [
+      `(${q.id}) ${q.title}`,
+      `${f(q.rows)} / ${f(q.totalRows)}`,
+      `${f(q.api.p50, 2)} ms`,
+      `${f(q.api.p99, 2)} ms`,
+      f(q.api.requestsPerSecond),
+      `${f(q.postgres.p50, 1)} ms`,
+      `${f(q.postgres.p99, 1)} ms`,
+      f(q.postgres.samples),
+      `×${f(q.speedupP50, 1)}`,
+      q.mismatch === null ? "yes" : `**NO**: ${q.mismatch.slice(0, 300)}`,
+    ]),
+  )}\n\nBoth systems under the same closed loop of ${connections} concurrent clients.`;
+}
+
+function scalingSection(r: BenchResults): string {
+  const first = r.sizes[0];
+  if (first === undefined || r.sizes.length < 2) return "Only one size was run.";
+  return table(
+    [
+      "Query",
+      ...r.sizes.map((s) => `API p50 at ${label(s.size)}`),
+      "growth",
+      ...r.sizes.map((s) => `PG p50 at ${label(s.size)}`),
+      "growth",
+    ],
+    first.queries.map((q) => {
+      const api = r.sizes.map((s) => s.queries.find((x) => x.id === q.id)?.api.p50 ?? Number.NaN);
+      const pg = r.sizes.map((s) => s.queries.find((x) => x.id === q.id)?.postgres.p50 ?? Number.NaN);
+      return [
+        `(${q.id}) ${q.title}`,
+        ...api.map((v) => `${f(v, 2)} ms`),
+        `×${f((api.at(-1) ?? 0) / (api[0] ?? 1), 2)}`,
+        ...pg.map((v) => `${f(v, 1)} ms`),
+        `×${f((pg.at(-1) ?? 0) / (pg[0] ?? 1), 2)}`,
+      ];
+    }),
+  );
+}
+
+function queryList(r: BenchResults): string {
+  const s = r.sizes.at(-1);
+  if (s === undefined) return "";
+  return s.queries.map((q) => `- (${q.id}) ${q.title}: \`GET ${decodeURIComponent(q.path)}\``).join("\n");
+}
+
+/** The whole report, regenerated by every run from its results (numbers only; reading them: README.md). */
+export function renderReport(r: BenchResults): string {
+  return `# Benchmark report
+
+Generated by \`npm run bench\` (run \`${r.runId}\`, ${r.startedAt} → ${r.finishedAt}); do not edit by
+hand: the next run overwrites it. Raw numbers: \`bench/out/results.json\`. What each number means and
+how it is measured: [README.md](README.md).
+
+## Machine
+
+${machineSection(r)}
+
+## Targets
+
+${targetsSection(r)}
+
+## Data set
+
+One large organization (500 members, 6 voice models, 7 language models + none, 40 apps) with the
+size's recordings over 13 months, plus two small organizations with 1 % each; seeded, identical in
+Kafka and PostgreSQL (raw table, one covering index on \`(organization_id, recorded_at)\`).
+
+${datasetSection(r)}
+
+## Ingest: Kafka → worker → Redis
+
+From the first event applied to the last, reading a topic already full (catch-up speed). The
+worker is the real service (\`services/ingest-worker/src/main.ts\`, child process); the bare consumer
+has the worker's consumer settings and discards the messages.
+
+${ingestSection(r)}
+
+## Redis memory
+
+${memorySection(r)}
+
+## Freshness: produce → visible in the API
+
+${freshnessSection(r)}
+
+## Dashboard queries: our API vs PostgreSQL
+
+${r.sizes.map((s) => querySection(s, r.connections)).join("\n\n")}
+
+### Scaling from the smallest to the largest size
+
+${scalingSection(r)}
+
+![Query latency against data set size](latency.png)
+
+### The queries
+
+${queryList(r)}
+`;
+}

@@ -1,0 +1,50 @@
+import type { FreshnessResult } from "./freshness";
+import type { BareResult, RateMeasurement, WorkerMetrics } from "./ingestBench";
+import type { ProduceResult } from "./kafkaTopics";
+import type { MachineInfo } from "./machine";
+import type { PostgresLoad } from "./postgresLoad";
+import type { CpuWindow } from "./processCpu";
+import type { ProfileEntry } from "./profileSummary";
+import type { QueryResult } from "./queryBench";
+import type { MemoryBreakdown } from "./redisMemory";
+
+export interface IngestResult {
+  bare: BareResult;
+  worker: {
+    rate: RateMeasurement;
+    metrics: WorkerMetrics;
+    cpu: CpuWindow;
+    redisCommands: Array<{ command: string; calls: number; usec: number }>;
+    /** Top self-time functions of the worker, when run with --profile. */
+    profile?: ProfileEntry[];
+  };
+  /** Worker events/s ÷ bare consumer events/s. */
+  ratio: number;
+}
+
+export interface MemoryResult extends MemoryBreakdown {
+  perMillion: { total: number; seen: number; rollups: number };
+}
+
+export interface SizeResult {
+  size: number;
+  totalEvents: number;
+  from: string;
+  to: string;
+  produce: ProduceResult;
+  postgres: PostgresLoad;
+  ingest: IngestResult;
+  memory: MemoryResult;
+  queries: QueryResult[];
+  freshness: FreshnessResult;
+}
+
+export interface BenchResults {
+  runId: string;
+  startedAt: string;
+  finishedAt: string;
+  connections: number;
+  queryDurationS: number;
+  machine: MachineInfo;
+  sizes: SizeResult[];
+}

@@ -1,0 +1,149 @@
+import { join } from "node:path";
+import type { RedisClient } from "@vu/store";
+import { startApi } from "./apiService";
+import { OUT_DIR } from "./childService";
+import { dashboardQueries } from "./dashboardQueries";
+import { buildDataset } from "./dataset";
+import { measureFreshness } from "./freshness";
+import { runBareConsumer, runWorkerIngest, type WorkerIngest } from "./ingestBench";
+import { benchKafka, createTopics, deleteTopics, produceDataset } from "./kafkaTopics";
+import { fmt, log } from "./log";
+import type { BenchOptions } from "./options";
+import { dropSchema, loadPostgres } from "./postgresLoad";
+import { newestProfile, summarizeProfile } from "./profileSummary";
+import { benchQueries } from "./queryBench";
+import { usedMemory } from "./redisInfo";
+import { deletePrefix, memoryBreakdown } from "./redisMemory";
+import type { SizeResult } from "./results";
+
+const MIB = 2 ** 20;
+
+/**
+ * One data set end to end: produce it into a fresh topic and load it into PostgreSQL, read it with
+ * a bare consumer and with the worker, measure Redis, run the dashboard queries on both systems,
+ * probe freshness, then remove everything it wrote (its key prefix, its topics, its schema).
+ */
+export async function runSize(
+  size: number,
+  context: { options: BenchOptions; runId: string; anchorMs: number; redis: RedisClient },
+): Promise<SizeResult> {
+  const { options, redis } = context;
+  const runId = `${context.runId}-${size}`;
+  const prefix = `bench-${runId}`;
+  const kafka = benchKafka(options.kafkaBrokers, `bench-${runId}`);
+  const dataset = buildDataset(size, options.seed, context.anchorMs);
+  const { topic, dlqTopic } = await createTopics(options.kafkaBrokers, `bench-${runId}`);
+  let worker: WorkerIngest["worker"] | undefined;
+  let api: Awaited<ReturnType<typeof startApi>> | undefined;
+  try {
+    log(`size ${fmt(size)}: producing ${fmt(dataset.total)} events into ${topic}`);
+    const produce = await produceDataset(kafka, topic, dataset);
+    log(`  produced in ${fmt(produce.seconds, 1)} s (${fmt(produce.eventsPerSecond)} events/s)`);
+
+    log("  loading PostgreSQL (COPY, index, VACUUM ANALYZE)");
+    const postgres = await loadPostgres(options.postgresUrl, dataset);
+    log(
+      `  PostgreSQL: COPY ${fmt(postgres.copySeconds, 1)} s, index ${fmt(postgres.indexSeconds, 1)} s, ` +
+        `analyze ${fmt(postgres.analyzeSeconds, 1)} s; table ${fmt(postgres.tableBytes / MIB)} MiB, ` +
+        `index ${fmt(postgres.indexBytes / MIB)} MiB`,
+    );
+
+    const ingestTopic = { brokers: options.kafkaBrokers, topic, dlqTopic, total: dataset.total, runId };
+    log("  bare kafkajs consumer reading the topic");
+    const bare = await runBareConsumer(ingestTopic);
+    log(`  bare consumer: ${fmt(bare.rate.eventsPerSecond)} events/s`);
+
+    log("  ingest worker reading the topic into Redis");
+    const memoryBefore = await usedMemory(redis);
+    const ingest = await runWorkerIngest({
+      ...ingestTopic,
+      redis,
+      redisUrl: options.redisUrl,
+      prefix,
+      profile: options.profile,
+    });
+    worker = ingest.worker;
+    const memoryAfter = await usedMemory(redis);
+    const ratio = ingest.rate.eventsPerSecond / bare.rate.eventsPerSecond;
+    log(`  worker: ${fmt(ingest.rate.eventsPerSecond)} events/s, ${fmt(ratio, 2)} of the bare consumer`);
+
+    log("  measuring Redis memory");
+    const breakdown = await memoryBreakdown(redis, prefix, memoryAfter - memoryBefore);
+    const millions = dataset.total / 1e6;
+    const memory = {
+      ...breakdown,
+      perMillion: {
+        total: breakdown.usedMemoryDelta / millions,
+        seen: breakdown.seen.bytes / millions,
+        rollups: breakdown.rollupBytes / millions,
+      },
+    };
+    log(
+      `  Redis: +${fmt(breakdown.usedMemoryDelta / MIB)} MiB used_memory; dedupe keys ≈ ` +
+        `${fmt(breakdown.seen.bytes / MIB)} MiB, rollups ${fmt(breakdown.rollupBytes / MIB)} MiB`,
+    );
+
+    api = await startApi({ runId, redis, redisUrl: options.redisUrl, prefix });
+    const token = await api.tokenFor(dataset.large.organizationId);
+    log(`  dashboard queries (${options.connections} connections, ${options.queryDurationS} s each)`);
+    const queries = await benchQueries(dashboardQueries(dataset, `${postgres.schema}.recordings`), {
+      baseUrl: api.baseUrl,
+      token,
+      postgresUrl: options.postgresUrl,
+      connections: options.connections,
+      durationS: options.queryDurationS,
+      pgMinSamples: options.pgMinSamples,
+      pgMaxDurationS: options.pgMaxDurationS,
+    });
+
+    const freshOrg = `bench-fresh-${runId}`;
+    log(`  freshness: ${fmt(options.freshRate)} events/s for ${options.freshDurationS} s`);
+    const freshness = await measureFreshness({
+      kafka,
+      topic,
+      baseUrl: api.baseUrl,
+      token: await api.tokenFor(freshOrg),
+      org: freshOrg,
+      rate: options.freshRate,
+      durationS: options.freshDurationS,
+    });
+    log(
+      `  produce-to-visible p50 ${fmt(freshness.latency.p50)} ms, p99 ${fmt(freshness.latency.p99)} ms ` +
+        `at ${fmt(freshness.achievedRate)} events/s`,
+    );
+
+    await worker.stop();
+    worker = undefined;
+    const profileFile = options.profile ? newestProfile(join(OUT_DIR, "prof")) : undefined;
+    return {
+      size,
+      totalEvents: dataset.total,
+      from: new Date(dataset.fromMs).toISOString(),
+      to: new Date(dataset.toMs).toISOString(),
+      produce,
+      postgres,
+      ingest: {
+        bare,
+        worker: {
+          rate: ingest.rate,
+          metrics: ingest.metrics,
+          cpu: ingest.cpu,
+          redisCommands: ingest.redisCommands,
+          ...(profileFile ? { profile: summarizeProfile(profileFile) } : {}),
+        },
+        ratio,
+      },
+      memory,
+      queries,
+      freshness,
+    };
+  } finally {
+    await worker?.stop();
+    await api?.api.stop();
+    log(`  cleaning up: Redis prefix ${prefix}, topics, PostgreSQL schema`);
+    const deleted = await deletePrefix(redis, prefix);
+    log(`  unlinked ${fmt(deleted)} Redis keys`);
+    await deleteTopics(kafka, [topic, dlqTopic]);
+    if (!options.keepPostgres) await dropSchema(options.postgresUrl, size);
+  }
+}
