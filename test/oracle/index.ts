@@ -1,0 +1,10 @@
+// The brute-force oracle: answers the three endpoints by scanning the counted recordings. Written
+// from CONTRACT §2 alone; it imports nothing from the query API.
+export { compareCodePoints } from "./byteOrder";
+export { formatIn, type QueryZone, queryZone, readDate, wallToInstant } from "./dates";
+export { isOnKeptGrid, keptGridStep } from "./keptGrid";
+export { type Rounded, type RowMetric, round3, type Sums } from "./metrics";
+export { DIMENSIONS, type Dimension, GRANULARITIES, type Granularity, type QueryPairs } from "./params";
+export { type CountedRecording, countRecordings, type StreamedMessage } from "./recordings";
+export { type Answer, answerStats, type ExpectedRow, type ExpectedStats, type OracleOptions } from "./stats";
+export { answerDimensions, answerSummary, type ExpectedDimensions, type ExpectedSummary } from "./summary";

@@ -1,0 +1,97 @@
+import type { CountedRecording } from "./recordings";
+
+/** Exact integer sums of a set of recordings. */
+export interface Sums {
+  count: number;
+  words: number;
+  durationMs: number;
+  voiceSum: number;
+  voiceCount: number;
+  llmSum: number;
+  llmCount: number;
+}
+
+export const emptySums = (): Sums => ({
+  count: 0,
+  words: 0,
+  durationMs: 0,
+  voiceSum: 0,
+  voiceCount: 0,
+  llmSum: 0,
+  llmCount: 0,
+});
+
+export function addRecording(sums: Sums, r: CountedRecording): void {
+  sums.count += 1;
+  sums.words += r.word_count;
+  sums.durationMs += r.duration_ms;
+  if (r.voice_processing_ms !== null) {
+    sums.voiceSum += r.voice_processing_ms;
+    sums.voiceCount += 1;
+  }
+  if (r.llm_processing_ms !== null) {
+    sums.llmSum += r.llm_processing_ms;
+    sums.llmCount += 1;
+  }
+}
+
+/** A value rounded to 3 decimals; `tie` is the other candidate when the exact value is a half. */
+export interface Rounded {
+  value: number;
+  tie?: number;
+}
+
+/**
+ * numerator ÷ denominator rounded to 3 decimal places, exactly (BigInt), half up; 0 when the
+ * denominator is 0 (an average over nothing, CONTRACT §2). At an exact half the contract does not
+ * name a direction, so the other candidate is reported as `tie` for the comparison to note.
+ */
+export function round3(numerator: number, denominator: number): Rounded {
+  if (denominator === 0) return { value: 0 };
+  const n = BigInt(numerator) * 1000n;
+  const d = BigInt(denominator);
+  const q = n / d;
+  const twiceRemainder = (n % d) * 2n;
+  if (twiceRemainder < d) return { value: Number(q) / 1000 };
+  if (twiceRemainder > d) return { value: Number(q + 1n) / 1000 };
+  return { value: Number(q + 1n) / 1000, tie: Number(q) / 1000 };
+}
+
+export type RowMetric =
+  | "avg_llm_processing_time"
+  | "avg_voice_processing_time"
+  | "avg_wpm"
+  | "recording_count"
+  | "total_words"
+  | "total_duration";
+
+/** The metric fields of a statistics row (milliseconds). */
+export function rowMetrics(s: Sums): Record<RowMetric, Rounded> {
+  return {
+    recording_count: { value: s.count },
+    total_words: { value: s.words },
+    total_duration: { value: s.durationMs },
+    avg_llm_processing_time: round3(s.llmSum, s.llmCount),
+    avg_voice_processing_time: round3(s.voiceSum, s.voiceCount),
+    // words ÷ (duration in minutes) = words × 60000 ÷ duration_ms
+    avg_wpm: round3(s.words * 60_000, s.durationMs),
+  };
+}
+
+export type SummaryField =
+  | "total_recordings"
+  | "total_duration_minutes"
+  | "total_words"
+  | "avg_llm_processing_seconds"
+  | "avg_voice_processing_seconds";
+
+/** The summary object (minutes and seconds). */
+export function summaryMetrics(s: Sums): Record<SummaryField, Rounded> {
+  return {
+    total_recordings: { value: s.count },
+    total_duration_minutes: round3(s.durationMs, 60_000),
+    total_words: { value: s.words },
+    avg_llm_processing_seconds: round3(s.llmSum, s.llmCount * 1000),
+    avg_voice_processing_seconds: round3(s.voiceSum, s.voiceCount * 1000),
+  };
+}

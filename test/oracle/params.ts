@@ -1,0 +1,95 @@
+import { ExpectedBadRequest } from "./range";
+
+export const GRANULARITIES = ["hour", "day", "week", "month"] as const;
+export type Granularity = (typeof GRANULARITIES)[number];
+export const DIMENSIONS = ["member_email", "voice_model", "language_model", "app_name"] as const;
+export type Dimension = (typeof DIMENSIONS)[number];
+
+/** A query string as sent: ordered key/value pairs, repeats allowed (they are a 400). */
+export type QueryPairs = ReadonlyArray<readonly [string, string]>;
+
+const RANGE_KEYS = ["start_date", "end_date", "timezone"];
+const FILTER_KEYS = DIMENSIONS.map((d) => `filter[${d}]`);
+export const SUMMARY_KEYS: readonly string[] = [...RANGE_KEYS, ...FILTER_KEYS];
+export const STATS_KEYS: readonly string[] = [
+  ...SUMMARY_KEYS,
+  "granularity",
+  "group_by",
+  "page",
+  "page_size",
+  "format",
+];
+
+/**
+ * The parameters as a record, after the checks that need no dates: each given at most once, none
+ * unknown (CONTRACT §3). Throws ExpectedBadRequest naming the offending parameter.
+ */
+export function readPairs(pairs: QueryPairs, allowed: readonly string[]): Map<string, string> {
+  const params = new Map<string, string>();
+  for (const [key, value] of pairs) {
+    if (params.has(key)) throw new ExpectedBadRequest(key);
+    params.set(key, value);
+  }
+  for (const key of params.keys()) if (!allowed.includes(key)) throw new ExpectedBadRequest(key);
+  return params;
+}
+
+/** A whole number within bounds, or a 400 naming the parameter. */
+export function readInt(params: Map<string, string>, key: string, fallback: number, max: number): number {
+  const text = params.get(key);
+  if (text === undefined) return fallback;
+  if (!/^\d+$/.test(text)) throw new ExpectedBadRequest(key);
+  const value = Number(text);
+  if (value < 1 || value > max) throw new ExpectedBadRequest(key);
+  return value;
+}
+
+export function readEnum<T extends string>(
+  params: Map<string, string>,
+  key: string,
+  allowed: readonly T[],
+): T | undefined {
+  const text = params.get(key);
+  if (text === undefined) return undefined;
+  const found = allowed.find((a) => a === text);
+  if (found === undefined) throw new ExpectedBadRequest(key);
+  return found;
+}
+
+/** One parsed filter: the items to match, and whether the literal `null` item was given. */
+export interface Filter {
+  dimension: Dimension;
+  items: Set<string>;
+  matchesNull: boolean;
+}
+
+/** CONTRACT §2 "Filters": items trimmed, empty ones dropped, e-mails case-insensitive. */
+export function readFilters(params: Map<string, string>): Filter[] {
+  const filters: Filter[] = [];
+  for (const dimension of DIMENSIONS) {
+    const text = params.get(`filter[${dimension}]`);
+    if (text === undefined) continue;
+    const items = text
+      .split(",")
+      .map((item) => item.trim())
+      .filter((item) => item !== "")
+      .map((item) => (dimension === "member_email" ? item.toLowerCase() : item));
+    if (items.length === 0) continue;
+    filters.push({
+      dimension,
+      items: new Set(items),
+      matchesNull: dimension === "language_model" && items.includes("null"),
+    });
+  }
+  return filters;
+}
+
+export function matchesAll(
+  values: Readonly<Record<Dimension, string | null>>,
+  filters: readonly Filter[],
+): boolean {
+  return filters.every((f) => {
+    const value = values[f.dimension];
+    return value === null ? f.matchesNull : f.items.has(value);
+  });
+}

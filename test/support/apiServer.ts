@@ -1,0 +1,68 @@
+import type { AddressInfo } from "node:net";
+import { type ApiConfig, createApp } from "@vu/query-api";
+import { createLogger } from "@vu/service-runtime";
+import { createKeyspace, createRedisClient, createRollupReader, createTokenStore } from "@vu/store";
+
+const DAY_MS = 86_400_000;
+
+/** The store's default retention (CONTRACT §2), which the oracle's kept grid assumes too. */
+export const DEFAULT_RETENTION: ApiConfig["retention"] = {
+  minute: 35 * DAY_MS,
+  hour: 400 * DAY_MS,
+  day: null,
+  week: null,
+  month: null,
+};
+
+export interface ApiServerOptions {
+  redisUrl: string;
+  /** The key prefix the worker wrote under. */
+  prefix: string;
+  /** The API's clock, fixed so that the oracle and the API agree on "now". */
+  nowMs: number;
+  /** Organizations that get a token each. */
+  orgs: readonly string[];
+}
+
+export interface ApiServer {
+  baseUrl: string;
+  tokenFor(org: string): string;
+  close(): Promise<void>;
+}
+
+/** The query API in-process on port 0 over real Redis, with one bearer token per organization. */
+export async function startApiServer(options: ApiServerOptions): Promise<ApiServer> {
+  const redis = createRedisClient(options.redisUrl);
+  const keyspace = createKeyspace({ prefix: options.prefix });
+  const tokens = createTokenStore({ redis, keyspace });
+  const app = createApp({
+    redis,
+    keyspace,
+    reader: createRollupReader({ redis, keyspace }),
+    tokens,
+    logger: createLogger("e2e-api", "silent"),
+    // A limit no test reaches: the rate limiter is not what these tests are about.
+    config: { retention: DEFAULT_RETENTION, rateLimitPerMinute: 10_000_000, tokenCacheMs: 1_000 },
+    now: () => options.nowMs,
+  });
+  const server = app.listen(0, "127.0.0.1");
+  await new Promise<void>((resolve, reject) => {
+    server.once("listening", resolve);
+    server.once("error", reject);
+  });
+  const byOrg = new Map<string, string>();
+  for (const org of options.orgs) byOrg.set(org, (await tokens.create(org, "e2e")).token);
+  return {
+    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    tokenFor(org) {
+      const token = byOrg.get(org);
+      if (token === undefined) throw new Error(`no token for organization ${org}`);
+      return token;
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await redis.quit();
+    },
+  };
+}

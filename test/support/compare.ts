@@ -1,0 +1,154 @@
+import { parse } from "csv-parse/sync";
+import type { ExpectedDimensions, ExpectedStats, ExpectedSummary, Rounded, RowMetric } from "../oracle";
+import type { HttpReply } from "./httpClient";
+
+/**
+ * Counts values the API rounded the other way at an exact half-thousandth (CONTRACT §2 says "rounded
+ * to 3 decimal places" without a direction; see test/bugs/roundingTies.int.test.ts). With
+ * VU_STRICT_ROUNDING=1 such a value is a failure like any other.
+ */
+export interface TieLedger {
+  strict: boolean;
+  tolerated: number;
+}
+
+export const createTieLedger = (): TieLedger => ({
+  strict: process.env.VU_STRICT_ROUNDING === "1",
+  tolerated: 0,
+});
+
+function sameNumber(actual: unknown, expected: Rounded, ledger: TieLedger): boolean {
+  if (actual === expected.value) return true;
+  if (expected.tie !== undefined && actual === expected.tie && !ledger.strict) {
+    ledger.tolerated++;
+    return true;
+  }
+  return false;
+}
+
+const show = (v: unknown) => JSON.stringify(v);
+const keysOf = (v: unknown) => (typeof v === "object" && v !== null ? Object.keys(v).sort() : []);
+const sameKeys = (v: unknown, keys: readonly string[]) => show(keysOf(v)) === show([...keys].sort());
+
+/** The first difference between a JSON statistics page and the oracle's, or null. */
+export function diffStatsJson(reply: HttpReply, expected: ExpectedStats, ledger: TieLedger): string | null {
+  if (!reply.headers.get("content-type")?.startsWith("application/json")) return "content type is not JSON";
+  const body = JSON.parse(reply.text) as Record<string, unknown>;
+  if (!sameKeys(body, ["data", "pagination", "meta"])) return `top-level members ${show(keysOf(body))}`;
+  if (show(body.pagination) !== show(expected.pagination)) {
+    if (!sameKeys(body.pagination, Object.keys(expected.pagination)))
+      return `pagination ${show(body.pagination)}`;
+    for (const [k, v] of Object.entries(expected.pagination)) {
+      if ((body.pagination as Record<string, unknown>)[k] !== v)
+        return `pagination ${show(body.pagination)}, expected ${show(expected.pagination)}`;
+    }
+  }
+  const meta = body.meta as Record<string, unknown>;
+  if (!sameKeys(meta, Object.keys(expected.meta))) return `meta members ${show(keysOf(meta))}`;
+  for (const [k, v] of Object.entries(expected.meta)) {
+    if (meta[k] !== v) return `meta.${k} ${show(meta[k])}, expected ${show(v)}`;
+  }
+  const data = body.data as unknown[];
+  if (!Array.isArray(data) || data.length !== expected.rows.length)
+    return `${Array.isArray(data) ? data.length : "no"} rows, expected ${expected.rows.length}`;
+  for (const [i, want] of expected.rows.entries()) {
+    const row = data[i] as Record<string, unknown>;
+    const keys = [
+      "time_bucket",
+      ...(expected.groupBy ? [expected.groupBy] : []),
+      ...Object.keys(want.metrics),
+    ];
+    const where = `data[${i}] (${show(row)})`;
+    if (!sameKeys(row, keys)) return `${where}: members ${show(keysOf(row))}`;
+    if (row.time_bucket !== want.time_bucket) return `${where}: time_bucket, expected ${want.time_bucket}`;
+    if (expected.groupBy && row[expected.groupBy] !== want.group)
+      return `${where}: ${expected.groupBy}, expected ${show(want.group)}`;
+    for (const [k, v] of Object.entries(want.metrics)) {
+      if (!sameNumber(row[k], v, ledger)) return `${where}: ${k}, expected ${v.value}`;
+    }
+  }
+  return null;
+}
+
+/** CONTRACT §5: text cells starting with = + - @ tab or CR get a leading `'`. */
+const guarded = (text: string) => (/^[=+\-@\t\r]/.test(text) ? `'${text}` : text);
+
+/** The first difference between a CSV page (body and paging headers) and the oracle's, or null. */
+export function diffStatsCsv(reply: HttpReply, expected: ExpectedStats, ledger: TieLedger): string | null {
+  const h = (name: string) => reply.headers.get(name);
+  if (h("content-type") !== "text/csv; charset=utf-8") return `content type ${h("content-type")}`;
+  if (!/^attachment; filename="usage-stats_[^"/]+_[^"/]+\.csv"$/.test(h("content-disposition") ?? ""))
+    return `content disposition ${h("content-disposition")}`;
+  const p = expected.pagination;
+  const paging: Array<[string, number]> = [
+    ["x-total-rows", p.total_rows],
+    ["x-total-pages", p.total_pages],
+    ["x-page", p.page],
+    ["x-page-size", p.page_size],
+  ];
+  for (const [name, value] of paging)
+    if (h(name) !== String(value)) return `${name} ${h(name)}, expected ${value}`;
+  const link = h("link");
+  const wantsNext = p.page < p.total_pages;
+  if (wantsNext !== (link !== null)) return `Link ${show(link)} with page ${p.page} of ${p.total_pages}`;
+  if (link !== null && !(link.includes(`page=${p.page + 1}&`) || link.includes(`page=${p.page + 1}>`)))
+    return `Link ${link} does not name page ${p.page + 1}`;
+
+  const records = parse(reply.text, { bom: false }) as string[][];
+  const columns = [
+    "time_bucket",
+    ...(expected.groupBy ? [expected.groupBy] : []),
+    "recording_count",
+    "total_words",
+    "total_duration",
+    "avg_llm_processing_time",
+    "avg_voice_processing_time",
+    "avg_wpm",
+  ];
+  if (show(records[0]) !== show(columns)) return `header ${show(records[0])}`;
+  if (records.length - 1 !== expected.rows.length)
+    return `${records.length - 1} rows, expected ${expected.rows.length}`;
+  for (const [i, want] of expected.rows.entries()) {
+    const cells = records[i + 1] ?? [];
+    const where = `row ${i + 1} (${show(cells)})`;
+    const text = [want.time_bucket, ...(expected.groupBy ? [want.group ?? null] : [])].map((v) =>
+      v === null ? "" : guarded(v),
+    );
+    for (const [c, v] of text.entries())
+      if (cells[c] !== v) return `${where}: cell ${c}, expected ${show(v)}`;
+    if (cells.length !== columns.length) return `${where}: ${cells.length} cells`;
+    for (const [c, column] of columns.entries()) {
+      if (c < text.length) continue;
+      const metric = want.metrics[column as RowMetric];
+      const cell = cells[c] ?? "";
+      if (cell === "" || !sameNumber(Number(cell), metric, ledger))
+        return `${where}: ${column}, expected ${metric.value}`;
+    }
+  }
+  return null;
+}
+
+export function diffSummary(reply: HttpReply, expected: ExpectedSummary, ledger: TieLedger): string | null {
+  const body = JSON.parse(reply.text) as Record<string, unknown>;
+  if (!sameKeys(body, Object.keys(expected.metrics))) return `members ${show(keysOf(body))}`;
+  for (const [k, v] of Object.entries(expected.metrics)) {
+    if (!sameNumber(body[k], v, ledger)) return `${k} ${show(body[k])}, expected ${v.value}`;
+  }
+  return null;
+}
+
+export function diffDimensions(reply: HttpReply, expected: ExpectedDimensions): string | null {
+  const body = JSON.parse(reply.text) as unknown;
+  if (show(body) !== show(expected)) return `dimensions ${show(body)}, expected ${show(expected)}`;
+  return null;
+}
+
+/** A 400 must be problem+json naming the parameter the oracle blames. */
+export function diffBadRequest(reply: HttpReply, parameter: string): string | null {
+  if (reply.status !== 400) return `status ${reply.status}, expected 400 for ${parameter}`;
+  if (!reply.headers.get("content-type")?.startsWith("application/problem+json"))
+    return "400 is not problem+json";
+  const body = JSON.parse(reply.text) as { errors?: Array<{ parameter?: string }> };
+  const named = (body.errors ?? []).map((e) => e.parameter);
+  return named.includes(parameter) ? null : `400 names ${show(named)}, expected ${parameter}`;
+}

@@ -1,0 +1,133 @@
+import { type CountedRecording, countRecordings } from "../oracle";
+import { generateComparable, type QueryCase } from "../workload/queries";
+import { DAY_MS, HISTORY_MS, hotInstants, MINUTE_MS } from "../workload/timeline";
+import { acceptedUntil, generateWorkload, type Workload } from "../workload/workload";
+import { startApiServer } from "./apiServer";
+import { createTieLedger } from "./compare";
+import { coverageOf, missingCoverage } from "./coverage";
+import {
+  compareWithOracle,
+  type DifferentialContext,
+  expectationOf,
+  isComparable,
+  report,
+} from "./differential";
+import { createRandom } from "./random";
+import { announce, type RunConfig, runConfig } from "./runConfig";
+
+export interface PreparedWorkload {
+  suite: string;
+  config: RunConfig;
+  workload: Workload;
+  /** What the oracle says must be counted, per organization, by time. */
+  recordings: Map<string, CountedRecording[]>;
+  counted: number;
+}
+
+/** The seeded workload of a suite and the oracle's view of it; prints the seed first. */
+export function prepareWorkload(suite: string, events: (config: RunConfig) => number): PreparedWorkload {
+  const config = runConfig();
+  announce(suite, config);
+  const anchorMs = Math.floor(Date.now() / MINUTE_MS) * MINUTE_MS;
+  const workload = generateWorkload({
+    seed: config.seed,
+    random: createRandom(config.seed).fork(`workload:${suite}`),
+    anchorMs,
+    organizations: config.size.organizations,
+    events: events(config),
+  });
+  const recordings = countRecordings(
+    workload.messages.map((m) => ({ key: m.key, event: m.event })),
+    acceptedUntil(workload),
+  );
+  const counted = [...recordings.values()].reduce((n, list) => n + list.length, 0);
+  console.info(`[${suite}] ${workload.messages.length} messages, ${counted} recordings to count`);
+  return { suite, config, workload, recordings, counted };
+}
+
+export interface VerifyOptions {
+  redisUrl: string;
+  prefix: string;
+  queries: number;
+}
+
+export interface Verdict {
+  /** Empty when every answer equals the oracle's. */
+  failures: string[];
+  message: string;
+  missingCoverage: string[];
+}
+
+/**
+ * Starts the API over what the worker wrote (its clock fixed just after ingest, so the oracle and
+ * the API agree on "now" and on which blocks are kept), then compares: every organization's
+ * all-time summary and dimensions first, then `queries` random queries.
+ */
+export async function verifyAgainstOracle(
+  prepared: PreparedWorkload,
+  options: VerifyOptions,
+): Promise<Verdict> {
+  const { suite, config, workload } = prepared;
+  const nowMs = Math.ceil(Date.now() / MINUTE_MS) * MINUTE_MS + MINUTE_MS;
+  const orgs = workload.organizations.map((o) => o.id);
+  const api = await startApiServer({ redisUrl: options.redisUrl, prefix: options.prefix, nowMs, orgs });
+  const ledger = createTieLedger();
+  const ctx: DifferentialContext = {
+    baseUrl: api.baseUrl,
+    tokenFor: api.tokenFor,
+    recordings: prepared.recordings,
+    nowMs,
+    seed: config.seed,
+    ledger,
+    selfCheck: config.workload === "quick",
+  };
+  try {
+    const allTime = new Date(nowMs + 3 * DAY_MS).toISOString().slice(0, 10);
+    const basics: QueryCase[] = orgs.flatMap((org) => [
+      {
+        endpoint: "summary" as const,
+        org,
+        pairs: [
+          ["start_date", "2000-01-01"],
+          ["end_date", allTime],
+        ] as const,
+      },
+      { endpoint: "dimensions" as const, org, pairs: [] },
+    ]);
+    const basicFailures = await compareWithOracle(basics, ctx);
+    // When the totals are off, thousands of query mismatches would only repeat that.
+    if (basicFailures.length > 0) {
+      return {
+        failures: basicFailures,
+        message: report(`${suite} totals`, config.seed, basics.length, basicFailures),
+        missingCoverage: [],
+      };
+    }
+
+    const random = createRandom(config.seed).fork(`queries:${suite}`);
+    const rangeContext = {
+      nowMs,
+      hot: hotInstants(workload.anchorMs - HISTORY_MS - 40 * DAY_MS, nowMs + 2 * DAY_MS),
+    };
+    const queries = Array.from({ length: options.queries }, () =>
+      generateComparable(workload.organizations, rangeContext, random, (q) => isComparable(q, ctx)),
+    );
+    const started = performance.now();
+    const failures = await compareWithOracle(queries, ctx);
+    const coverage = coverageOf(
+      queries,
+      queries.map((q) => expectationOf(q, ctx)),
+    );
+    console.info(
+      `[${suite}] compared ${queries.length} random queries in ${((performance.now() - started) / 1000).toFixed(1)} s; ` +
+        `${ledger.tolerated} values at an exact half rounded down by the API; coverage ${JSON.stringify(Object.fromEntries([...coverage].sort()))}`,
+    );
+    return {
+      failures,
+      message: report(suite, config.seed, queries.length, failures),
+      missingCoverage: missingCoverage(coverage),
+    };
+  } finally {
+    await api.close();
+  }
+}

@@ -1,0 +1,39 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import type { IsolatedNames } from "./stack";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+
+/** The worker's environment for one test (see services/ingest-worker/src/env.ts). */
+export function workerEnv(names: IsolatedNames, brokers: readonly string[], redisUrl: string) {
+  return {
+    KAFKA_BROKERS: brokers.join(","),
+    REDIS_URL: redisUrl,
+    RECORDINGS_TOPIC: names.topic,
+    DLQ_TOPIC: names.dlqTopic,
+    KAFKA_GROUP_ID: names.groupId,
+    REDIS_PREFIX: names.prefix,
+    METRICS_PORT: "0",
+    // Short session: a killed member's partitions move to its successor within seconds.
+    KAFKA_SESSION_TIMEOUT_MS: "6000",
+    KAFKA_HEARTBEAT_INTERVAL_MS: "500",
+    LOG_LEVEL: "error",
+  };
+}
+
+/** The real worker binary (`services/ingest-worker/src/main.ts`) as a child process. */
+export function spawnWorker(env: Record<string, string>): ChildProcess {
+  return spawn(`${root}node_modules/.bin/tsx`, ["services/ingest-worker/src/main.ts"], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+}
+
+/** Sends `signal` and resolves once the process has exited. */
+export async function stopProcess(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill(signal);
+  await exited;
+}

@@ -1,0 +1,108 @@
+import type { Dimension, QueryPairs } from "../oracle";
+import type { Random } from "../support/random";
+import { generateRange, type RangeContext } from "./queryRanges";
+import type { OrgVocabulary } from "./vocabulary";
+
+export type Endpoint = "stats" | "summary" | "dimensions";
+
+/** One query of the differential test: which endpoint, for which organization's token, with what. */
+export interface QueryCase {
+  endpoint: Endpoint;
+  org: string;
+  pairs: QueryPairs;
+}
+
+const GRANULARITIES = ["hour", "day", "week", "month"] as const;
+const DIMENSIONS: readonly Dimension[] = ["member_email", "voice_model", "language_model", "app_name"];
+
+function valuesOf(org: OrgVocabulary, dimension: Dimension): string[] {
+  switch (dimension) {
+    case "member_email":
+      return org.members;
+    case "voice_model":
+      return org.voiceModels;
+    case "language_model":
+      return org.languageModels.map((m) => m ?? "null");
+    case "app_name":
+      return org.apps;
+  }
+}
+
+/** A comma list as people type it: spaces around items, empty items, other cases, unknown values. */
+function filterList(org: OrgVocabulary, dimension: Dimension, random: Random): string {
+  const items = random.some(valuesOf(org, dimension), 3);
+  if (random.chance(0.2)) items.push("no-such-value");
+  if (dimension === "member_email" && random.chance(0.5)) items.push((items.shift() ?? "").toUpperCase());
+  if (random.chance(0.1)) return random.pick([" , ", ",", ""]);
+  return items.map((item) => (random.chance(0.3) ? ` ${item} ` : item)).join(random.chance(0.2) ? ",," : ",");
+}
+
+function filterPairs(org: OrgVocabulary, random: Random): Array<[string, string]> {
+  if (random.chance(0.45)) return [];
+  return random
+    .some(DIMENSIONS, 3)
+    .map((d): [string, string] => [`filter[${d}]`, filterList(org, d, random)]);
+}
+
+/** Parameters broken on purpose, one per query: each must be a 400 naming it (CONTRACT §3). */
+const BROKEN: ReadonlyArray<readonly [string, string]> = [
+  ["granularity", "minute"],
+  ["group_by", "team"],
+  ["page", "0"],
+  ["page", "1.5"],
+  ["page_size", "1001"],
+  ["page_size", ""],
+  ["format", "xml"],
+  ["granularty", "day"],
+  ["filter[team]", "x"],
+  ["timezone", "Mars/Olympus"],
+  ["timezone", "+24:00"],
+  ["start_date", "2026-02-30"],
+  ["end_date", "2026-11-01T24:00:00"],
+  ["start_date", "2026-11-01 10:00"],
+];
+
+function breakOne(pairs: Array<[string, string]>, random: Random): Array<[string, string]> {
+  const [key, value] = random.pick(BROKEN);
+  return [...pairs.filter(([k]) => k !== key), [key, value]];
+}
+
+/**
+ * A random query: endpoint, organization, range (see queryRanges), granularity, grouping, filters,
+ * paging inside and past the end, JSON or CSV; about 4% carry one invalid parameter.
+ */
+export function generateQuery(orgs: readonly OrgVocabulary[], ctx: RangeContext, random: Random): QueryCase {
+  const org = random.pick(orgs);
+  const roll = random.float();
+  const endpoint: Endpoint = roll < 0.78 ? "stats" : roll < 0.96 ? "summary" : "dimensions";
+  if (endpoint === "dimensions") return { endpoint, org: org.id, pairs: [] };
+
+  const granularity = endpoint === "stats" && random.chance(0.85) ? random.pick(GRANULARITIES) : undefined;
+  const pairs: Array<[string, string]> = [...generateRange(granularity, ctx, random).pairs];
+  pairs.push(...filterPairs(org, random));
+  if (endpoint === "stats") {
+    if (granularity !== undefined) pairs.push(["granularity", granularity]);
+    if (random.chance(0.55)) pairs.push(["group_by", random.pick(DIMENSIONS)]);
+    if (random.chance(0.6)) pairs.push(["page_size", String(random.pick([1, 2, 3, 7, 25, 200, 1000]))]);
+    if (random.chance(0.35)) pairs.push(["page", String(random.pick([1, 2, 3, 5, 40, 9_999]))]);
+    if (random.chance(0.3)) pairs.push(["format", "csv"]);
+    else if (random.chance(0.1)) pairs.push(["format", "json"]);
+  }
+  if (random.chance(0.04)) return { endpoint, org: org.id, pairs: breakOne(pairs, random) };
+  // Parameter order never matters.
+  return { endpoint, org: org.id, pairs: random.chance(0.3) ? pairs.reverse() : pairs };
+}
+
+/** Draws until the oracle can compare the query exactly (its edges on the kept grid). */
+export function generateComparable(
+  orgs: readonly OrgVocabulary[],
+  ctx: RangeContext,
+  random: Random,
+  comparable: (query: QueryCase) => boolean,
+): QueryCase {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const query = generateQuery(orgs, ctx, random);
+    if (comparable(query)) return query;
+  }
+  throw new Error("query generator: 200 draws in a row were not comparable; the generator is off");
+}
