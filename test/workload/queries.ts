@@ -106,3 +106,16 @@ export function generateComparable(
   }
   throw new Error("query generator: 200 draws in a row were not comparable; the generator is off");
 }
+
+/**
+ * Moves a paged query's `page` to a random page between the first and one past the last, now that
+ * the oracle has said how many pages there are (drawn blind, most pages would be past the end).
+ */
+export function retargetPage(query: QueryCase, totalPages: number, random: Random): QueryCase {
+  if (!query.pairs.some(([key]) => key === "page") || random.chance(0.3)) return query;
+  const page = String(random.int(1, totalPages + 1));
+  return {
+    ...query,
+    pairs: query.pairs.map(([key, value]) => [key, key === "page" ? page : value] as const),
+  };
+}
