@@ -1,6 +1,12 @@
-import { createLogger, createOpsServer, onShutdown } from "@vu/service-runtime";
+import {
+  createLogger,
+  createOpsServer,
+  kafkaLogCreator,
+  kafkaLogLevel,
+  onShutdown,
+} from "@vu/service-runtime";
 import { createKeyspace, createRedisClient } from "@vu/store";
-import { Kafka, logLevel } from "kafkajs";
+import { Kafka } from "kafkajs";
 import { createIngestWorker } from "./app";
 import { loadWorkerEnv, workerConfigFromEnv } from "./env";
 import { createIngestMetrics } from "./metrics";
@@ -10,7 +16,8 @@ const logger = createLogger("ingest-worker", env.LOG_LEVEL);
 const kafka = new Kafka({
   clientId: env.KAFKA_CLIENT_ID,
   brokers: env.KAFKA_BROKERS,
-  logLevel: logLevel.WARN,
+  logLevel: kafkaLogLevel(env.LOG_LEVEL),
+  logCreator: kafkaLogCreator(logger),
 });
 const redis = createRedisClient(env.REDIS_URL, { maxRetriesPerRequest: 2 });
 const metrics = createIngestMetrics();

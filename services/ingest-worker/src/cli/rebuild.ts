@@ -1,7 +1,7 @@
 import { parseArgs } from "node:util";
-import { createLogger } from "@vu/service-runtime";
+import { createLogger, kafkaLogCreator, kafkaLogLevel } from "@vu/service-runtime";
 import { createKeyspace, createRedisClient } from "@vu/store";
-import { Kafka, logLevel } from "kafkajs";
+import { Kafka } from "kafkajs";
 import { loadWorkerEnv, workerConfigFromEnv } from "../env";
 import { IncompleteTopicError, runRebuild } from "../rebuild";
 
@@ -12,7 +12,12 @@ const logger = createLogger("rebuild", env.LOG_LEVEL);
 const redis = createRedisClient(env.REDIS_URL, { maxRetriesPerRequest: 2 });
 try {
   const result = await runRebuild({
-    kafka: new Kafka({ clientId: "usage-rebuild", brokers: env.KAFKA_BROKERS, logLevel: logLevel.WARN }),
+    kafka: new Kafka({
+      clientId: "usage-rebuild",
+      brokers: env.KAFKA_BROKERS,
+      logLevel: kafkaLogLevel(env.LOG_LEVEL),
+      logCreator: kafkaLogCreator(logger),
+    }),
     redis,
     keyspace: createKeyspace({ prefix: env.REDIS_PREFIX }),
     logger,
