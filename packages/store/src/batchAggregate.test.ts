@@ -1,7 +1,7 @@
 import type { RecordingCompleted } from "@vu/events";
 import { DAY_MS, DEFAULT_RETENTION } from "@vu/time-buckets";
 import { describe, expect, it } from "vitest";
-import { aggregateBatch, type CountableRecording } from "./batchAggregate";
+import { aggregateBatch, type BatchPayload, type CountableRecording, dedupeSets } from "./batchAggregate";
 import { createKeyspace } from "./keyspace";
 
 const keyspace = createKeyspace({ prefix: "t" });
@@ -27,55 +27,94 @@ function recording(id: string, at: string, patch: Partial<RecordingCompleted> = 
   return { event, recordedAtMs: Date.parse(at) };
 }
 
+const cellsOf = (payload: BatchPayload, suffix: string) => payload.blocks.find(([s]) => s === suffix)?.[3];
+
 describe("aggregateBatch", () => {
-  it("folds recordings sharing a block and combination into one cell per tier", () => {
+  it("folds recordings sharing a block into one cell per view and field", () => {
     const payload = aggregateBatch(
       [
         recording("a", "2026-11-20T10:00:05Z"),
-        recording("b", "2026-11-20T10:00:55Z", { llm_processing_ms: null, voice_processing_ms: 100 }),
+        recording("b", "2026-11-20T10:00:55Z", {
+          llm_processing_ms: null,
+          voice_processing_ms: 100,
+          app_name: "Teams",
+        }),
       ],
       options,
     );
     expect(payload.ids).toEqual(["a", "b"]);
-    expect(payload.combos).toEqual(['["ada@example.com","v1","gpt","Zoom"]']);
-    expect(payload.cells).toEqual([
-      ["b:m:202611201000", 1, 2, 200, 120_000, 600, 2, 200, 1],
-      ["b:h:202611201000", 1, 2, 200, 120_000, 600, 2, 200, 1],
-      ["b:d:202611200000", 1, 2, 200, 120_000, 600, 2, 200, 1],
-      ["b:w:202611160000", 1, 2, 200, 120_000, 600, 2, 200, 1],
-      ["b:M:202611010000", 1, 2, 200, 120_000, 600, 2, 200, 1],
-    ]);
-  });
-
-  it("keeps combinations apart, null language model included, and numbers them in order", () => {
-    const payload = aggregateBatch(
-      [
-        recording("a", "2026-11-20T10:00:00Z"),
-        recording("b", "2026-11-20T10:00:00Z", { language_model: null }),
-        recording("c", "2026-11-20T10:00:00Z"),
-      ],
-      options,
-    );
     expect(payload.combos).toEqual([
       '["ada@example.com","v1","gpt","Zoom"]',
-      '["ada@example.com","v1",null,"Zoom"]',
+      '["ada@example.com","v1","gpt","Teams"]',
     ]);
-    const minuteCells = payload.cells.filter(([suffix]) => suffix.startsWith("b:m:"));
-    expect(minuteCells.map((c) => [c[1], c[2]])).toEqual([
-      [1, 2],
-      [2, 1],
+    // 5 tiers × 6 views.
+    expect(payload.blocks).toHaveLength(30);
+    expect(cellsOf(payload, "b:m:202611201000:c")).toEqual([
+      1, 1, 100, 60_000, 500, 1, 200, 1, 2, 1, 100, 60_000, 100, 1, 0, 0,
     ]);
+    expect(cellsOf(payload, "b:M:202611010000:t")).toEqual(["*", 2, 200, 120_000, 600, 2, 200, 1]);
+    expect(cellsOf(payload, "b:w:202611160000:m")).toEqual([
+      "ada@example.com",
+      2,
+      200,
+      120_000,
+      600,
+      2,
+      200,
+      1,
+    ]);
+    expect(cellsOf(payload, "b:d:202611200000:a")).toEqual([
+      "Zoom",
+      1,
+      100,
+      60_000,
+      500,
+      1,
+      200,
+      1,
+      "Teams",
+      1,
+      100,
+      60_000,
+      100,
+      1,
+      0,
+      0,
+    ]);
+    expect(payload.blocks.find(([s]) => s === "b:h:202611201000:c")?.[2]).toBe(1);
+    expect(payload.blocks.find(([s]) => s === "b:h:202611201000:l")?.[2]).toBe(0);
+  });
+
+  it("projects a null language model as the empty field", () => {
+    const payload = aggregateBatch(
+      [recording("a", "2026-11-20T10:00:00Z", { language_model: null, llm_processing_ms: null })],
+      options,
+    );
+    expect(cellsOf(payload, "b:d:202611200000:l")?.[0]).toBe("");
+    expect(payload.combos).toEqual(['["ada@example.com","v1",null,"Zoom"]']);
   });
 
   it("skips tiers whose retention has passed and sets expiry only for expiring tiers", () => {
-    const old = recording("old", "2026-01-15T08:30:00Z"); // 311 days ago: no minute block
-    const payload = aggregateBatch([old, recording("new", "2026-11-22T11:59:00Z")], options);
-    const suffixes = payload.cells.map(([s]) => s);
-    expect(suffixes.filter((s) => s.startsWith("b:m:"))).toEqual(["b:m:202611221159"]);
-    expect(suffixes).toContain("b:h:202601150800");
-    const expiring = payload.expire.map(([s]) => s).sort();
-    expect(expiring).toEqual(["b:h:202601150800", "b:h:202611221100", "b:m:202611221159"]);
-    const minuteExpiry = payload.expire.find(([s]) => s === "b:m:202611221159")?.[1];
-    expect(minuteExpiry).toBe(Date.parse("2026-11-22T11:59:00Z") + 35 * DAY_MS + DAY_MS);
+    const payload = aggregateBatch(
+      [recording("old", "2026-01-15T08:30:00Z"), recording("new", "2026-11-22T11:59:00Z")],
+      options,
+    );
+    const tiersOf = (stampPrefix: string) =>
+      payload.blocks
+        .filter(([s]) => s.endsWith(":c") && s.slice(4).startsWith(stampPrefix))
+        .map(([s]) => s.slice(0, 3));
+    expect(tiersOf("202601150")).toEqual(["b:h", "b:d"]);
+    const expiry = (suffix: string) => payload.blocks.find(([s]) => s === suffix)?.[1];
+    expect(expiry("b:m:202611221159:t")).toBe(Date.parse("2026-11-22T11:59:00Z") + 35 * DAY_MS + DAY_MS);
+    expect(expiry("b:h:202601150800:a")).toBe(Date.parse("2026-01-15T08:00:00Z") + 400 * DAY_MS + DAY_MS);
+    expect(expiry("b:M:202601010000:c")).toBe(0);
+  });
+});
+
+describe("dedupeSets", () => {
+  it("names this window's and the previous window's set; the current one lives to the end of the next", () => {
+    const w = 7 * DAY_MS;
+    const epoch = Math.floor(nowMs / w);
+    expect(dedupeSets(nowMs, w)).toEqual([`seen:${epoch}`, `seen:${epoch - 1}`, (epoch + 2) * w]);
   });
 });

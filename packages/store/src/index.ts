@@ -1,4 +1,10 @@
-export { aggregateBatch, type BatchPayload, type CountableRecording, comboOf } from "./batchAggregate";
+export {
+  aggregateBatch,
+  type BatchPayload,
+  type CountableRecording,
+  comboOf,
+  dedupeSets,
+} from "./batchAggregate";
 export { currentGeneration, switchGeneration } from "./generation";
 export { createKeyspace, type Keyspace, type KeyspaceOptions, STORE_VERSION, utcStamp } from "./keyspace";
 export { createRedisClient, pingRedis, type RedisClient } from "./redisClient";
@@ -28,3 +34,4 @@ export {
   type TokenRecord,
   type TokenStore,
 } from "./tokenStore";
+export { projectionField, projectionValue, TOTAL_FIELD, VIEW_CODE, VIEWS, type View, viewFor } from "./views";

@@ -1,5 +1,6 @@
 import type { Dimension } from "@vu/events";
 import { TIER_CODE, type Tier } from "@vu/time-buckets";
+import { VIEW_CODE, type View } from "./views";
 
 /**
  * The only place that knows Redis key names (documented key by key in this package's README).
@@ -21,9 +22,9 @@ export interface Keyspace {
   orgBase(generation: number, org: string): string;
   combos(generation: number, org: string): string;
   dimension(generation: number, org: string, dimension: Dimension): string;
-  block(generation: number, org: string, tier: Tier, startMs: number): string;
+  block(generation: number, org: string, tier: Tier, startMs: number, view: View): string;
   /** The part of a block key after `orgBase` (what the ingest script receives). */
-  blockSuffix(tier: Tier, startMs: number): string;
+  blockSuffix(tier: Tier, startMs: number, view: View): string;
   token(sha256Hex: string): string;
   orgTokens(org: string): string;
   rateLimitPrefix(): string;
@@ -38,14 +39,16 @@ export function utcStamp(epochMs: number): string {
 export function createKeyspace({ prefix }: KeyspaceOptions): Keyspace {
   const root = `${prefix}:${STORE_VERSION}`;
   const orgBase = (generation: number, org: string) => `${root}:g${generation}:{${org}}:`;
-  const blockSuffix = (tier: Tier, startMs: number) => `b:${TIER_CODE[tier]}:${utcStamp(startMs)}`;
+  const blockSuffix = (tier: Tier, startMs: number, view: View) =>
+    `b:${TIER_CODE[tier]}:${utcStamp(startMs)}:${VIEW_CODE[view]}`;
   return {
     prefix,
     generation: () => `${root}:generation`,
     orgBase,
     combos: (generation, org) => `${orgBase(generation, org)}combos`,
     dimension: (generation, org, dimension) => `${orgBase(generation, org)}dim:${dimension}`,
-    block: (generation, org, tier, startMs) => orgBase(generation, org) + blockSuffix(tier, startMs),
+    block: (generation, org, tier, startMs, view) =>
+      orgBase(generation, org) + blockSuffix(tier, startMs, view),
     blockSuffix,
     token: (sha256Hex) => `${root}:token:${sha256Hex}`,
     orgTokens: (org) => `${root}:tokens:{${org}}`,

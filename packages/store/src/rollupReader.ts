@@ -3,6 +3,7 @@ import type { Tier } from "@vu/time-buckets";
 import type { Keyspace } from "./keyspace";
 import type { RedisClient } from "./redisClient";
 import { StoreError } from "./storeError";
+import type { View } from "./views";
 
 /** The dimension values of one interned combination, in `DIMENSIONS` order. */
 export type ComboValues = readonly [
@@ -18,9 +19,10 @@ export interface BlockRef {
 }
 
 export interface BlockSnapshot {
-  /** Combination id → its values, for every id any returned block can contain. */
+  view: View;
+  /** For the combos view: combination id → its values, for every id the blocks can contain. */
   combos: ReadonlyMap<string, ComboValues>;
-  /** One entry per requested block, in order: flat `[comboId, packedSums, comboId, ...]`. */
+  /** One entry per requested block, in order: flat `[field, packedSums, field, ...]`. */
   cells: string[][];
 }
 
@@ -33,8 +35,13 @@ export interface RollupReaderOptions {
 
 export interface RollupReader {
   generation(): Promise<number>;
-  /** Every requested block of one organization in one round trip (plus one when new combinations appeared). */
-  readBlocks(generation: number, org: string, blocks: readonly BlockRef[]): Promise<BlockSnapshot>;
+  /** One view of every requested block of one organization in one round trip (plus one when new combinations appeared). */
+  readBlocks(
+    generation: number,
+    org: string,
+    blocks: readonly BlockRef[],
+    view: View,
+  ): Promise<BlockSnapshot>;
   dimensions(generation: number, org: string): Promise<Record<Dimension, string[]>>;
 }
 
@@ -82,11 +89,12 @@ export function createRollupReader(options: RollupReaderOptions): RollupReader {
       return value;
     },
 
-    async readBlocks(generation, org, blocks) {
+    async readBlocks(generation, org, blocks, view) {
       const combosKey = keyspace.combos(generation, org);
       const pipeline = redis.pipeline();
       pipeline.hlen(combosKey);
-      for (const b of blocks) pipeline.call("HGETALL", keyspace.block(generation, org, b.tier, b.startMs));
+      for (const b of blocks)
+        pipeline.call("HGETALL", keyspace.block(generation, org, b.tier, b.startMs, view));
       let replies: Array<[Error | null, unknown]> | null;
       try {
         replies = await pipeline.exec();
@@ -97,6 +105,8 @@ export function createRollupReader(options: RollupReaderOptions): RollupReader {
       const failed = replies.find(([error]) => error !== null);
       if (failed) throw unavailable(failed[0], org);
 
+      const cells = replies.slice(1).map(([, c]) => c as string[]);
+      if (view !== "combos") return { view, combos: new Map(), cells };
       const comboCount = Number(replies[0]?.[1] ?? 0);
       let combos = comboCache.get(combosKey);
       // Ids are assigned 1..n and never reused, so an unchanged count means an unchanged table.
@@ -107,7 +117,7 @@ export function createRollupReader(options: RollupReaderOptions): RollupReader {
           throw unavailable(cause, org);
         }
       }
-      return { combos: combos.values, cells: replies.slice(1).map(([, cells]) => cells as string[]) };
+      return { view, combos: combos.values, cells };
     },
 
     async dimensions(generation, org) {

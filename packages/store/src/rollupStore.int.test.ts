@@ -3,7 +3,7 @@ import type { RecordingCompleted } from "@vu/events";
 import { redisTargets } from "@vu/infra";
 import { DAY_MS, DEFAULT_RETENTION } from "@vu/time-buckets";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CountableRecording } from "./batchAggregate";
+import { type CountableRecording, dedupeSets } from "./batchAggregate";
 import { createKeyspace } from "./keyspace";
 import { createRedisClient, type RedisClient } from "./redisClient";
 import { createRollupReader } from "./rollupReader";
@@ -64,7 +64,7 @@ describe.each(redisTargets())("on $name", (target) => {
     at: string,
   ) {
     const startMs = Date.parse(at);
-    const snapshot = await reader.readBlocks(1, "acme", [{ tier, startMs }]);
+    const snapshot = await reader.readBlocks(1, "acme", [{ tier, startMs }], "total");
     const sums = emptySums();
     const cells = snapshot.cells[0] ?? [];
     for (let i = 1; i < cells.length; i += 2) addPacked(sums, cells[i] as string);
@@ -88,11 +88,12 @@ describe.each(redisTargets())("on $name", (target) => {
         llmMsCount: 2,
       });
       expect((await totalOf(reader, "month", "2026-11-01T00:00:00Z")).count).toBe(3);
-      const snapshot = await reader.readBlocks(1, "acme", [
-        { tier: "day", startMs: Date.parse("2026-11-21T00:00:00Z") },
-      ]);
+      const day = [{ tier: "day" as const, startMs: Date.parse("2026-11-21T00:00:00Z") }];
+      const snapshot = await reader.readBlocks(1, "acme", day, "combos");
       const [comboId] = snapshot.cells[0] ?? [];
       expect(snapshot.combos.get(comboId ?? "")).toEqual(["ada@example.com", "v1", null, "Zoom"]);
+      const byLanguage = await reader.readBlocks(1, "acme", day, "language_model");
+      expect(byLanguage.cells[0]).toEqual(["", "1,100,60000,500,1,0,0"]);
       expect(await reader.dimensions(1, "acme")).toEqual({
         member_email: ["ada@example.com"],
         voice_model: ["v1"],
@@ -117,18 +118,22 @@ describe.each(redisTargets())("on $name", (target) => {
       });
     });
 
-    it("lets dedupe keys and minute blocks expire, and keeps organizations apart", async () => {
+    it("lets dedupe sets and minute blocks expire, and keeps organizations apart", async () => {
       const { writer, reader, keyspace } = setup();
       await writer.apply(1, "acme", [rec("a", "2026-11-20T10:00:00Z")]);
       await writer.apply(1, "other", [rec("a", "2026-11-20T10:00:00Z", { organization_id: "other" })]);
-      const seenTtl = await redis.pttl(`${keyspace.orgBase(1, "acme")}seen:a`);
-      expect(seenTtl).toBeGreaterThan(6 * DAY_MS);
-      expect(seenTtl).toBeLessThanOrEqual(7 * DAY_MS);
+      const [currentSet] = dedupeSets(nowMs, 7 * DAY_MS);
+      expect(await redis.sismember(`${keyspace.orgBase(1, "acme")}${currentSet}`, "a")).toBe(1);
+      const setExpiry = await redis.pexpiretime(`${keyspace.orgBase(1, "acme")}${currentSet}`);
+      expect(setExpiry - nowMs).toBeGreaterThan(7 * DAY_MS);
+      expect(setExpiry - nowMs).toBeLessThanOrEqual(14 * DAY_MS);
       const minuteTtl = await redis.pexpiretime(
-        keyspace.block(1, "acme", "minute", Date.parse("2026-11-20T10:00:00Z")),
+        keyspace.block(1, "acme", "minute", Date.parse("2026-11-20T10:00:00Z"), "combos"),
       );
       expect(minuteTtl).toBe(Date.parse("2026-11-20T10:00:00Z") + 36 * DAY_MS);
-      expect(await redis.pttl(keyspace.block(1, "acme", "day", Date.parse("2026-11-20T00:00:00Z")))).toBe(-1);
+      expect(
+        await redis.pttl(keyspace.block(1, "acme", "day", Date.parse("2026-11-20T00:00:00Z"), "total")),
+      ).toBe(-1);
       expect((await totalOf(reader, "day", "2026-11-20T00:00:00Z")).count).toBe(1);
     });
   });

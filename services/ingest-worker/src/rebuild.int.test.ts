@@ -36,7 +36,7 @@ it("replays the topic into a new generation, switches readers, and the live work
     timeoutMs: 30_000,
   });
   // Damage generation 1 by hand: a rebuild must not carry this over.
-  await redis.del(ctx.keyspace.block(1, "acme", "month", Date.parse(before[0]?.recorded_at ?? "")));
+  await redis.del(ctx.keyspace.block(1, "acme", "month", Date.parse(before[0]?.recorded_at ?? ""), "total"));
 
   const result = await runRebuild({
     kafka,

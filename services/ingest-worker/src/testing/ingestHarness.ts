@@ -11,6 +11,8 @@ import {
   type RedisClient,
   type Sums,
   utcStamp,
+  VIEWS,
+  type View,
 } from "@vu/store";
 import { bucketsOf, DAY_MS, DEFAULT_RETENTION, isBlockKept, type Tier } from "@vu/time-buckets";
 import { Kafka, logLevel } from "kafkajs";
@@ -140,8 +142,9 @@ export async function storedBlocks(
   org: string,
   blocks: ReadonlyArray<{ tier: Tier; startMs: number }>,
   generation = 1,
+  view: View = "total",
 ): Promise<Sums[]> {
-  const snapshot = await createRollupReader({ redis, keyspace }).readBlocks(generation, org, blocks);
+  const snapshot = await createRollupReader({ redis, keyspace }).readBlocks(generation, org, blocks, view);
   return snapshot.cells.map((cells) => {
     const sums = emptySums();
     for (let i = 1; i < cells.length; i += 2) addPacked(sums, cells[i] as string);

@@ -15,6 +15,7 @@ const buckets: PlannedBucket[] = [
   { label: "day3", startMs: 20, blocks: [block(20)] },
 ];
 const snapshot: BlockSnapshot = {
+  view: "combos",
   combos,
   cells: [
     ["1", "1,10,1000,5,1,7,1", "2", "2,20,2000,0,0,0,0"],
@@ -52,9 +53,25 @@ describe("aggregateRows", () => {
   });
 
   it("refuses a cell whose combination is unknown rather than dropping it", () => {
-    const broken: BlockSnapshot = { combos, cells: [["9", "1,1,1,1,1,1,1"]] };
+    const broken: BlockSnapshot = { view: "combos", combos, cells: [["9", "1,1,1,1,1,1,1"]] };
     expect(() =>
       aggregateRows([{ label: "x", startMs: 0, blocks: [block(0)] }], broken, { filters: [] }),
     ).toThrow(/unknown combination 9/);
+  });
+
+  it("answers from a projection: filtered and grouped on its own dimension, null as the empty field", () => {
+    const projection: BlockSnapshot = {
+      view: "language_model",
+      combos: new Map(),
+      cells: [["gpt", "2,20,2000,0,0,0,0", "", "1,1,1,1,1,0,0"], [], [], []],
+    };
+    const rows = aggregateRows(buckets, projection, {
+      filters: parseFilters({ language_model: "null" }),
+      groupBy: "language_model",
+    });
+    expect(rows.map((r) => [r.label, r.group, r.sums.count])).toEqual([["day1", null, 1]]);
+    expect(() => aggregateRows(buckets, projection, { filters: [], groupBy: "app_name" })).toThrow(
+      /cannot answer/,
+    );
   });
 });

@@ -1,5 +1,12 @@
 import { compareByteOrder, type Dimension } from "@vu/events";
-import { addPacked, type BlockRef, type BlockSnapshot, emptySums, type Sums } from "@vu/store";
+import {
+  addPacked,
+  type BlockRef,
+  type BlockSnapshot,
+  emptySums,
+  projectionValue,
+  type Sums,
+} from "@vu/store";
 import { comboMatches, DIMENSION_INDEX, type DimensionFilter } from "./filters";
 
 export interface PlannedBucket {
@@ -33,23 +40,53 @@ export function compareGroups(a: string | null | undefined, b: string | null | u
 }
 
 /**
+ * How a stored field counts for the query: excluded by a filter, or the group it adds to ("" when
+ * not grouped). Decided once per distinct field, so the per-cell work is a map lookup and an add.
+ */
+function createClassifier(
+  snapshot: BlockSnapshot,
+  { filters, groupBy }: AggregateOptions,
+): (field: string) => ComboClass {
+  const view = snapshot.view;
+  if (view === "total") return () => "";
+  if (view !== "combos") {
+    // A projection answers only queries that filter and group on its own dimension.
+    const foreign = filters.find((f) => f.dimension !== view);
+    if (foreign || (groupBy && groupBy !== view))
+      throw new Error(`the ${view} view cannot answer this query`);
+    const [filter] = filters;
+    return (field) => {
+      const value = projectionValue(field);
+      if (filter && !(value === null ? filter.matchesNull : filter.values.has(value))) return EXCLUDED;
+      return groupBy ? value : "";
+    };
+  }
+  return (comboId) => {
+    const values = snapshot.combos.get(comboId);
+    if (values === undefined) throw new Error(`rollup cell refers to unknown combination ${comboId}`);
+    if (!comboMatches(values, filters)) return EXCLUDED;
+    return groupBy ? values[DIMENSION_INDEX[groupBy]] : "";
+  };
+}
+
+/**
  * Sums the stored cells of each bucket's blocks into rows: filtered, then grouped. `snapshot.cells`
- * holds the blocks of all buckets in order. Each combination is classified once per query, so the
- * per-cell work is a map lookup and an add. Buckets without recordings give no row.
+ * holds the blocks of all buckets in order. Buckets without recordings give no row.
  */
 export function aggregateRows(
   buckets: readonly PlannedBucket[],
   snapshot: BlockSnapshot,
-  { filters, groupBy }: AggregateOptions,
+  options: AggregateOptions,
 ): AggregatedRow[] {
+  const { groupBy } = options;
+  const classifyOnce = createClassifier(snapshot, options);
   const classes = new Map<string, ComboClass>();
-  const classify = (comboId: string): ComboClass => {
-    let cls = classes.get(comboId);
-    if (cls !== undefined) return cls;
-    const values = snapshot.combos.get(comboId);
-    if (values === undefined) throw new Error(`rollup cell refers to unknown combination ${comboId}`);
-    cls = !comboMatches(values, filters) ? EXCLUDED : groupBy ? values[DIMENSION_INDEX[groupBy]] : "";
-    classes.set(comboId, cls);
+  const classify = (field: string): ComboClass => {
+    let cls = classes.get(field);
+    if (cls === undefined) {
+      cls = classifyOnce(field);
+      classes.set(field, cls);
+    }
     return cls;
   };
 

@@ -1,6 +1,5 @@
 import type { Dimension } from "@vu/events";
-import type { RollupReader } from "@vu/store";
-import { addSums, emptySums } from "@vu/store";
+import { addSums, emptySums, type RollupReader, viewFor } from "@vu/store";
 import { ProblemError } from "../http/problemError";
 import {
   type Granularity,
@@ -48,10 +47,15 @@ export async function queryStats(org: string, request: StatsRequest, deps: Query
   const plan = planQuery(request, deps.planContext());
   const filters = parseFilters(request.filters);
   const generation = await deps.reader.generation();
+  const view = viewFor(
+    filters.map((f) => f.dimension),
+    request.groupBy,
+  );
   const snapshot = await deps.reader.readBlocks(
     generation,
     org,
     plan.buckets.flatMap((b) => b.blocks),
+    view,
   );
   const rows = aggregateRows(plan.buckets, snapshot, { filters, groupBy: request.groupBy });
   const { items, pagination } = paginate(rows, request.page, request.pageSize);
@@ -94,7 +98,8 @@ export async function querySummary(
   }
   const filters = parseFilters(request.filters);
   const generation = await deps.reader.generation();
-  const snapshot = await deps.reader.readBlocks(generation, org, plan.blocks);
+  const view = viewFor(filters.map((f) => f.dimension));
+  const snapshot = await deps.reader.readBlocks(generation, org, plan.blocks, view);
   const rows = aggregateRows([{ label: "", startMs: plan.range.startMs, blocks: plan.blocks }], snapshot, {
     filters,
   });

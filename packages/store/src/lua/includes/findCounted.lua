@@ -1,23 +1,14 @@
--- The 1-based indexes of `ids` already counted (a live "seen:<id>" key), usually none.
--- One multi-key EXISTS per chunk answers the common case; only a hit checks ids one by one.
--- Chunks stay well below Lua's limit on unpacked values.
-local function findCounted(base, ids)
-  local keys = {}
-  for i, id in ipairs(ids) do
-    keys[i] = base .. "seen:" .. id
-  end
-  local any = false
-  for first = 1, #keys, 500 do
-    if redis.call("EXISTS", unpack(keys, first, math.min(first + 499, #keys))) > 0 then
-      any = true
-      break
-    end
-  end
+-- The 1-based indexes of `ids` found in either dedupe set, usually none. SMISMEMBER answers a
+-- whole chunk per call.
+local function findCounted(currentSet, previousSet, ids, chunk)
   local counted = {}
-  if any then
-    for i, key in ipairs(keys) do
-      if redis.call("EXISTS", key) == 1 then
-        counted[#counted + 1] = i
+  for first = 1, #ids, chunk do
+    local last = math.min(first + chunk - 1, #ids)
+    local inCurrent = redis.call("SMISMEMBER", currentSet, unpack(ids, first, last))
+    local inPrevious = redis.call("SMISMEMBER", previousSet, unpack(ids, first, last))
+    for i = 1, last - first + 1 do
+      if inCurrent[i] == 1 or inPrevious[i] == 1 then
+        counted[#counted + 1] = first + i - 1
       end
     end
   end
