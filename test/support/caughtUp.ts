@@ -1,24 +1,48 @@
 import { waitFor } from "@vu/infra";
 import type { Kafka } from "kafkajs";
 
-/** Messages of `topic` the group has not committed yet, over all partitions. */
-export async function groupLag(kafka: Kafka, topic: string, groupId: string): Promise<number> {
+export interface GroupProgress {
+  /** Messages committed by the group, over all partitions. */
+  committed: number;
+  /** Messages produced but not committed yet (can read slightly negative: two separate reads). */
+  lag: number;
+}
+
+export interface OffsetProbe {
+  progress(): Promise<GroupProgress>;
+  /** Waits until the group has committed more than `than` messages; resolves with the count. */
+  progressPast(than: number, timeoutMs?: number): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** Reads a group's committed offsets and the topic's high watermarks over one admin connection. */
+export async function createOffsetProbe(kafka: Kafka, topic: string, groupId: string): Promise<OffsetProbe> {
   const admin = kafka.admin();
   await admin.connect();
-  try {
+  const progress = async (): Promise<GroupProgress> => {
     const [ends, committed] = await Promise.all([
       admin.fetchTopicOffsets(topic),
       admin.fetchOffsets({ groupId, topics: [topic] }),
     ]);
     const done = new Map(committed[0]?.partitions.map((p) => [p.partition, Number(p.offset)]) ?? []);
     // An offset of -1 means nothing committed yet: the group starts at the beginning (fromBeginning).
-    return ends.reduce(
-      (lag, p) => lag + Number(p.high) - Math.max(Number(p.low), done.get(p.partition) ?? -1),
-      0,
-    );
-  } finally {
-    await admin.disconnect();
-  }
+    const at = (p: { partition: number; low: string }) =>
+      Math.max(Number(p.low), done.get(p.partition) ?? -1);
+    return {
+      committed: ends.reduce((n, p) => n + at(p) - Number(p.low), 0),
+      lag: ends.reduce((n, p) => n + Number(p.high) - at(p), 0),
+    };
+  };
+  return {
+    progress,
+    progressPast: (than, timeoutMs = 60_000) =>
+      waitFor(async () => ((await progress()).committed > than ? (await progress()).committed : 0), {
+        timeoutMs,
+        intervalMs: 20,
+        message: `group ${groupId} to commit past ${than} messages`,
+      }),
+    close: () => admin.disconnect(),
+  };
 }
 
 /**
@@ -32,13 +56,18 @@ export async function waitUntilCaughtUp(
   timeoutMs: number,
 ): Promise<void> {
   let last = Number.NaN;
-  await waitFor(
-    async () => {
-      last = await groupLag(kafka, topic, groupId);
-      return last === 0;
-    },
-    { timeoutMs, intervalMs: 500, message: `group ${groupId} to commit every message of ${topic}` },
-  ).catch((error: unknown) => {
-    throw new Error(`worker did not catch up: ${last} messages uncommitted`, { cause: error });
-  });
+  const probe = await createOffsetProbe(kafka, topic, groupId);
+  try {
+    await waitFor(
+      async () => {
+        last = (await probe.progress()).lag;
+        return last === 0;
+      },
+      { timeoutMs, intervalMs: 250, message: `group ${groupId} to commit every message of ${topic}` },
+    );
+  } catch (error) {
+    throw new Error(`the worker did not catch up: ${last} messages uncommitted`, { cause: error });
+  } finally {
+    await probe.close();
+  }
 }

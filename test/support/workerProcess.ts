@@ -17,7 +17,7 @@ export function workerEnv(names: IsolatedNames, brokers: readonly string[], redi
     // Short session: a killed member's partitions move to its successor within seconds.
     KAFKA_SESSION_TIMEOUT_MS: "6000",
     KAFKA_HEARTBEAT_INTERVAL_MS: "500",
-    LOG_LEVEL: "error",
+    LOG_LEVEL: process.env.VU_WORKER_LOG_LEVEL ?? "error",
   };
 }
 

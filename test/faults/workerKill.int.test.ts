@@ -1,0 +1,61 @@
+import type { ChildProcess } from "node:child_process";
+import { sleep } from "@vu/infra";
+import { expect, it, onTestFinished } from "vitest";
+import { createOffsetProbe, waitUntilCaughtUp } from "../support/caughtUp";
+import { produceWorkload } from "../support/produce";
+import { createRandom } from "../support/random";
+import { prepareWorkload, verifyAgainstOracle } from "../support/scenario";
+import { brokers, isolatedNames, kafkaClient, sharedRedisUrl } from "../support/stack";
+import { spawnWorker, stopProcess, workerEnv } from "../support/workerProcess";
+
+// Fault: the real worker process is SIGKILLed several times while it ingests (no chance to commit
+// or clean up); a new one takes over each time. Afterwards nothing may be lost or counted twice.
+const prepared = prepareWorkload("worker-kill", (config) => config.size.faultEvents);
+const KILLS = 5;
+
+it(
+  "loses nothing and counts nothing twice when the worker is SIGKILLed during ingest, repeatedly",
+  async () => {
+    const names = await isolatedNames("kill");
+    const kafka = kafkaClient();
+    const env = workerEnv(names, brokers(), sharedRedisUrl());
+    const random = createRandom(prepared.config.seed).fork("kills");
+    let child: ChildProcess = spawnWorker(env);
+    onTestFinished(() => stopProcess(child, "SIGTERM"));
+
+    // The stream comes in KILLS + 1 parts. After each part but the last, the worker is killed as
+    // soon as it has committed its first batch of it (more are fetched or being applied), and a
+    // new one started; the next part arrives while it starts, so it always begins with a backlog.
+    const { messages } = prepared.workload;
+    const part = Math.ceil(messages.length / (KILLS + 1));
+    const probe = await createOffsetProbe(kafka, names.topic, names.groupId);
+    onTestFinished(() => probe.close());
+    let committedAtSpawn = 0;
+    const lagAtKill: number[] = [];
+    for (let k = 0; k <= KILLS; k++) {
+      await produceWorkload(kafka, names.topic, messages.slice(k * part, (k + 1) * part));
+      if (k === KILLS) break;
+      await probe.progressPast(committedAtSpawn);
+      await sleep(random.int(0, 30));
+      const { lag } = await probe.progress();
+      await stopProcess(child, "SIGKILL");
+      lagAtKill.push(lag);
+      committedAtSpawn = (await probe.progress()).committed;
+      child = spawnWorker(env);
+    }
+    await waitUntilCaughtUp(kafka, names.topic, names.groupId, 240_000);
+    console.info(
+      `[worker-kill] ${KILLS} SIGKILLs; messages not yet committed at each: ${lagAtKill.join(", ")}`,
+    );
+    // Most kills must hit a worker with work in hand, or the test proves little.
+    expect(lagAtKill.filter((lag) => lag > 0).length).toBeGreaterThanOrEqual(KILLS - 1);
+
+    const verdict = await verifyAgainstOracle(prepared, {
+      redisUrl: sharedRedisUrl(),
+      prefix: names.prefix,
+      queries: prepared.config.size.faultQueries,
+    });
+    if (verdict.failures.length > 0) throw new Error(verdict.message);
+  },
+  prepared.config.workload === "soak" ? 3_600_000 : 300_000,
+);
