@@ -58,7 +58,7 @@ function* streamEvents({
       recording_id: `${idPrefix}-${n}`,
       organization_id: profile.organizationId,
       member_email: email,
-      voice_model: sampler.pickVoiceModel(),
+      voice_model: sampler.pickVoiceModel(traits),
       language_model: languageModel,
       app_name: sampler.pickApp(traits),
       recorded_at: new Date(recordedAtMs).toISOString(),

@@ -10,7 +10,7 @@ export interface OrganizationSampler {
   zones: readonly TimelineZone[];
   /** A member living in `zone`, by activity. */
   pickMember(zone: number): SampledMember;
-  pickVoiceModel(): string;
+  pickVoiceModel(traits: MemberTraits): string;
   pickLanguageModel(traits: MemberTraits): string | null;
   pickApp(traits: MemberTraits): string;
 }
@@ -32,7 +32,11 @@ export function createOrganizationSampler(profile: OrganizationProfile, random: 
   const pickNamedIndex =
     namedModels.length > 0 ? createWeightedPicker(zipfWeights(namedModels.length, 0.8)) : undefined;
   const offersNone = profile.languageModels.includes(null);
-  const traits = drawMemberTraits(profile.members.length, pickAppIndex, random);
+  const traits = drawMemberTraits(
+    profile.members.length,
+    { app: pickAppIndex, voiceModel: pickVoiceIndex, languageModel: pickNamedIndex },
+    random,
+  );
   const members = profile.members.map(
     (email, index): SampledMember => ({ email, traits: at(traits, index) }),
   );
@@ -41,18 +45,18 @@ export function createOrganizationSampler(profile: OrganizationProfile, random: 
   return {
     zones,
     pickMember: (zone) => at(members, pickFrom(pickers[zone], random)),
-    pickVoiceModel: () => at(profile.voiceModels, pickVoiceIndex(random.float())),
+    pickVoiceModel: (memberTraits) => at(profile.voiceModels, pickOwn(memberTraits.voiceModels, random)),
     pickLanguageModel(memberTraits) {
       if (pickNamedIndex === undefined) return null;
       // A profile without `null` has every recording pass a language model, whoever records.
       const without = !memberTraits.usesLanguageModels || random.chance(NO_LANGUAGE_MODEL_RATE);
       if (offersNone && without) return null;
-      return at(namedModels, pickNamedIndex(random.float()));
+      return at(namedModels, pickOwn(memberTraits.languageModels, random));
     },
     pickApp(memberTraits) {
       const index = random.chance(memberTraits.appLoyalty)
         ? memberTraits.favoriteApp
-        : pickAppIndex(random.float());
+        : pickOwn(memberTraits.otherApps, random);
       return at(profile.apps, index);
     },
   };
@@ -80,6 +84,11 @@ function groupByZone(profile: OrganizationProfile, traits: readonly MemberTraits
     pickers.push({ members, pick: createWeightedPicker(activities) });
   }
   return { zones, pickers };
+}
+
+/** One of a member's own few choices, the first (their default) most often. */
+function pickOwn(own: readonly number[], random: Random): number {
+  return at(own, random.chance(0.75) ? 0 : Math.floor(random.float() * own.length));
 }
 
 function pickFrom(picker: ZonePicker | undefined, random: Random): number {
