@@ -1,0 +1,85 @@
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ensureKafka, freePort, silentLog, sleep, stopKafka } from "@vu/infra";
+import { Kafka, logLevel } from "kafkajs";
+import { expect, it } from "vitest";
+import { createOffsetProbe, waitUntilCaughtUp } from "../support/caughtUp";
+import { type RunningWorker, startInProcessWorker } from "../support/inProcessWorker";
+import { produceWorkload } from "../support/produce";
+import { prepareWorkload, verifyAgainstOracle } from "../support/scenario";
+import { isolatedNames, kafkaClient, sharedRedisUrl } from "../support/stack";
+
+// Fault: the Kafka broker crashes (SIGKILL) while the worker ingests, stays down a few seconds, and
+// comes back on the same port and data; later it is stopped cleanly and restarted. The broker is a
+// private native one (@vu/infra ensureKafka on free ports and its own data dir), not the shared
+// stack's: other test runs on this machine share that broker (infra/src/testing/stackLease.ts), and
+// restarting it would fail them; a private one also works when KAFKA_BROKERS points elsewhere.
+const hasJava = spawnSync("java", ["-version"], { stdio: "ignore" }).status === 0;
+const prepared = prepareWorkload("broker-restart", (config) => config.size.faultEvents);
+if (!hasJava)
+  console.warn("[broker-restart] SKIPPED: no `java` on PATH to run a private native Kafka broker");
+
+it.skipIf(!hasJava)(
+  "loses nothing and counts nothing twice when the Kafka broker crashes and restarts during ingest",
+  async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "vu-e2e-kafka-"));
+    const broker = { port: await freePort(), controllerPort: await freePort(), dataDir, log: silentLog };
+    let running: RunningWorker | undefined;
+    try {
+      const { brokers } = await ensureKafka(broker);
+      const names = await isolatedNames("broker", brokers);
+      const kafka = kafkaClient(brokers);
+      const { messages } = prepared.workload;
+      const thirds = [0, 1, 2].map((i) =>
+        messages.slice((i * messages.length) / 3, ((i + 1) * messages.length) / 3),
+      );
+
+      await produceWorkload(kafka, names.topic, thirds[0] ?? []);
+      // The worker's client retries as in production (kafkajs defaults), not the test's short ones.
+      const workerKafka = new Kafka({ clientId: "e2e-worker", brokers, logLevel: logLevel.NOTHING });
+      running = await startInProcessWorker({
+        kafka: workerKafka,
+        redisUrl: sharedRedisUrl(),
+        names,
+        nowMs: prepared.workload.anchorMs,
+      });
+
+      // Crash the broker as soon as the worker has committed its first batch: more are in hand.
+      const probe = await createOffsetProbe(kafka, names.topic, names.groupId);
+      await probe.progressPast(0);
+      const { lag } = await probe.progress();
+      await probe.close();
+      await stopKafka({ ...broker, force: true });
+      await sleep(3_000);
+      await ensureKafka(broker);
+      await produceWorkload(kafka, names.topic, thirds[1] ?? []);
+
+      // Then a clean stop and start while the second part is being ingested.
+      await stopKafka(broker);
+      await sleep(2_000);
+      await ensureKafka(broker);
+      await produceWorkload(kafka, names.topic, thirds[2] ?? []);
+
+      await waitUntilCaughtUp(kafka, names.topic, names.groupId, 240_000);
+      console.info(
+        `[broker-restart] crashed with ${lag} messages uncommitted; consumer crashes: ${running.crashes.join("; ")}`,
+      );
+      expect(lag, "the crash must hit the worker with work in hand").toBeGreaterThan(0);
+
+      const verdict = await verifyAgainstOracle(prepared, {
+        redisUrl: sharedRedisUrl(),
+        prefix: names.prefix,
+        queries: prepared.config.size.faultQueries,
+      });
+      if (verdict.failures.length > 0) throw new Error(verdict.message);
+    } finally {
+      // The worker first: leaving its group needs the broker.
+      await running?.stop().catch(() => undefined);
+      await stopKafka(broker);
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  },
+  prepared.config.workload === "soak" ? 3_600_000 : 420_000,
+);

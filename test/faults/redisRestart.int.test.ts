@@ -1,0 +1,69 @@
+import { sleep, startRedisServer } from "@vu/infra";
+import { expect, it, onTestFinished } from "vitest";
+import { createOffsetProbe, waitUntilCaughtUp } from "../support/caughtUp";
+import { startInProcessWorker } from "../support/inProcessWorker";
+import { counterTotal } from "../support/metricsTotal";
+import { produceWorkload } from "../support/produce";
+import { prepareWorkload, verifyAgainstOracle } from "../support/scenario";
+import { isolatedNames, kafkaClient } from "../support/stack";
+
+// Fault: the worker's Redis goes away twice while it ingests: once stopped cleanly (SIGTERM, which
+// flushes the append-only file) and started again, once killed (SIGKILL) and started again. The
+// server runs with `appendfsync always`: Redis then fsyncs the AOF before it replies, so a write the
+// worker saw acknowledged survives even the SIGKILL (with the default `everysec`, the last second of
+// acknowledged writes could be lost to a crash, and the test would blame the worker for it). The
+// worker's retries must carry it through both outages; the API reads the same Redis afterwards.
+const prepared = prepareWorkload("redis-restart", (config) => config.size.faultEvents);
+
+it(
+  "loses nothing and counts nothing twice when Redis (AOF) restarts and crashes during ingest",
+  async () => {
+    const redis = await startRedisServer({ appendonly: true, appendfsync: "always" });
+    onTestFinished(() => redis.dispose());
+    const names = await isolatedNames("redis");
+    const kafka = kafkaClient();
+    const { messages } = prepared.workload;
+    const thirds = [0, 1, 2].map((i) =>
+      messages.slice((i * messages.length) / 3, ((i + 1) * messages.length) / 3),
+    );
+
+    await produceWorkload(kafka, names.topic, thirds[0] ?? []);
+    const running = await startInProcessWorker({
+      kafka,
+      redisUrl: redis.url,
+      names,
+      nowMs: prepared.workload.anchorMs,
+    });
+    onTestFinished(() => running.stop());
+    const probe = await createOffsetProbe(kafka, names.topic, names.groupId);
+    onTestFinished(() => probe.close());
+
+    // Each outage starts as soon as the worker has committed a batch of the new part: more are in hand.
+    const lagAtOutage: number[] = [];
+    for (const [i, force] of [false, true].entries()) {
+      await probe.progressPast((await probe.progress()).committed);
+      lagAtOutage.push((await probe.progress()).lag);
+      if (force) await redis.kill();
+      else await redis.stop();
+      await sleep(2_000);
+      await redis.start();
+      await produceWorkload(kafka, names.topic, thirds[i + 1] ?? []);
+    }
+
+    await waitUntilCaughtUp(kafka, names.topic, names.groupId, 180_000);
+    const retries = await counterTotal(running.metrics.retries);
+    console.info(
+      `[redis-restart] outages with ${lagAtOutage.join(", ")} messages uncommitted; ${retries} retries`,
+    );
+    expect(retries, "the worker met the outages (and retried through them)").toBeGreaterThan(0);
+    expect(running.crashes).toEqual([]);
+
+    const verdict = await verifyAgainstOracle(prepared, {
+      redisUrl: redis.url,
+      prefix: names.prefix,
+      queries: prepared.config.size.faultQueries,
+    });
+    if (verdict.failures.length > 0) throw new Error(verdict.message);
+  },
+  prepared.config.workload === "soak" ? 3_600_000 : 300_000,
+);
