@@ -1,6 +1,7 @@
+import { join } from "node:path";
 import { freePort } from "@vu/infra";
 import { createKeyspace, createTokenStore, type RedisClient } from "@vu/store";
-import { type ChildService, startChild, waitForHttp } from "./childService";
+import { type ChildService, OUT_DIR, startChild, waitForHttp } from "./childService";
 
 export interface RunningApi {
   api: ChildService;
@@ -19,6 +20,8 @@ export async function startApi(options: {
   redis: RedisClient;
   redisUrl: string;
   prefix: string;
+  /** `--cpu-prof` into bench/out/prof, written when the API exits. */
+  profile: boolean;
 }): Promise<RunningApi> {
   const port = await freePort();
   const api = startChild({
@@ -30,6 +33,7 @@ export async function startApi(options: {
       REDIS_PREFIX: options.prefix,
       RATE_LIMIT_PER_MINUTE: "1000000000",
     },
+    nodeArgs: options.profile ? ["--cpu-prof", "--cpu-prof-dir", join(OUT_DIR, "prof")] : [],
   });
   const baseUrl = `http://127.0.0.1:${port}`;
   await waitForHttp(api, `${baseUrl}/readyz`);

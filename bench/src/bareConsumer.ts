@@ -27,6 +27,7 @@ const consumer = kafka.consumer({
 let read = 0;
 let firstAt = 0;
 let firstCount = 0;
+let firstCpu = process.cpuUsage();
 let done = false;
 
 await consumer.connect();
@@ -44,13 +45,18 @@ await consumer.run({
     if (firstAt === 0) {
       firstAt = Date.now();
       firstCount = read;
+      firstCpu = process.cpuUsage();
     }
     resolveOffset(last.offset);
     await commitOffsetsIfNecessary();
     await heartbeat();
     if (read >= expected && !done) {
       done = true;
-      process.stdout.write(`${JSON.stringify({ read, firstAt, firstCount, lastAt: Date.now() })}\n`);
+      const lastAt = Date.now();
+      // CPU over the same window as the rate, so start-up work is left out.
+      const { user, system } = process.cpuUsage(firstCpu);
+      const cpuSeconds = (user + system) / 1e6;
+      process.stdout.write(`${JSON.stringify({ read, firstAt, firstCount, lastAt, cpuSeconds })}\n`);
       setImmediate(() => {
         consumer.disconnect().finally(() => process.exit(0));
       });

@@ -31,7 +31,9 @@ function rate(events: number, ms: number): RateMeasurement {
 
 export interface BareResult {
   rate: RateMeasurement;
-  cpu: CpuWindow;
+  /** Cores the consumer used while reading (it reports its own CPU time: it has exited before /proc could be read). */
+  cores: number;
+  machineCores: number;
 }
 
 /** Reads the whole topic with a throw-away group and reports how fast kafkajs alone can go. */
@@ -51,15 +53,25 @@ export async function runBareConsumer(input: IngestTopic): Promise<BareResult> {
       output += chunk;
     },
   });
-  const cpu = measureCpu({ consumer: child.pid });
+  const machine = measureCpu({});
   try {
     const line = await waitFor(() => output.split("\n").find((l) => l.startsWith("{")), {
       timeoutMs: 120_000 + input.total / 5,
       intervalMs: 100,
       message: "the bare consumer to read the whole topic",
     });
-    const report = JSON.parse(line) as { read: number; firstAt: number; firstCount: number; lastAt: number };
-    return { rate: rate(report.read - report.firstCount, report.lastAt - report.firstAt), cpu: cpu.end() };
+    const report = JSON.parse(line) as {
+      read: number;
+      firstAt: number;
+      firstCount: number;
+      lastAt: number;
+      cpuSeconds: number;
+    };
+    return {
+      rate: rate(report.read - report.firstCount, report.lastAt - report.firstAt),
+      cores: report.cpuSeconds / Math.max(0.001, (report.lastAt - report.firstAt) / 1000),
+      machineCores: machine.end().machineCores,
+    };
   } finally {
     await child.stop();
   }
@@ -124,16 +136,20 @@ export async function runWorkerIngest(
     nodeArgs: input.profile ? ["--cpu-prof", "--cpu-prof-dir", join(OUT_DIR, "prof")] : [],
   });
   await waitForHttp(worker, `http://127.0.0.1:${port}/healthz`);
-  const statsBefore = await commandStats(input.redis);
-  const cpu = measureCpu({ worker: worker.pid, redis: await redisPid(input.redis) });
-
-  let first: { at: number; applied: number } | undefined;
+  const pids = { worker: worker.pid, redis: await redisPid(input.redis) };
+  // CPU and Redis counters start with the first applied batch, like the rate: the group join before
+  // it is idle time that would dilute both.
+  let first: { at: number; applied: number; cpu: ReturnType<typeof measureCpu> } | undefined;
+  let statsBefore = await commandStats(input.redis);
   let lastLog = performance.now();
   const final = await waitFor(
     async () => {
       const m = await readWorkerMetrics(metricsUrl);
       const at = performance.now();
-      if (first === undefined && m.applied > 0) first = { at, applied: m.applied };
+      if (first === undefined && m.applied > 0) {
+        first = { at, applied: m.applied, cpu: measureCpu(pids) };
+        statsBefore = await commandStats(input.redis);
+      }
       if (at - lastLog > 10_000) {
         lastLog = at;
         log(`  worker applied ${fmt(m.applied)} / ${fmt(input.total)}`);
@@ -142,9 +158,9 @@ export async function runWorkerIngest(
     },
     { timeoutMs: 300_000 + input.total / 2, intervalMs: 50, message: "the worker to apply every event" },
   );
-  const cpuWindow = cpu.end();
+  const start = first ?? { at: final.at, applied: final.m.applied, cpu: measureCpu(pids) };
+  const cpuWindow = start.cpu.end();
   const statsAfter = await commandStats(input.redis);
-  const start = first ?? { at: final.at, applied: final.m.applied };
   return {
     worker,
     metricsUrl,

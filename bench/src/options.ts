@@ -5,7 +5,9 @@ export interface BenchOptions {
   /** Recordings of the large organization per run; each size is a separate data set end to end. */
   sizes: number[];
   kafkaBrokers: string[];
+  /** Used with --shared-redis; otherwise the bench starts a private redis-server. */
   redisUrl: string;
+  sharedRedis: boolean;
   /** A database of its own, so the bench never touches another team's tables. */
   postgresUrl: string;
   /** Closed-loop concurrency, the same for the API (autocannon connections) and PostgreSQL (clients). */
@@ -58,6 +60,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
       "fresh-rate": { type: "string" },
       "fresh-duration": { type: "string" },
       profile: { type: "boolean", default: false },
+      "shared-redis": { type: "boolean", default: false },
       "keep-postgres": { type: "boolean", default: false },
       seed: { type: "string" },
     },
@@ -69,6 +72,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     sizes: sizesText ? parseSizes(sizesText) : quick ? QUICK_SIZES : FULL_SIZES,
     kafkaBrokers: (env.KAFKA_BROKERS ?? "127.0.0.1:9092").split(",").map((b) => b.trim()),
     redisUrl: env.REDIS_URL ?? "redis://127.0.0.1:6379",
+    sharedRedis: values["shared-redis"] ?? false,
     postgresUrl: env.BENCH_PG_URL ?? "postgres://postgres@127.0.0.1:5432/vu_bench",
     connections: positive("--connections", values.connections, 4),
     queryDurationS: positive("--query-duration", values["query-duration"], quick ? 3 : 10),

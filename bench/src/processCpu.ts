@@ -30,6 +30,7 @@ export function machineBusySeconds(): number {
 }
 
 export interface CpuWindow {
+  seconds: number;
   /** Share of one core each process used over the window (1 = one full core). */
   cores: Record<string, number>;
   /** Share of one core the whole machine used (2 = both cores of a 2-core machine). */
@@ -50,7 +51,7 @@ export function measureCpu(pids: Record<string, number>): { end(): CpuWindow } {
       for (const [name, pid] of Object.entries(pids)) {
         cores[name] = (processCpuSeconds(pid) - (before[name] ?? 0)) / seconds;
       }
-      return { cores, machineCores: (machineBusySeconds() - machineBefore) / seconds };
+      return { seconds, cores, machineCores: (machineBusySeconds() - machineBefore) / seconds };
     },
   };
 }

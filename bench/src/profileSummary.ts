@@ -17,13 +17,16 @@ interface CpuProfile {
   samples: number[];
 }
 
-/** The newest `.cpuprofile` in the directory, or undefined when there is none. */
-export function newestProfile(dir: string): string | undefined {
+/**
+ * The main thread's `.cpuprofile` of a process (`CPU.<date>.<time>.<pid>.<thread>.<n>.cpuprofile`):
+ * tsx's loader thread writes one too, so the largest of the pid's files is taken.
+ */
+export function profileOf(dir: string, pid: number): string | undefined {
   try {
     return readdirSync(dir)
-      .filter((f) => f.endsWith(".cpuprofile"))
+      .filter((f) => f.endsWith(".cpuprofile") && f.split(".")[3] === String(pid))
       .map((f) => join(dir, f))
-      .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0];
+      .sort((a, b) => statSync(b).size - statSync(a).size)[0];
   } catch {
     return undefined;
   }

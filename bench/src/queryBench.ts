@@ -1,9 +1,23 @@
+import type { RedisClient } from "@vu/store";
 import autocannon from "autocannon";
 import pg from "pg";
 import type { DashboardQuery } from "./dashboardQueries";
 import { type LatencySummary, summarize } from "./latencyStats";
 import { fmt, log } from "./log";
+import { measureCpu } from "./processCpu";
+import { commandStats, commandStatsDelta, netOutputBytes } from "./redisInfo";
 import { compareAnswers, fromApi, fromSql } from "./resultCheck";
+
+/** What one API request cost the servers, averaged over the autocannon run. */
+export interface RequestCost {
+  apiCpuMs: number;
+  redisCpuMs: number;
+  redisCalls: number;
+  /** Server time of HGETALL, the rollup block reads. */
+  hgetallMs: number;
+  /** Bytes Redis sent (almost all of it to the API). */
+  redisBytes: number;
+}
 
 export interface QueryResult {
   id: string;
@@ -16,12 +30,16 @@ export interface QueryResult {
   postgres: LatencySummary & { queriesPerSecond: number };
   /** PostgreSQL p50 ÷ API p50. */
   speedupP50: number;
+  cost: RequestCost;
   /** null when both systems returned the same numbers; otherwise the first difference. */
   mismatch: string | null;
   plan: string;
 }
 
 export interface QueryBenchOptions {
+  redis: RedisClient;
+  apiPid: number;
+  redisPid: number;
   baseUrl: string;
   token: string;
   postgresUrl: string;
@@ -126,12 +144,26 @@ export async function benchQueries(
   for (const query of queries) {
     const { api: answer, mismatch, plan } = await verify(query, options);
     if (mismatch) log(`  !!! MISMATCH in query ${query.id} (${query.title}): ${mismatch}`);
+    const cpu = measureCpu({ api: options.apiPid, redis: options.redisPid });
+    const statsBefore = await commandStats(options.redis);
+    const bytesBefore = await netOutputBytes(options.redis);
     const api = await runAutocannon(
       options.baseUrl + query.path,
       options.token,
       options.connections,
       options.durationS,
     );
+    const window = cpu.end();
+    const bytes = (await netOutputBytes(options.redis)) - bytesBefore;
+    const commands = commandStatsDelta(statsBefore, await commandStats(options.redis));
+    const requests = Math.max(1, api.samples + api.non2xx);
+    const cost: RequestCost = {
+      apiCpuMs: ((window.cores.api ?? 0) * window.seconds * 1000) / requests,
+      redisCpuMs: ((window.cores.redis ?? 0) * window.seconds * 1000) / requests,
+      redisCalls: commands.reduce((n, c) => n + c.calls, 0) / requests,
+      hgetallMs: (commands.find((c) => c.command === "hgetall")?.usec ?? 0) / 1000 / requests,
+      redisBytes: bytes / requests,
+    };
     const postgres = await runPostgres(query, options);
     const result: QueryResult = {
       id: query.id,
@@ -142,6 +174,7 @@ export async function benchQueries(
       api,
       postgres,
       speedupP50: postgres.p50 / api.p50,
+      cost,
       mismatch,
       plan,
     };
@@ -149,7 +182,8 @@ export async function benchQueries(
       `  (${query.id}) ${query.title}: API p50 ${fmt(api.p50, 2)} ms p99 ${fmt(api.p99, 2)} ms ` +
         `(${fmt(api.requestsPerSecond)} req/s) | PostgreSQL p50 ${fmt(postgres.p50, 1)} ms ` +
         `p99 ${fmt(postgres.p99, 1)} ms (n=${postgres.samples}) | ×${fmt(result.speedupP50, 1)} | ` +
-        `${mismatch ? "MISMATCH" : "same numbers"}`,
+        `${mismatch ? "MISMATCH" : "same numbers"} | per request: API CPU ${fmt(cost.apiCpuMs, 1)} ms, ` +
+        `Redis CPU ${fmt(cost.redisCpuMs, 1)} ms, ${fmt(cost.redisBytes / 1024)} KiB from Redis`,
     );
     if (api.non2xx > 0) throw new Error(`query ${query.id}: ${api.non2xx} requests failed under load`);
     results.push(result);

@@ -53,3 +53,8 @@ export async function redisPid(redis: RedisClient): Promise<number> {
 export async function redisVersion(redis: RedisClient): Promise<string> {
   return (await redisInfo(redis, "server")).get("redis_version") ?? "unknown";
 }
+
+/** Bytes Redis has sent to all clients since it started (INFO stats). */
+export async function netOutputBytes(redis: RedisClient): Promise<number> {
+  return Number((await redisInfo(redis, "stats")).get("total_net_output_bytes") ?? 0);
+}

@@ -1,58 +1,95 @@
 import type { RedisClient } from "@vu/store";
 
 const TIER_NAMES: Record<string, string> = { m: "minute", h: "hour", d: "day", w: "week", M: "month" };
-const SEEN_SAMPLE = 2000;
+/** Block views (packages/store/README.md); a block key without a view suffix is the older one-view layout. */
+const VIEW_NAMES: Record<string, string> = {
+  c: "combinations",
+  t: "total",
+  m: "member_email",
+  v: "voice_model",
+  l: "language_model",
+  a: "app_name",
+};
+/** Beyond this many dedupe keys (one key per recording) they are sampled, not measured one by one. */
+const SEEN_EXACT_LIMIT = 2000;
 
 export interface KeyGroup {
   keys: number;
-  /** Sum of `MEMORY USAGE` (exact for rollups, extrapolated from a sample for dedupe keys). */
+  /** Hash fields / set members over all keys of the group (rollup cells, dedupe ids). */
+  fields: number;
+  /** Sum of `MEMORY USAGE … SAMPLES 0` (exact; extrapolated from a sample for very many dedupe keys). */
   bytes: number;
 }
 
 export interface MemoryBreakdown {
-  /** `used_memory` after the ingest minus before it (includes anything else written meanwhile). */
+  /** `used_memory` after the ingest minus before it (includes Redis' own bookkeeping, e.g. expiry tables). */
   usedMemoryDelta: number;
-  /** Dedupe keys `…:seen:<id>`, one per recording, expiring after the dedupe window (7 days). */
+  /** Dedupe state (`…:seen:…`), expiring after the dedupe window. */
   seen: KeyGroup;
-  /** Rollup block hashes per tier, plus the combination table and dimension sets. */
-  rollups: Record<string, KeyGroup>;
+  /** Rollup blocks per tier, all views together. */
+  tiers: Record<string, KeyGroup>;
+  /** Rollup blocks per view, all tiers together. */
+  views: Record<string, KeyGroup>;
+  /** Combination table, dimension sets, anything else under the prefix. */
+  other: Record<string, KeyGroup>;
   rollupBytes: number;
-  /** The part of the delta the dedupe keys account for when rollups are subtracted (includes the expiry table). */
-  seenBytesByDifference: number;
 }
 
-async function memoryUsage(redis: RedisClient, keys: string[]): Promise<number> {
-  let total = 0;
-  for (let i = 0; i < keys.length; i += 1000) {
+interface KeyInfo {
+  key: string;
+  fields: number;
+  bytes: number;
+}
+
+/** Size and field count of each key, pipelined; SAMPLES 0 walks every field instead of estimating from five. */
+async function measure(redis: RedisClient, keys: string[]): Promise<KeyInfo[]> {
+  const out: KeyInfo[] = [];
+  for (let i = 0; i < keys.length; i += 500) {
+    const chunk = keys.slice(i, i + 500);
     const pipeline = redis.pipeline();
-    // SAMPLES 0: measure every field of a hash, not an estimate from five.
-    for (const key of keys.slice(i, i + 1000)) pipeline.call("MEMORY", "USAGE", key, "SAMPLES", "0");
-    for (const [error, bytes] of (await pipeline.exec()) ?? []) {
-      if (error === null) total += Number(bytes ?? 0);
+    for (const key of chunk) {
+      pipeline.call("MEMORY", "USAGE", key, "SAMPLES", "0");
+      pipeline.type(key);
     }
+    const replies = (await pipeline.exec()) ?? [];
+    const types = chunk.map((_, j) => String(replies[2 * j + 1]?.[1] ?? ""));
+    const counts = redis.pipeline();
+    for (const [j, key] of chunk.entries()) {
+      if (types[j] === "hash") counts.hlen(key);
+      else if (types[j] === "set") counts.scard(key);
+      else counts.exists(key);
+    }
+    const countReplies = (await counts.exec()) ?? [];
+    chunk.forEach((key, j) => {
+      out.push({
+        key,
+        bytes: Number(replies[2 * j]?.[1] ?? 0),
+        fields: types[j] === "hash" || types[j] === "set" ? Number(countReplies[j]?.[1] ?? 0) : 1,
+      });
+    });
   }
-  return total;
+  return out;
 }
 
-function classify(key: string): string {
-  if (key.includes(":seen:")) return "seen";
-  const block = /:b:([a-zA-Z]):/.exec(key);
-  if (block?.[1]) return TIER_NAMES[block[1]] ?? "other";
-  if (key.endsWith(":combos")) return "combos";
-  if (key.includes(":dim:")) return "dimensions";
-  return "other";
+function add(groups: Record<string, KeyGroup>, name: string, info: KeyInfo): void {
+  const group = groups[name] ?? { keys: 0, fields: 0, bytes: 0 };
+  group.keys += 1;
+  group.fields += info.fields;
+  group.bytes += info.bytes;
+  groups[name] = group;
 }
 
 /**
- * Walks every key under the bench's prefix once. Rollup keys (tens of thousands) are measured
- * one by one; dedupe keys (one per recording, millions) are counted and a sample measured.
+ * Walks every key under the bench's prefix once and measures it: rollup blocks by tier and by view,
+ * the dedupe state, the rest. Dedupe keys are measured exactly while few (sets per window); with a
+ * key per recording (millions) a sample is measured and multiplied.
  */
 export async function memoryBreakdown(
   redis: RedisClient,
   prefix: string,
   usedMemoryDelta: number,
 ): Promise<MemoryBreakdown> {
-  const byGroup = new Map<string, string[]>();
+  const rest: string[] = [];
   const seenSample: string[] = [];
   let seenCount = 0;
   let cursor = "0";
@@ -63,34 +100,34 @@ export async function memoryBreakdown(
     ];
     cursor = next;
     for (const key of keys) {
-      const group = classify(key);
-      if (group === "seen") {
-        seenCount++;
-        if (seenSample.length < SEEN_SAMPLE) seenSample.push(key);
-        continue;
-      }
-      const list = byGroup.get(group) ?? [];
-      list.push(key);
-      byGroup.set(group, list);
+      if (!key.includes(":seen:")) rest.push(key);
+      else if (seenCount++ < SEEN_EXACT_LIMIT) seenSample.push(key);
     }
   } while (cursor !== "0");
 
-  const rollups: Record<string, KeyGroup> = {};
+  const tiers: Record<string, KeyGroup> = {};
+  const views: Record<string, KeyGroup> = {};
+  const other: Record<string, KeyGroup> = {};
   let rollupBytes = 0;
-  for (const [group, keys] of byGroup) {
-    const bytes = await memoryUsage(redis, keys);
-    rollups[group] = { keys: keys.length, bytes };
-    rollupBytes += bytes;
+  for (const info of await measure(redis, rest)) {
+    const block = /:b:([a-zA-Z]):\d{12}(?::([a-z]))?$/.exec(info.key);
+    if (block?.[1]) {
+      add(tiers, TIER_NAMES[block[1]] ?? block[1], info);
+      add(views, VIEW_NAMES[block[2] ?? "c"] ?? (block[2] as string), info);
+      rollupBytes += info.bytes;
+    } else if (info.key.endsWith(":combos")) add(other, "combos", info);
+    else if (info.key.includes(":dim:")) add(other, "dimensions", info);
+    else add(other, "other", info);
   }
-  const sampleBytes = await memoryUsage(redis, seenSample);
-  const seenBytes = seenSample.length === 0 ? 0 : (sampleBytes / seenSample.length) * seenCount;
-  return {
-    usedMemoryDelta,
-    seen: { keys: seenCount, bytes: seenBytes },
-    rollups,
-    rollupBytes,
-    seenBytesByDifference: usedMemoryDelta - rollupBytes,
+
+  const sample = await measure(redis, seenSample);
+  const scale = sample.length === 0 ? 0 : seenCount / sample.length;
+  const seen = {
+    keys: seenCount,
+    fields: sample.reduce((n, s) => n + s.fields, 0) * scale,
+    bytes: sample.reduce((n, s) => n + s.bytes, 0) * scale,
   };
+  return { usedMemoryDelta, seen, tiers, views, other, rollupBytes };
 }
 
 /** Removes every key under the prefix (UNLINK: freed in the background, Redis stays responsive). */

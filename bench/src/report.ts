@@ -25,7 +25,7 @@ function machineSection(r: BenchResults): string {
       ["CPU", `${m.cpuModel}, ${m.cores} cores (shared, noisy)`],
       ["Memory", `${f(m.memoryGiB, 1)} GiB`],
       ["Node.js", m.node],
-      ["Redis", m.redis],
+      ["Redis", `${m.redis} (${r.redis}, no persistence)`],
       ["PostgreSQL", `${m.postgres} (${pgSettings}; sessions set work_mem=64MB)`],
       ["Kafka", `${m.kafka} (single broker, 6 partitions per topic)`],
     ],
@@ -82,7 +82,7 @@ function ingestSection(r: BenchResults): string {
       const perEvent = evalsha ? `${f(evalsha.usec / Math.max(1, w.metrics.applied), 1)} µs (evalsha)` : "–";
       return [
         label(s.size),
-        `${f(s.ingest.bare.rate.eventsPerSecond)} events/s (CPU ${f(s.ingest.bare.cpu.cores.consumer ?? 0, 2)} cores)`,
+        `${f(s.ingest.bare.rate.eventsPerSecond)} events/s (CPU ${f(s.ingest.bare.cores, 2)} cores)`,
         `${f(w.rate.eventsPerSecond)} events/s`,
         f(s.ingest.ratio, 2),
         `${f(w.cpu.cores.worker ?? 0, 2)} cores`,
@@ -115,32 +115,64 @@ function ingestSection(r: BenchResults): string {
 }
 
 function memorySection(r: BenchResults): string {
-  const tiers = ["minute", "hour", "day", "week", "month", "combos", "dimensions"];
-  return table(
+  const sizes = table(
     [
       "Size",
       "used_memory Δ",
       "per million events",
-      "dedupe keys (`seen:*`)",
+      "dedupe state",
       "per million",
-      "rollups (all tiers)",
+      "rollup blocks",
       "per million",
-      ...tiers.map((t) => `${t} keys`),
+      "combination table",
     ],
     r.sizes.map((s) => {
       const m = s.memory;
+      const combos = m.other.combos;
       return [
         label(s.size),
         mib(m.usedMemoryDelta),
         mib(m.perMillion.total),
-        `${f(m.seen.keys)} keys, ≈ ${mib(m.seen.bytes)} (by difference ${mib(m.seenBytesByDifference)})`,
+        `${mib(m.seen.bytes)} (${f(m.seen.keys)} keys, ${f(m.seen.fields)} ids)`,
         mib(m.perMillion.seen),
         mib(m.rollupBytes),
         mib(m.perMillion.rollups),
-        ...tiers.map((t) => (m.rollups[t] ? `${f(m.rollups[t].keys)} / ${mib(m.rollups[t].bytes)}` : "–")),
+        combos ? `${f(combos.fields)} combinations, ${mib(combos.bytes)}` : "–",
       ];
     }),
   );
+  const last = r.sizes.at(-1);
+  if (last === undefined) return sizes;
+  const group = (name: string, g: { keys: number; fields: number; bytes: number }) => [
+    name,
+    f(g.keys),
+    f(g.fields),
+    f(g.fields / Math.max(1, g.keys), 1),
+    mib(g.bytes),
+  ];
+  const header = ["", "keys", "cells", "cells per key", "memory"];
+  const tiers = table(
+    ["Tier", ...header.slice(1)],
+    Object.entries(last.memory.tiers).map(([name, g]) => group(name, g)),
+  );
+  const views = table(
+    ["View", ...header.slice(1)],
+    Object.entries(last.memory.views).map(([name, g]) => group(name, g)),
+  );
+  return `${sizes}
+
+\`used_memory Δ\` is Redis' own figure (before/after the ingest); the other columns add up
+\`MEMORY USAGE … SAMPLES 0\` of every key under the bench's prefix, so the difference is Redis'
+per-key bookkeeping (the expiry table, dictionary overhead). The dedupe state expires after the
+dedupe window (7 days); the rest stays (minute blocks 35 days, hour blocks 400 days).
+
+Rollup blocks of the ${label(last.size)} data set by tier (all organizations, all views):
+
+${tiers}
+
+By view (a query reads one view per block: the total, one dimension's projection, or all combinations):
+
+${views}`;
 }
 
 function freshnessSection(r: BenchResults): string {
@@ -161,7 +193,7 @@ function freshnessSection(r: BenchResults): string {
   );
 }
 
-function querySection(s: SizeResult, connections: number): string {
+function querySection(s: SizeResult, connections: number, cores: number): string {
   return `### ${label(s.size)} recordings\n\n${table(
     [
       "Query",
@@ -173,6 +205,8 @@ function querySection(s: SizeResult, connections: number): string {
       "PostgreSQL p99",
       "PG n",
       "p50 speed-up",
+      "API CPU / request",
+      "from Redis / request",
       "Same numbers",
     ],
     s.queries.map((q) => [
@@ -185,9 +219,22 @@ function querySection(s: SizeResult, connections: number): string {
       `${f(q.postgres.p99, 1)} ms`,
       f(q.postgres.samples),
       `×${f(q.speedupP50, 1)}`,
+      `${f(q.cost.apiCpuMs, 1)} ms`,
+      `${f(q.cost.redisBytes / 1024)} KiB`,
       q.mismatch === null ? "yes" : `**NO**: ${q.mismatch.slice(0, 300)}`,
     ]),
-  )}\n\nBoth systems under the same closed loop of ${connections} concurrent clients.`;
+  )}\n\nBoth systems under the same closed loop of ${connections} concurrent clients. 1-minute load
+average during the run: ${Object.entries(s.loadAverage)
+    .map(([phase, v]) => `${f(v, 1)} (${phase})`)
+    .join(", ")} on ${cores} cores.${apiProfileTable(s)}`;
+}
+
+function apiProfileTable(s: SizeResult): string {
+  if (!s.apiProfile) return "";
+  return `\n\nQuery API CPU profile over all its requests (self time, \`--profile\`):\n\n${table(
+    ["Function", "Where", "Self"],
+    s.apiProfile.map((p) => [`\`${p.function}\``, `\`${p.location}\``, `${f(p.selfShare * 100, 1)} %`]),
+  )}`;
 }
 
 function scalingSection(r: BenchResults): string {
@@ -225,7 +272,7 @@ function queryList(r: BenchResults): string {
 export function renderReport(r: BenchResults): string {
   return `# Benchmark report
 
-Generated by \`npm run bench\` (run \`${r.runId}\`, ${r.startedAt} → ${r.finishedAt}); do not edit by
+Generated by \`npm run bench\` (run \`${r.runId}\` of commit \`${r.commit}\`, ${r.startedAt} → ${r.finishedAt}); do not edit by
 hand: the next run overwrites it. Raw numbers: \`bench/out/results.json\`. What each number means and
 how it is measured: [README.md](README.md).
 
@@ -263,7 +310,7 @@ ${freshnessSection(r)}
 
 ## Dashboard queries: our API vs PostgreSQL
 
-${r.sizes.map((s) => querySection(s, r.connections)).join("\n\n")}
+${r.sizes.map((s) => querySection(s, r.connections, r.machine.cores)).join("\n\n")}
 
 ### Scaling from the smallest to the largest size
 

@@ -36,13 +36,20 @@ export interface SizeResult {
   ingest: IngestResult;
   memory: MemoryResult;
   queries: QueryResult[];
+  /** 1-minute load average at phase ends: above the core count, other work competed for the CPU. */
+  loadAverage: Record<string, number>;
+  /** Top self-time functions of the query API over all query runs, when run with --profile. */
+  apiProfile?: ProfileEntry[];
   freshness: FreshnessResult;
 }
 
 export interface BenchResults {
   runId: string;
+  /** The product code measured: the commit, marked dirty when packages/ or services/ had changes. */
+  commit: string;
   startedAt: string;
   finishedAt: string;
+  redis: string;
   connections: number;
   queryDurationS: number;
   machine: MachineInfo;

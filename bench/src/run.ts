@@ -1,8 +1,10 @@
 // `npm run bench [-- --quick | --sizes 1000000,10000000]`: see bench/README.md.
+import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { copyFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createRedisClient } from "@vu/store";
+import { type RedisServerHandle, startRedisServer } from "@vu/infra";
+import { createRedisClient, type RedisClient } from "@vu/store";
 import { renderChart } from "./chart";
 import { OUT_DIR, REPO_ROOT } from "./childService";
 import { anchorHour } from "./dataset";
@@ -15,12 +17,13 @@ import type { BenchResults, SizeResult } from "./results";
 import { runSize } from "./sizeRun";
 
 async function main(): Promise<void> {
-  const options = parseOptions(process.argv.slice(2));
+  const parsed = parseOptions(process.argv.slice(2));
   const runId = randomUUID().slice(0, 8);
   const startedAt = new Date().toISOString();
   mkdirSync(OUT_DIR, { recursive: true });
-  await ensureDatabase(options.postgresUrl);
-  const redis = createRedisClient(options.redisUrl);
+  await ensureDatabase(parsed.postgresUrl);
+  const { redis, server } = await benchRedis(parsed);
+  const options = { ...parsed, redisUrl: server?.url ?? parsed.redisUrl };
   try {
     const machine = await machineInfo(redis, options.postgresUrl);
     log(
@@ -33,8 +36,10 @@ async function main(): Promise<void> {
     }
     const results: BenchResults = {
       runId,
+      commit: commitMeasured(),
       startedAt,
       finishedAt: new Date().toISOString(),
+      redis: server ? "private redis-server started by the bench" : `shared, ${options.redisUrl}`,
       connections: options.connections,
       queryDurationS: options.queryDurationS,
       machine,
@@ -53,7 +58,37 @@ async function main(): Promise<void> {
     }
   } finally {
     redis.disconnect();
+    await server?.stop();
   }
+}
+
+/** BENCH_COMMIT when run from a snapshot (runAtCommit.sh), else the work tree's HEAD. */
+function commitMeasured(): string {
+  if (process.env.BENCH_COMMIT) return process.env.BENCH_COMMIT;
+  try {
+    const git = (...args: string[]) => execFileSync("git", args, { cwd: REPO_ROOT, encoding: "utf8" }).trim();
+    const dirty = git("status", "--porcelain", "--", "packages", "services") !== "";
+    return `${git("rev-parse", "--short", "HEAD")}${dirty ? " + uncommitted changes" : ""}`;
+  } catch {
+    return "unknown";
+  }
+}
+
+/**
+ * A private redis-server by default (same binary, no persistence, like the shared one): on a machine
+ * where others run tests against the shared Redis, its used_memory, INFO commandstats and CPU would
+ * count their work as ours. `--shared-redis` uses REDIS_URL instead, under the bench's own prefix.
+ */
+async function benchRedis(
+  options: ReturnType<typeof parseOptions>,
+): Promise<{ redis: RedisClient; server?: RedisServerHandle }> {
+  if (options.sharedRedis) return { redis: createRedisClient(options.redisUrl) };
+  const server = await startRedisServer({ appendonly: false });
+  const redis = createRedisClient(server.url);
+  // No RDB snapshots either: a fork writing gigabytes in the middle of a measurement is noise.
+  await redis.config("SET", "save", "");
+  log(`private redis-server on ${server.url}`);
+  return { redis, server };
 }
 
 main().catch((error: unknown) => {

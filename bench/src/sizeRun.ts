@@ -1,3 +1,4 @@
+import { loadavg } from "node:os";
 import { join } from "node:path";
 import type { RedisClient } from "@vu/store";
 import { startApi } from "./apiService";
@@ -10,9 +11,9 @@ import { benchKafka, createTopics, deleteTopics, produceDataset } from "./kafkaT
 import { fmt, log } from "./log";
 import type { BenchOptions } from "./options";
 import { dropSchema, loadPostgres } from "./postgresLoad";
-import { newestProfile, summarizeProfile } from "./profileSummary";
+import { profileOf, summarizeProfile } from "./profileSummary";
 import { benchQueries } from "./queryBench";
-import { usedMemory } from "./redisInfo";
+import { redisPid, usedMemory } from "./redisInfo";
 import { deletePrefix, memoryBreakdown } from "./redisMemory";
 import type { SizeResult } from "./results";
 
@@ -53,6 +54,7 @@ export async function runSize(
     const bare = await runBareConsumer(ingestTopic);
     log(`  bare consumer: ${fmt(bare.rate.eventsPerSecond)} events/s`);
 
+    const load: Record<string, number> = { beforeIngest: loadavg()[0] ?? 0 };
     log("  ingest worker reading the topic into Redis");
     const memoryBefore = await usedMemory(redis);
     const ingest = await runWorkerIngest({
@@ -64,6 +66,7 @@ export async function runSize(
     });
     worker = ingest.worker;
     const memoryAfter = await usedMemory(redis);
+    load.afterIngest = loadavg()[0] ?? 0;
     const ratio = ingest.rate.eventsPerSecond / bare.rate.eventsPerSecond;
     log(`  worker: ${fmt(ingest.rate.eventsPerSecond)} events/s, ${fmt(ratio, 2)} of the bare consumer`);
 
@@ -83,10 +86,13 @@ export async function runSize(
         `${fmt(breakdown.seen.bytes / MIB)} MiB, rollups ${fmt(breakdown.rollupBytes / MIB)} MiB`,
     );
 
-    api = await startApi({ runId, redis, redisUrl: options.redisUrl, prefix });
+    api = await startApi({ runId, redis, redisUrl: options.redisUrl, prefix, profile: options.profile });
     const token = await api.tokenFor(dataset.large.organizationId);
     log(`  dashboard queries (${options.connections} connections, ${options.queryDurationS} s each)`);
     const queries = await benchQueries(dashboardQueries(dataset, `${postgres.schema}.recordings`), {
+      redis,
+      apiPid: api.api.pid,
+      redisPid: await redisPid(redis),
       baseUrl: api.baseUrl,
       token,
       postgresUrl: options.postgresUrl,
@@ -96,6 +102,7 @@ export async function runSize(
       pgMaxDurationS: options.pgMaxDurationS,
     });
 
+    load.afterQueries = loadavg()[0] ?? 0;
     const freshOrg = `bench-fresh-${runId}`;
     log(`  freshness: ${fmt(options.freshRate)} events/s for ${options.freshDurationS} s`);
     const freshness = await measureFreshness({
@@ -112,9 +119,15 @@ export async function runSize(
         `at ${fmt(freshness.achievedRate)} events/s`,
     );
 
+    const workerPid = worker.pid;
     await worker.stop();
     worker = undefined;
-    const profileFile = options.profile ? newestProfile(join(OUT_DIR, "prof")) : undefined;
+    const apiPid = api.api.pid;
+    await api.api.stop();
+    api = undefined;
+    const profileDir = join(OUT_DIR, "prof");
+    const workerProfile = options.profile ? profileOf(profileDir, workerPid) : undefined;
+    const apiProfile = options.profile ? profileOf(profileDir, apiPid) : undefined;
     return {
       size,
       totalEvents: dataset.total,
@@ -129,12 +142,14 @@ export async function runSize(
           metrics: ingest.metrics,
           cpu: ingest.cpu,
           redisCommands: ingest.redisCommands,
-          ...(profileFile ? { profile: summarizeProfile(profileFile) } : {}),
+          ...(workerProfile ? { profile: summarizeProfile(workerProfile) } : {}),
         },
         ratio,
       },
       memory,
       queries,
+      loadAverage: load,
+      ...(apiProfile ? { apiProfile: summarizeProfile(apiProfile) } : {}),
       freshness,
     };
   } finally {
