@@ -25,7 +25,7 @@ export const WORKLOAD_SIZES: Readonly<Record<WorkloadName, WorkloadSize>> = {
     queries: 600,
     faultEvents: 2_500,
     faultQueries: 150,
-    propertyRuns: 150,
+    propertyRuns: 250,
   },
   soak: {
     organizations: 6,

@@ -1,6 +1,7 @@
 import { type CountedRecording, countRecordings } from "../oracle";
 import { generateComparable, type QueryCase, retargetPage } from "../workload/queries";
 import { DAY_MS, HISTORY_MS, hotInstants, MINUTE_MS } from "../workload/timeline";
+import type { OrgVocabulary } from "../workload/vocabulary";
 import { acceptedUntil, generateWorkload, type Workload } from "../workload/workload";
 import { startApiServer } from "./apiServer";
 import { createTieLedger } from "./compare";
@@ -26,7 +27,11 @@ export interface PreparedWorkload {
 }
 
 /** The seeded workload of a suite and the oracle's view of it; prints the seed first. */
-export function prepareWorkload(suite: string, events: (config: RunConfig) => number): PreparedWorkload {
+export function prepareWorkload(
+  suite: string,
+  events: (config: RunConfig) => number,
+  vocabularies?: OrgVocabulary[],
+): PreparedWorkload {
   const config = runConfig();
   announce(suite, config);
   const anchorMs = Math.floor(Date.now() / MINUTE_MS) * MINUTE_MS;
@@ -36,6 +41,7 @@ export function prepareWorkload(suite: string, events: (config: RunConfig) => nu
     anchorMs,
     organizations: config.size.organizations,
     events: events(config),
+    ...(vocabularies ? { vocabularies } : {}),
   });
   const recordings = countRecordings(
     workload.messages.map((m) => ({ key: m.key, event: m.event })),

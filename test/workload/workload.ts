@@ -31,6 +31,8 @@ export interface WorkloadOptions {
   organizations: number;
   /** Valid first copies; repeats, far-future and malformed messages come on top (a few percent). */
   events: number;
+  /** Given organizations instead of drawn ones (then `organizations` is ignored). */
+  vocabularies?: OrgVocabulary[];
 }
 
 function drawEvent(org: OrgVocabulary, id: string, atMs: number, random: Random): RecordingCompletedInput {
@@ -69,7 +71,8 @@ const viaProducer = (event: RecordingCompletedInput): WorkloadMessage => ({
  */
 export function generateWorkload(options: WorkloadOptions): Workload {
   const { random, anchorMs } = options;
-  const organizations = buildVocabularies(options.organizations, random.fork("vocabulary"));
+  const organizations =
+    options.vocabularies ?? buildVocabularies(options.organizations, random.fork("vocabulary"));
   const times = createTimeDrawer(anchorMs, random.fork("times"));
   const weights = organizations.map((_, i) => 1 / (i + 1));
   const total = weights.reduce((a, b) => a + b, 0);
