@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { round3, toStatsRow, toSummary } from "./rowMetrics";
+import { ratio3, toStatsRow, toSummary } from "./rowMetrics";
 
 const sums = {
   count: 3,
@@ -39,6 +39,18 @@ describe("row metrics", () => {
       avg_llm_processing_seconds: 0,
       avg_voice_processing_seconds: 0.333,
     });
-    expect(round3(2 / 3)).toBe(0.667);
+    expect(ratio3(2n, 3n)).toBe(0.667);
+  });
+
+  it("rounds exact halves up, whatever their binary representation", () => {
+    // As floats, 0.5005 * 1000 = 500.49999... and Math.round would give 0.5.
+    expect(ratio3(30_030n, 60_000n)).toBe(0.501);
+    expect(ratio3(30n, 60_000n)).toBe(0.001);
+    expect(ratio3(1_001n, 2_000n)).toBe(0.501);
+    expect(ratio3(3n, 2_000n)).toBe(0.002);
+    expect(ratio3(1n, 3_000n)).toBe(0);
+    expect(ratio3(5n, 0n)).toBe(0);
+    // Beyond 2^53 the integers stay exact.
+    expect(ratio3(2n ** 60n * 60_000n, 2n ** 60n)).toBe(60_000);
   });
 });

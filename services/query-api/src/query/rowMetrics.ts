@@ -1,15 +1,18 @@
 import type { Dimension } from "@vu/events";
 import type { Sums } from "@vu/store";
 
-/** CONTRACT §2: non-integer values are rounded to 3 decimal places. */
-export function round3(value: number): number {
-  return Math.round(value * 1000) / 1000;
+/**
+ * numerator ÷ denominator rounded half up to 3 decimal places (CONTRACT §2), exactly: every metric
+ * is a ratio of integer sums, so it is rounded on the integers (floor((2000·n + d) / 2d) / 1000)
+ * rather than on a float quotient, where 0.0005 and 0.5005 would round differently. 0 when the
+ * denominator is 0 (SQL AVG over no values, wpm over no duration).
+ */
+export function ratio3(numerator: bigint, denominator: bigint): number {
+  if (denominator === 0n) return 0;
+  return Number((2000n * numerator + denominator) / (2n * denominator)) / 1000;
 }
 
-/** SQL AVG semantics: the mean over non-null values, 0 when there are none. */
-function mean(sum: number, count: number): number {
-  return count === 0 ? 0 : sum / count;
-}
+const big = BigInt;
 
 export interface StatsRow {
   time_bucket: string;
@@ -41,9 +44,10 @@ export function toStatsRow(
   row.recording_count = sums.count;
   row.total_words = sums.words;
   row.total_duration = sums.durationMs;
-  row.avg_llm_processing_time = round3(mean(sums.llmMsSum, sums.llmMsCount));
-  row.avg_voice_processing_time = round3(mean(sums.voiceMsSum, sums.voiceMsCount));
-  row.avg_wpm = sums.durationMs === 0 ? 0 : round3(sums.words / (sums.durationMs / 60_000));
+  row.avg_llm_processing_time = ratio3(big(sums.llmMsSum), big(sums.llmMsCount));
+  row.avg_voice_processing_time = ratio3(big(sums.voiceMsSum), big(sums.voiceMsCount));
+  // words ÷ (duration / 60000) = words · 60000 ÷ duration
+  row.avg_wpm = ratio3(big(sums.words) * 60_000n, big(sums.durationMs));
   return row;
 }
 
@@ -51,9 +55,9 @@ export function toStatsRow(
 export function toSummary(sums: Sums): Summary {
   return {
     total_recordings: sums.count,
-    total_duration_minutes: round3(sums.durationMs / 60_000),
+    total_duration_minutes: ratio3(big(sums.durationMs), 60_000n),
     total_words: sums.words,
-    avg_llm_processing_seconds: round3(mean(sums.llmMsSum, sums.llmMsCount) / 1000),
-    avg_voice_processing_seconds: round3(mean(sums.voiceMsSum, sums.voiceMsCount) / 1000),
+    avg_llm_processing_seconds: ratio3(big(sums.llmMsSum), big(sums.llmMsCount) * 1000n),
+    avg_voice_processing_seconds: ratio3(big(sums.voiceMsSum), big(sums.voiceMsCount) * 1000n),
   };
 }
