@@ -1,0 +1,188 @@
+import { IANAZone } from "luxon";
+import { describe, expect, it } from "vitest";
+import {
+  answerDimensions,
+  answerStats,
+  answerSummary,
+  type CountedRecording,
+  compareCodePoints,
+  type ExpectedStats,
+  type QueryPairs,
+  round3,
+  wallToInstant,
+} from "./oracle";
+
+// The oracle is only as good as its own reading of the contract: these cases are worked out by hand
+// from CONTRACT §2, independently of the service, so a wrong oracle cannot agree with a wrong API.
+const nowMs = Date.parse("2026-11-22T12:00:00Z");
+
+function rec(id: string, at: string, patch: Partial<CountedRecording> = {}): CountedRecording {
+  return {
+    org: "acme",
+    id,
+    atMs: Date.parse(at),
+    member_email: "ada@example.com",
+    voice_model: "whisper",
+    language_model: "gpt",
+    app_name: "Zoom",
+    duration_ms: 60_000,
+    word_count: 150,
+    voice_processing_ms: 1_000,
+    llm_processing_ms: 2_000,
+    ...patch,
+  };
+}
+
+const recordings = [
+  rec("r1", "2026-11-02T09:15:00Z", { word_count: 100 }),
+  rec("r2", "2026-11-02T23:30:00Z", { app_name: "=SUM(1)", language_model: null, llm_processing_ms: null }),
+  rec("r3", "2026-11-03T10:00:00Z", { member_email: "bob@example.com", voice_processing_ms: null }),
+  rec("r4", "2026-11-10T10:00:00Z", { app_name: "🎙 Memo", duration_ms: 0, word_count: 0 }),
+  rec("r5", "2026-11-10T11:00:00Z", { app_name: "\uFF5EWave" }),
+].sort((a, b) => a.atMs - b.atMs);
+
+function stats(pairs: QueryPairs): ExpectedStats {
+  const answer = answerStats(recordings, pairs, { nowMs, selfCheck: true });
+  if (answer.status !== 200) throw new Error(`expected 200, got ${JSON.stringify(answer)}`);
+  return answer;
+}
+const labels = (s: ExpectedStats) =>
+  s.rows.map((r) => [r.time_bucket, r.group, r.metrics.recording_count.value]);
+
+describe("the oracle's reading of CONTRACT §2", () => {
+  it("takes a date-only end as the whole end day, in UTC by default", () => {
+    const s = stats([
+      ["start_date", "2026-11-01"],
+      ["end_date", "2026-11-30"],
+    ]);
+    expect(s.meta).toEqual({
+      start_date: "2026-11-01T00:00:00.000Z",
+      end_date: "2026-12-01T00:00:00.000Z",
+      granularity: "day",
+      group_by: null,
+      timezone: "UTC",
+    });
+    expect(labels(s)).toEqual([
+      ["2026-11-02T00:00:00.000Z", undefined, 2],
+      ["2026-11-03T00:00:00.000Z", undefined, 1],
+      ["2026-11-10T00:00:00.000Z", undefined, 2],
+    ]);
+    expect(s.rows[0]?.metrics.avg_wpm).toEqual({ value: 125 });
+    expect(s.rows[0]?.metrics.avg_llm_processing_time).toEqual({ value: 2000 });
+  });
+
+  it("cuts local days and ISO weeks (Monday) in the query zone, labelled with the zone's offset", () => {
+    const berlin = stats([
+      ["start_date", "2026-11-01"],
+      ["end_date", "2026-11-03"],
+      ["timezone", "Europe/Berlin"],
+    ]);
+    expect(labels(berlin)).toEqual([
+      ["2026-11-02T00:00:00.000+01:00", undefined, 1],
+      ["2026-11-03T00:00:00.000+01:00", undefined, 2],
+    ]);
+    const weeks = stats([
+      ["start_date", "2026-11-03T00:00:00+05:30"],
+      ["end_date", "2026-11-30"],
+      ["granularity", "week"],
+    ]);
+    expect(weeks.meta.timezone).toBe("+05:30");
+    // A Tuesday start: the first bucket is partial but labelled with its Monday.
+    expect(labels(weeks)[0]).toEqual(["2026-11-02T00:00:00.000+05:30", undefined, 2]);
+  });
+
+  it("groups in code point order with null last; dimensions have no null", () => {
+    const byApp = stats([
+      ["start_date", "2026-11-01"],
+      ["end_date", "2026-11-30"],
+      ["granularity", "month"],
+      ["group_by", "app_name"],
+    ]);
+    expect(byApp.rows.map((r) => r.group)).toEqual(["=SUM(1)", "Zoom", "\uFF5EWave", "🎙 Memo"]);
+    const byModel = stats([
+      ["start_date", "2026-11-01"],
+      ["end_date", "2026-11-30"],
+      ["granularity", "month"],
+      ["group_by", "language_model"],
+    ]);
+    expect(byModel.rows.map((r) => r.group)).toEqual(["gpt", null]);
+    expect(compareCodePoints("\uFF5E", "🎙")).toBeLessThan(0);
+    expect(answerDimensions(recordings).language_models).toEqual(["gpt"]);
+  });
+
+  it("filters with trimmed, case-insensitive e-mails and the literal null", () => {
+    const s = stats([
+      ["start_date", "2026-11-01"],
+      ["end_date", "2026-11-30"],
+      ["granularity", "month"],
+      ["filter[member_email]", " ADA@example.com ,, "],
+      ["filter[language_model]", "null"],
+    ]);
+    expect(labels(s)).toEqual([["2026-11-01T00:00:00.000Z", undefined, 1]]);
+  });
+
+  it("pages, with an empty page past the end", () => {
+    const s = stats([
+      ["start_date", "2026-11-01"],
+      ["end_date", "2026-11-30"],
+      ["page", "3"],
+      ["page_size", "2"],
+    ]);
+    expect(s.pagination).toEqual({ page: 3, page_size: 2, total_rows: 3, total_pages: 2, count: 0 });
+  });
+
+  it("rounds exact rationals to 3 decimals, half up, and averages like SQL", () => {
+    expect(round3(30_030, 60_000)).toEqual({ value: 0.501, tie: 0.5 });
+    expect(round3(1, 3)).toEqual({ value: 0.333 });
+    expect(round3(5, 0)).toEqual({ value: 0 });
+    const summary = answerSummary(
+      recordings,
+      [
+        ["start_date", "2026-11-03"],
+        ["end_date", "2026-11-03"],
+      ],
+      { nowMs },
+    );
+    expect(summary).toMatchObject({
+      status: 200,
+      metrics: {
+        total_recordings: { value: 1 },
+        avg_voice_processing_seconds: { value: 0 },
+        total_duration_minutes: { value: 1 },
+      },
+    });
+  });
+
+  it("reads a repeated local time as its first occurrence and a skipped one as after the gap", () => {
+    const berlin = IANAZone.create("Europe/Berlin");
+    expect(new Date(wallToInstant(Date.parse("2026-10-25T02:30:00Z"), berlin)).toISOString()).toBe(
+      "2026-10-25T00:30:00.000Z",
+    );
+    expect(new Date(wallToInstant(Date.parse("2026-03-29T02:30:00Z"), berlin)).toISOString()).toBe(
+      "2026-03-29T01:30:00.000Z",
+    );
+  });
+
+  it("refuses what the contract calls a 400", () => {
+    const bad = (pairs: QueryPairs) => answerStats(recordings, pairs, { nowMs });
+    expect(
+      bad([
+        ["start_date", "2026-11-10"],
+        ["end_date", "2026-11-01"],
+      ]),
+    ).toEqual({ status: 400, parameter: "start_date" });
+    expect(
+      bad([
+        ["start_date", "2020-01-01"],
+        ["granularity", "hour"],
+      ]),
+    ).toEqual({ status: 400, parameter: "granularity" });
+    expect(
+      bad([
+        ["page", "1"],
+        ["page", "2"],
+      ]),
+    ).toEqual({ status: 400, parameter: "page" });
+    expect(bad([["granularty", "day"]])).toEqual({ status: 400, parameter: "granularty" });
+  });
+});
