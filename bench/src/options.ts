@@ -26,6 +26,8 @@ export interface BenchOptions {
   /** Keep the PostgreSQL tables afterwards (Redis keys and Kafka topics are always removed). */
   keepPostgres: boolean;
   seed: number;
+  /** Re-render REPORT.md and the chart from bench/out/results.json without measuring anything. */
+  reportOnly: boolean;
 }
 
 const QUICK_SIZES = [50_000, 200_000];
@@ -63,6 +65,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
       "shared-redis": { type: "boolean", default: false },
       "keep-postgres": { type: "boolean", default: false },
       seed: { type: "string" },
+      "report-only": { type: "boolean", default: false },
     },
     strict: true,
   });
@@ -83,5 +86,6 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     profile: values.profile ?? false,
     keepPostgres: values["keep-postgres"] ?? false,
     seed: positive("--seed", values.seed, 42),
+    reportOnly: values["report-only"] ?? false,
   };
 }

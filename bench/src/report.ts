@@ -1,3 +1,4 @@
+import { renderFindings } from "./findings";
 import type { BenchResults, SizeResult } from "./results";
 import { checkTargets } from "./targets";
 
@@ -283,6 +284,10 @@ ${machineSection(r)}
 ## Targets
 
 ${targetsSection(r)}
+
+## What limits the missed targets
+
+${renderFindings(r)}
 
 ## Data set
 

@@ -1,7 +1,7 @@
 // `npm run bench [-- --quick | --sizes 1000000,10000000]`: see bench/README.md.
 import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { copyFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type RedisServerHandle, startRedisServer } from "@vu/infra";
 import { createRedisClient, type RedisClient } from "@vu/store";
@@ -16,8 +16,23 @@ import { renderReport } from "./report";
 import type { BenchResults, SizeResult } from "./results";
 import { runSize } from "./sizeRun";
 
+const RESULTS_FILE = join(OUT_DIR, "results.json");
+
+/** REPORT.md and the chart (bench/out/latency.png, copied to bench/latency.png) from the results. */
+function writeReport(results: BenchResults): void {
+  const chartFile = join(OUT_DIR, "latency.png");
+  writeFileSync(chartFile, renderChart(results));
+  copyFileSync(chartFile, join(REPO_ROOT, "bench", "latency.png"));
+  writeFileSync(join(REPO_ROOT, "bench", "REPORT.md"), renderReport(results));
+  log("wrote bench/REPORT.md, bench/latency.png and bench/out/results.json");
+}
+
 async function main(): Promise<void> {
   const parsed = parseOptions(process.argv.slice(2));
+  if (parsed.reportOnly) {
+    writeReport(JSON.parse(readFileSync(RESULTS_FILE, "utf8")) as BenchResults);
+    return;
+  }
   const runId = randomUUID().slice(0, 8);
   const startedAt = new Date().toISOString();
   mkdirSync(OUT_DIR, { recursive: true });
@@ -45,12 +60,8 @@ async function main(): Promise<void> {
       machine,
       sizes,
     };
-    writeFileSync(join(OUT_DIR, "results.json"), `${JSON.stringify(results, null, 2)}\n`);
-    const chartFile = join(OUT_DIR, "latency.png");
-    writeFileSync(chartFile, renderChart(results));
-    copyFileSync(chartFile, join(REPO_ROOT, "bench", "latency.png"));
-    writeFileSync(join(REPO_ROOT, "bench", "REPORT.md"), renderReport(results));
-    log("wrote bench/REPORT.md, bench/latency.png and bench/out/results.json");
+    writeFileSync(RESULTS_FILE, `${JSON.stringify(results, null, 2)}\n`);
+    writeReport(results);
     const mismatches = sizes.flatMap((s) => s.queries.filter((q) => q.mismatch !== null));
     if (mismatches.length > 0) {
       log(`!!! ${mismatches.length} queries returned different numbers from the API and PostgreSQL`);
