@@ -2,7 +2,6 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiServer, startApiServer } from "./support/apiServer";
 import { waitUntilCaughtUp } from "./support/caughtUp";
-import { createTieLedger } from "./support/compare";
 import { compareWithOracle, type DifferentialContext, isComparable } from "./support/differential";
 import { anyQueryArbitrary, pathArbitrary } from "./support/fuzzArbitraries";
 import { httpGet, queryString } from "./support/httpClient";
@@ -59,7 +58,6 @@ beforeAll(async () => {
     recordings: prepared.recordings,
     nowMs,
     seed,
-    ledger: createTieLedger(),
     selfCheck: true,
   };
 });

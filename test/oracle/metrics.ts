@@ -35,7 +35,7 @@ export function addRecording(sums: Sums, r: CountedRecording): void {
   }
 }
 
-/** A value rounded to 3 decimals; `tie` is the other candidate when the exact value is a half. */
+/** A value rounded to 3 decimals; `tie` is the lower candidate when the exact value is a half. */
 export interface Rounded {
   value: number;
   tie?: number;
@@ -43,8 +43,8 @@ export interface Rounded {
 
 /**
  * numerator ÷ denominator rounded to 3 decimal places, exactly (BigInt), half up; 0 when the
- * denominator is 0 (an average over nothing, CONTRACT §2). At an exact half the contract does not
- * name a direction, so the other candidate is reported as `tie` for the comparison to note.
+ * denominator is 0 (an average over nothing, CONTRACT §2). An exact half rounds up; `tie` then
+ * names the value rounding down would give, for failure messages.
  */
 export function round3(numerator: number, denominator: number): Rounded {
   if (denominator === 0) return { value: 0 };

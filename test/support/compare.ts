@@ -2,36 +2,20 @@ import { parse } from "csv-parse/sync";
 import type { ExpectedDimensions, ExpectedStats, ExpectedSummary, Rounded, RowMetric } from "../oracle";
 import type { HttpReply } from "./httpClient";
 
-/**
- * Counts values the API rounded the other way at an exact half-thousandth (CONTRACT §2 says "rounded
- * to 3 decimal places" without a direction; see test/bugs/roundingTies.int.test.ts). With
- * VU_STRICT_ROUNDING=1 such a value is a failure like any other.
- */
-export interface TieLedger {
-  strict: boolean;
-  tolerated: number;
+/** Metrics compare exactly; at an exact half the message names the rounding direction expected. */
+function sameNumber(actual: unknown, expected: Rounded): boolean {
+  return actual === expected.value;
 }
 
-export const createTieLedger = (): TieLedger => ({
-  strict: process.env.VU_STRICT_ROUNDING === "1",
-  tolerated: 0,
-});
-
-function sameNumber(actual: unknown, expected: Rounded, ledger: TieLedger): boolean {
-  if (actual === expected.value) return true;
-  if (expected.tie !== undefined && actual === expected.tie && !ledger.strict) {
-    ledger.tolerated++;
-    return true;
-  }
-  return false;
-}
+const expectation = (v: Rounded) =>
+  v.tie === undefined ? `${v.value}` : `${v.value} (an exact half, rounded up)`;
 
 const show = (v: unknown) => JSON.stringify(v);
 const keysOf = (v: unknown) => (typeof v === "object" && v !== null ? Object.keys(v).sort() : []);
 const sameKeys = (v: unknown, keys: readonly string[]) => show(keysOf(v)) === show([...keys].sort());
 
 /** The first difference between a JSON statistics page and the oracle's, or null. */
-export function diffStatsJson(reply: HttpReply, expected: ExpectedStats, ledger: TieLedger): string | null {
+export function diffStatsJson(reply: HttpReply, expected: ExpectedStats): string | null {
   if (!reply.headers.get("content-type")?.startsWith("application/json")) return "content type is not JSON";
   const body = JSON.parse(reply.text) as Record<string, unknown>;
   if (!sameKeys(body, ["data", "pagination", "meta"])) return `top-level members ${show(keysOf(body))}`;
@@ -64,7 +48,7 @@ export function diffStatsJson(reply: HttpReply, expected: ExpectedStats, ledger:
     if (expected.groupBy && row[expected.groupBy] !== want.group)
       return `${where}: ${expected.groupBy}, expected ${show(want.group)}`;
     for (const [k, v] of Object.entries(want.metrics)) {
-      if (!sameNumber(row[k], v, ledger)) return `${where}: ${k}, expected ${v.value}`;
+      if (!sameNumber(row[k], v)) return `${where}: ${k}, expected ${expectation(v)}`;
     }
   }
   return null;
@@ -74,7 +58,7 @@ export function diffStatsJson(reply: HttpReply, expected: ExpectedStats, ledger:
 const guarded = (text: string) => (/^[=+\-@\t\r]/.test(text) ? `'${text}` : text);
 
 /** The first difference between a CSV page (body and paging headers) and the oracle's, or null. */
-export function diffStatsCsv(reply: HttpReply, expected: ExpectedStats, ledger: TieLedger): string | null {
+export function diffStatsCsv(reply: HttpReply, expected: ExpectedStats): string | null {
   const h = (name: string) => reply.headers.get(name);
   if (h("content-type") !== "text/csv; charset=utf-8") return `content type ${h("content-type")}`;
   if (!/^attachment; filename="usage-stats_[^"/]+_[^"/]+\.csv"$/.test(h("content-disposition") ?? ""))
@@ -121,18 +105,18 @@ export function diffStatsCsv(reply: HttpReply, expected: ExpectedStats, ledger: 
       if (c < text.length) continue;
       const metric = want.metrics[column as RowMetric];
       const cell = cells[c] ?? "";
-      if (cell === "" || !sameNumber(Number(cell), metric, ledger))
-        return `${where}: ${column}, expected ${metric.value}`;
+      if (cell === "" || !sameNumber(Number(cell), metric))
+        return `${where}: ${column}, expected ${expectation(metric)}`;
     }
   }
   return null;
 }
 
-export function diffSummary(reply: HttpReply, expected: ExpectedSummary, ledger: TieLedger): string | null {
+export function diffSummary(reply: HttpReply, expected: ExpectedSummary): string | null {
   const body = JSON.parse(reply.text) as Record<string, unknown>;
   if (!sameKeys(body, Object.keys(expected.metrics))) return `members ${show(keysOf(body))}`;
   for (const [k, v] of Object.entries(expected.metrics)) {
-    if (!sameNumber(body[k], v, ledger)) return `${k} ${show(body[k])}, expected ${v.value}`;
+    if (!sameNumber(body[k], v)) return `${k} ${show(body[k])}, expected ${expectation(v)}`;
   }
   return null;
 }

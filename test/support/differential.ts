@@ -6,14 +6,7 @@ import {
   type ExpectedStats,
 } from "../oracle";
 import type { QueryCase } from "../workload/queries";
-import {
-  diffBadRequest,
-  diffDimensions,
-  diffStatsCsv,
-  diffStatsJson,
-  diffSummary,
-  type TieLedger,
-} from "./compare";
+import { diffBadRequest, diffDimensions, diffStatsCsv, diffStatsJson, diffSummary } from "./compare";
 import { type HttpReply, httpGet, mapConcurrently, queryString } from "./httpClient";
 
 export const PATHS = {
@@ -28,7 +21,6 @@ export interface DifferentialContext {
   recordings: ReadonlyMap<string, readonly CountedRecording[]>;
   nowMs: number;
   seed: number;
-  ledger: TieLedger;
   selfCheck: boolean;
 }
 
@@ -58,11 +50,9 @@ function diff(query: QueryCase, reply: HttpReply, ctx: DifferentialContext): str
   if (expected.status === 400) return diffBadRequest(reply, expected.parameter);
   if (reply.status !== 200) return `status ${reply.status}: ${reply.text.slice(0, 300)}`;
   if ("dimensions" in expected) return diffDimensions(reply, expected.dimensions);
-  if ("metrics" in expected) return diffSummary(reply, expected, ctx.ledger);
+  if ("metrics" in expected) return diffSummary(reply, expected);
   const stats = expected as ExpectedStats;
-  return stats.format === "csv"
-    ? diffStatsCsv(reply, stats, ctx.ledger)
-    : diffStatsJson(reply, stats, ctx.ledger);
+  return stats.format === "csv" ? diffStatsCsv(reply, stats) : diffStatsJson(reply, stats);
 }
 
 /**

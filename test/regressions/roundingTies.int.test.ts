@@ -6,12 +6,11 @@ import { type ApiServer, startApiServer } from "../support/apiServer";
 import { httpGet } from "../support/httpClient";
 import { sharedRedisUrl } from "../support/stack";
 
-// BUG (query-api, services/query-api/src/query/rowMetrics.ts `round3` and its callers): values are
-// rounded as Math.round(x * 1000) / 1000 on a floating-point quotient, so an exact half-thousandth
-// goes up or down depending on binary representation: 0.0005 minutes (30 ms) becomes 0.001, but
-// 0.5005 minutes (30 030 ms) becomes 0.5, and a mean of 0.5005 s becomes 0.5 while 0.0015 s becomes
-// 0.002. CONTRACT §2 says "rounded to 3 decimal places"; one rule must hold for every value.
-// Found by the differential test (its oracle rounds exact rationals half up).
+// Regression test for a bug the differential test found (fixed in f020a27): the query API rounded
+// as Math.round(x * 1000) / 1000 on a floating-point quotient (services/query-api/src/query/
+// rowMetrics.ts), so an exact half-thousandth went up or down by binary accident: 0.0005 minutes
+// (30 ms) became 0.001 but 0.5005 minutes (30 030 ms) became 0.5, and a mean of 0.5005 s became 0.5
+// while 0.0015 s became 0.002. CONTRACT §2: "rounded to 3 decimal places"; one rule (half up) for all.
 
 const nowMs = Date.parse("2026-11-22T12:00:00Z");
 const org = "rounding";
