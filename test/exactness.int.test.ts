@@ -36,6 +36,7 @@ it(
       redisUrl: sharedRedisUrl(),
       prefix: names.prefix,
       queries: prepared.config.size.queries,
+      workerClock: "anchor",
     });
     expect(verdict.missingCoverage, "query kinds the random queries never produced").toEqual([]);
     if (verdict.failures.length > 0) throw new Error(verdict.message);

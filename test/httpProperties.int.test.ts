@@ -8,6 +8,7 @@ import { httpGet, queryString } from "./support/httpClient";
 import { startInProcessWorker } from "./support/inProcessWorker";
 import { produceWorkload } from "./support/produce";
 import { createRandom } from "./support/random";
+import { replayEnv } from "./support/runConfig";
 import { prepareWorkload } from "./support/scenario";
 import { isolatedNames, kafkaClient, sharedRedisUrl } from "./support/stack";
 import { generateComparable } from "./workload/queries";
@@ -50,14 +51,15 @@ beforeAll(async () => {
   } finally {
     await worker.stop();
   }
-  const nowMs = Math.ceil(Date.now() / MINUTE_MS) * MINUTE_MS + MINUTE_MS;
+  // The worker's clock was the anchor: the API's "now" a minute later (see scenario.ts).
+  const nowMs = prepared.workload.anchorMs + MINUTE_MS;
   api = await startApiServer({ redisUrl: sharedRedisUrl(), prefix: names.prefix, nowMs, orgs: [A.id, B.id] });
   ctx = {
     baseUrl: api.baseUrl,
     tokenFor: api.tokenFor,
     recordings: prepared.recordings,
     nowMs,
-    seed,
+    replay: replayEnv(prepared.config),
     selfCheck: true,
   };
 });

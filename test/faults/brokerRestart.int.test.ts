@@ -72,6 +72,7 @@ it.skipIf(!hasJava)(
         redisUrl: sharedRedisUrl(),
         prefix: names.prefix,
         queries: prepared.config.size.faultQueries,
+        workerClock: "anchor",
       });
       if (verdict.failures.length > 0) throw new Error(verdict.message);
     } finally {

@@ -62,6 +62,7 @@ it(
       redisUrl: redis.url,
       prefix: names.prefix,
       queries: prepared.config.size.faultQueries,
+      workerClock: "anchor",
     });
     if (verdict.failures.length > 0) throw new Error(verdict.message);
   },

@@ -54,6 +54,8 @@ it(
       redisUrl: sharedRedisUrl(),
       prefix: names.prefix,
       queries: prepared.config.size.faultQueries,
+      // The worker processes run on the real clock.
+      workerClock: "real",
     });
     if (verdict.failures.length > 0) throw new Error(verdict.message);
   },

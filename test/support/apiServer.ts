@@ -46,6 +46,9 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     now: () => options.nowMs,
   });
   const server = app.listen(0, "127.0.0.1");
+  // The oracle shares this event loop and can hold it for a while on big queries; with Node's 5 s
+  // default an idle keep-alive socket may be closed just as the client reuses it (ECONNRESET).
+  server.keepAliveTimeout = 120_000;
   await new Promise<void>((resolve, reject) => {
     server.once("listening", resolve);
     server.once("error", reject);

@@ -20,7 +20,8 @@ export interface DifferentialContext {
   tokenFor(org: string): string;
   recordings: ReadonlyMap<string, readonly CountedRecording[]>;
   nowMs: number;
-  seed: number;
+  /** The environment that replays the run (printed with every failure). */
+  replay: string;
   selfCheck: boolean;
 }
 
@@ -76,14 +77,14 @@ export async function compareWithOracle(
     } catch (error) {
       problem = `could not compare: ${(error as Error).message}; body ${reply.text.slice(0, 300)}`;
     }
-    return problem === null ? null : `VU_SEED=${ctx.seed} org=${query.org} GET ${reply.url}\n    ${problem}`;
+    return problem === null ? null : `org=${query.org} GET ${reply.url}\n    ${problem}`;
   });
   return failures.filter((f): f is string => f !== null);
 }
 
-/** A failure message that fits a test report: the seed, the count and the first mismatches. */
-export function report(suite: string, seed: number, total: number, failures: readonly string[]): string {
-  const head = `${suite}: ${failures.length} of ${total} queries differ from the oracle (replay: VU_SEED=${seed})`;
+/** A failure message that fits a test report: how to replay, the count and the first mismatches. */
+export function report(suite: string, replay: string, total: number, failures: readonly string[]): string {
+  const head = `${suite}: ${failures.length} of ${total} queries differ from the oracle (replay: ${replay})`;
   return [head, ...failures.slice(0, 15), failures.length > 15 ? `... and ${failures.length - 15} more` : ""]
     .filter((line) => line !== "")
     .join("\n");

@@ -44,6 +44,12 @@ export interface RunConfig {
   seed: number;
   workload: WorkloadName;
   size: WorkloadSize;
+  /**
+   * The instant the workload is built around: VU_ANCHOR (ISO 8601) to replay an earlier run
+   * exactly (within a day: Redis expires old minute blocks by the real clock), else now.
+   */
+  anchorMs: number;
+  anchorGiven: boolean;
 }
 
 export function runConfig(env: Record<string, string | undefined> = process.env): RunConfig {
@@ -54,10 +60,18 @@ export function runConfig(env: Record<string, string | undefined> = process.env)
   const seedText = env.VU_SEED?.trim();
   const seed = seedText ? Number(seedText) : DEFAULT_SEED;
   if (!Number.isSafeInteger(seed)) throw new Error(`VU_SEED must be an integer, got ${seedText}`);
-  return { seed, workload, size: WORKLOAD_SIZES[workload] };
+  const anchorText = env.VU_ANCHOR?.trim();
+  const anchorMs = anchorText ? Date.parse(anchorText) : Math.floor(Date.now() / 60_000) * 60_000;
+  if (Number.isNaN(anchorMs) || anchorMs % 60_000 !== 0)
+    throw new Error(`VU_ANCHOR must be an ISO 8601 instant on a whole minute, got ${anchorText}`);
+  return { seed, workload, size: WORKLOAD_SIZES[workload], anchorMs, anchorGiven: Boolean(anchorText) };
 }
+
+/** The environment that replays this run. */
+export const replayEnv = (config: RunConfig): string =>
+  `VU_SEED=${config.seed} VU_WORKLOAD=${config.workload} VU_ANCHOR=${new Date(config.anchorMs).toISOString()}`;
 
 /** One line every suite prints first, so a failure in CI logs names what to replay. */
 export function announce(suite: string, config: RunConfig): void {
-  console.info(`[${suite}] VU_SEED=${config.seed} VU_WORKLOAD=${config.workload}`);
+  console.info(`[${suite}] ${replayEnv(config)}`);
 }

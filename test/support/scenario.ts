@@ -13,7 +13,7 @@ import {
   report,
 } from "./differential";
 import { createRandom } from "./random";
-import { announce, type RunConfig, runConfig } from "./runConfig";
+import { announce, type RunConfig, replayEnv, runConfig } from "./runConfig";
 import { checkSnappedQuery, generateSnappedQuery } from "./snapChecks";
 
 export interface PreparedWorkload {
@@ -25,7 +25,7 @@ export interface PreparedWorkload {
   counted: number;
 }
 
-/** The seeded workload of a suite and the oracle's view of it; prints the seed first. */
+/** The seeded workload of a suite and the oracle's view of it; prints how to replay it first. */
 export function prepareWorkload(
   suite: string,
   events: (config: RunConfig) => number,
@@ -33,7 +33,7 @@ export function prepareWorkload(
 ): PreparedWorkload {
   const config = runConfig();
   announce(suite, config);
-  const anchorMs = Math.floor(Date.now() / MINUTE_MS) * MINUTE_MS;
+  const { anchorMs } = config;
   const workload = generateWorkload({
     seed: config.seed,
     random: createRandom(config.seed).fork(`workload:${suite}`),
@@ -55,6 +55,13 @@ export interface VerifyOptions {
   redisUrl: string;
   prefix: string;
   queries: number;
+  /**
+   * "anchor" when the worker's clock was pinned to the workload's anchor: the API's "now" is then
+   * the anchor plus a minute, and the same seed and anchor give the same queries. "real" for the
+   * worker process on the real clock: the API's "now" must not be earlier than any of its writes
+   * (a minute block it saw as expired must not be read as kept), so it follows the real clock.
+   */
+  workerClock: "anchor" | "real";
 }
 
 export interface Verdict {
@@ -74,7 +81,10 @@ export async function verifyAgainstOracle(
   options: VerifyOptions,
 ): Promise<Verdict> {
   const { suite, config, workload } = prepared;
-  const nowMs = Math.ceil(Date.now() / MINUTE_MS) * MINUTE_MS + MINUTE_MS;
+  const nowMs =
+    options.workerClock === "anchor"
+      ? workload.anchorMs + MINUTE_MS
+      : Math.ceil(Date.now() / MINUTE_MS) * MINUTE_MS + MINUTE_MS;
   const orgs = workload.organizations.map((o) => o.id);
   const api = await startApiServer({ redisUrl: options.redisUrl, prefix: options.prefix, nowMs, orgs });
   const ctx: DifferentialContext = {
@@ -82,7 +92,7 @@ export async function verifyAgainstOracle(
     tokenFor: api.tokenFor,
     recordings: prepared.recordings,
     nowMs,
-    seed: config.seed,
+    replay: replayEnv(config),
     selfCheck: config.workload === "quick",
   };
   try {
@@ -103,7 +113,7 @@ export async function verifyAgainstOracle(
     if (basicFailures.length > 0) {
       return {
         failures: basicFailures,
-        message: report(`${suite} totals`, config.seed, basics.length, basicFailures),
+        message: report(`${suite} totals`, replayEnv(config), basics.length, basicFailures),
         missingCoverage: [],
       };
     }
@@ -130,7 +140,7 @@ export async function verifyAgainstOracle(
       const org = random.pick(orgs);
       const pairs = generateSnappedQuery(nowMs, random);
       const problem = await checkSnappedQuery(api, org, prepared.recordings.get(org) ?? [], pairs, nowMs);
-      if (problem !== null) failures.push(`VU_SEED=${config.seed} (snapped) ${problem}`);
+      if (problem !== null) failures.push(`(off-grid) ${problem}`);
     }
     const coverage = coverageOf(
       queries,
@@ -142,7 +152,7 @@ export async function verifyAgainstOracle(
     );
     return {
       failures,
-      message: report(suite, config.seed, queries.length + snapped, failures),
+      message: report(suite, replayEnv(config), queries.length + snapped, failures),
       missingCoverage: missingCoverage(coverage),
     };
   } finally {

@@ -58,7 +58,16 @@ function writeInstant(
   random: Random,
   offset: string | null,
 ): string {
-  const at = offset === null ? zone : FixedOffsetZone.instance(offsetMinutes(offset));
+  // Now and then a zone-less time is written with the offset the zone had two hours earlier: next
+  // to a DST change that is a reading the clocks skip or show twice (CONTRACT is silent; the
+  // planner's documented rule: first occurrence, or moved forward by the gap).
+  const stale = offset === null && random.chance(0.15);
+  const at =
+    offset !== null
+      ? FixedOffsetZone.instance(offsetMinutes(offset))
+      : stale
+        ? FixedOffsetZone.instance(DateTime.fromMillis(t - 2 * HOUR_MS, { zone }).offset)
+        : zone;
   const wall = DateTime.fromMillis(t, { zone: at }).toFormat("yyyy-MM-dd'T'HH:mm:ss");
   const frac = region === "recent" || t % 1000 !== 0 ? fraction(t, random) : "";
   return `${wall}${frac}${offset ?? ""}`;
