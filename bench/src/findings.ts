@@ -36,6 +36,23 @@ function ingestFindings(s: SizeResult): string[] {
   the ratio, and the absolute target needs the two per-event costs above to add up to under 20 µs
   or to overlap.`,
   ];
+  const innerUsec = w.redisCommands
+    .filter((c) => c.command !== "evalsha" && c.command !== "info" && c.command !== "get")
+    .reduce((n, c) => n + c.usec, 0);
+  if (evalsha && evalsha.usec > 0) {
+    const named = w.redisCommands
+      .filter((c) => c.command !== "evalsha" && c.usec > 0.05 * innerUsec)
+      .map((c) => `${c.command} ${f(c.usec / 1e6, 1)} s`)
+      .join(", ");
+    lines.push(`- **Inside the apply script** (${f(evalsha.calls)} calls, ${f(evalsha.usec / 1e6, 1)} s of server time), the
+  Redis commands it calls account for ${f(innerUsec / 1e6, 1)} s (${named}); the other
+  ${f((1 - innerUsec / evalsha.usec) * 100)} % is the Lua interpreter itself: decoding the batch's JSON and, per cell,
+  parsing the stored \`"c,w,d,vs,vn,ls,ln"\` string and formatting it again.${
+    evalsha.usec / 1e6 > redisCores * w.cpu.seconds * 1.2
+      ? ` Server time exceeds Redis' CPU time (${f(redisCores * w.cpu.seconds, 1)} s): Redis waited for a core, the machine was oversubscribed.`
+      : ""
+  }`);
+  }
   const top = (w.profile ?? []).filter((p) => !p.function.startsWith("("));
   if (top.length > 0) {
     lines.push(
