@@ -26,6 +26,7 @@ export {
   startRedisServer,
   stopRedis,
 } from "./native/redisServer";
+export { type ServiceProcessOptions, spawnService } from "./native/serviceProcess";
 export { type StackInfo, stackDown, stackUp } from "./native/stack";
 export {
   type EnsureTopicsOptions,

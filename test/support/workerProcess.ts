@@ -1,8 +1,6 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { fileURLToPath } from "node:url";
+import type { ChildProcess } from "node:child_process";
+import { spawnService } from "@vu/infra";
 import type { IsolatedNames } from "./stack";
-
-const root = fileURLToPath(new URL("../..", import.meta.url));
 
 /** The worker's environment for one test (see services/ingest-worker/src/env.ts). */
 export function workerEnv(names: IsolatedNames, brokers: readonly string[], redisUrl: string) {
@@ -21,13 +19,12 @@ export function workerEnv(names: IsolatedNames, brokers: readonly string[], redi
   };
 }
 
-/** The real worker binary (`services/ingest-worker/src/main.ts`) as a child process. */
+/**
+ * The real worker (`services/ingest-worker/src/main.ts`) as one child process, so SIGKILL kills
+ * the worker itself (through the `tsx` launcher it would kill only the launcher).
+ */
 export function spawnWorker(env: Record<string, string>): ChildProcess {
-  return spawn(`${root}node_modules/.bin/tsx`, ["services/ingest-worker/src/main.ts"], {
-    cwd: root,
-    env: { ...process.env, ...env },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
+  return spawnService("services/ingest-worker/src/main.ts", { env });
 }
 
 /** Sends `signal` and resolves once the process has exited. */

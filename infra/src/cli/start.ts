@@ -1,13 +1,14 @@
 // `npm start`: the whole product on this machine. Brings up Kafka and Redis (native), starts the
 // worker and the API as the real services, loads the demo data through Kafka, creates a token and
 // prints a curl line that returns real statistics. Ctrl-C stops everything it started.
-import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { type ChildProcess, execFile } from "node:child_process";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { demoDataset, produceEvents } from "@vu/demo-data";
 import { Kafka, logLevel } from "kafkajs";
 import { stderrLog } from "../log";
 import { canBind, freePort } from "../native/ports";
+import { spawnService } from "../native/serviceProcess";
 import { stackDown, stackUp } from "../native/stack";
 import { repoRoot } from "../paths";
 import { waitFor } from "../waitFor";
@@ -17,11 +18,7 @@ const children: ChildProcess[] = [];
 const say = (line: string) => process.stderr.write(`[start] ${line}\n`);
 
 function startService(name: string, entry: string, env: Record<string, string>): ChildProcess {
-  const child = spawn(tsx, [entry], {
-    cwd: repoRoot,
-    env: { ...process.env, ...env },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
+  const child = spawnService(entry, { env });
   child.once("exit", (code, signal) => {
     if (!stopping) say(`${name} exited (${signal ?? code}); stopping`);
     if (!stopping) void stop(1);

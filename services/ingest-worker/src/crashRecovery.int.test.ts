@@ -1,7 +1,6 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { fileURLToPath } from "node:url";
+import type { ChildProcess } from "node:child_process";
 import { createRecordingProducer } from "@vu/events";
-import { sleep, waitFor } from "@vu/infra";
+import { sleep, spawnService, waitFor } from "@vu/infra";
 import { createRedisClient } from "@vu/store";
 import { afterAll, expect, it } from "vitest";
 import {
@@ -17,16 +16,17 @@ import {
 const redis = createRedisClient(redisUrl());
 afterAll(() => redis.quit());
 
-const root = fileURLToPath(new URL("../../..", import.meta.url));
-const tsx = `${root}node_modules/.bin/tsx`;
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 function spawnWorker(env: Record<string, string>): ChildProcess {
-  const child = spawn(tsx, ["services/ingest-worker/src/main.ts"], {
-    cwd: root,
-    env: { ...process.env, ...env },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
-  return child;
+  return spawnService("services/ingest-worker/src/main.ts", { env });
 }
 
 it("loses nothing and counts nothing twice when the worker is SIGKILLed mid-stream, repeatedly", async () => {
@@ -59,6 +59,7 @@ it("loses nothing and counts nothing twice when the worker is SIGKILLed mid-stre
     ),
   );
 
+  const killed: number[] = [];
   let child = spawnWorker(env);
   const chunk = 500;
   for (let start = 0, n = 0; start < events.length; start += chunk, n++) {
@@ -68,11 +69,14 @@ it("loses nothing and counts nothing twice when the worker is SIGKILLed mid-stre
       await sleep(300 + ((n * 137) % 700));
       child.kill("SIGKILL");
       await new Promise((resolve) => child.once("exit", resolve));
+      if (child.pid !== undefined) killed.push(child.pid);
       child = spawnWorker(env);
     }
   }
   await producer.disconnect();
 
+  // The killed workers must really be gone: a survivor would keep counting and hide lost events.
+  expect(killed.every((pid) => !isAlive(pid))).toBe(true);
   try {
     for (const org of orgs) {
       const expected = expectedBlocks(events, org);
