@@ -72,4 +72,15 @@ describe("sortBatch", () => {
     expect(sorted.rejected[0]?.message).toBe(bad);
     expect(sorted.byOrg.get("acme")?.map((r) => r.event.recording_id)).toEqual(["soon"]);
   });
+
+  it("keeps the first copy across chunks of one batch when given the same seen set", () => {
+    const seen = new Set<string>();
+    sortBatch([message({ recording_id: "x" })], { ...options, seen });
+    const second = sortBatch([message({ recording_id: "x" }), message({ recording_id: "y" })], {
+      ...options,
+      seen,
+    });
+    expect(second.byOrg.get("acme")?.map((r) => r.event.recording_id)).toEqual(["y"]);
+    expect(second.repeatedInBatch).toBe(1);
+  });
 });

@@ -24,6 +24,8 @@ export interface SortOptions {
   nowMs: number;
   /** A `recorded_at` further ahead than this is rejected (CONTRACT §1: 24 hours). */
   futureToleranceMs: number;
+  /** Recordings already taken from earlier chunks of the same batch; filled in by this call. */
+  seen?: Set<string>;
 }
 
 /**
@@ -36,7 +38,7 @@ export function sortBatch<M extends IncomingMessage>(
   options: SortOptions,
 ): SortedBatch<M> {
   const byOrg = new Map<string, CountableRecording[]>();
-  const seen = new Set<string>();
+  const seen = options.seen ?? new Set<string>();
   const rejected: Array<Rejected<M>> = [];
   let repeatedInBatch = 0;
   const latestAllowed = options.nowMs + options.futureToleranceMs;
@@ -55,7 +57,8 @@ export function sortBatch<M extends IncomingMessage>(
       });
       continue;
     }
-    const identity = JSON.stringify([event.organization_id, event.recording_id]);
+    // Organization ids cannot contain a space, so this pair is unambiguous.
+    const identity = `${event.organization_id} ${event.recording_id}`;
     if (seen.has(identity)) {
       repeatedInBatch++;
       continue;
