@@ -1,3 +1,4 @@
+import { sleep } from "@vu/infra";
 import {
   createIngestMetrics,
   createIngestWorker,
@@ -13,16 +14,24 @@ import type { IsolatedNames } from "./stack";
 const DAY_MS = 86_400_000;
 
 export interface RunningWorker {
-  worker: IngestWorker;
+  /** The current incarnation. */
+  worker(): IngestWorker;
+  /** Shared by all incarnations. */
   metrics: IngestMetrics;
-  /** Consumer crashes seen (kafkajs restarts the consumer after retriable ones). */
+  /** Consumer crashes seen; kafkajs restarts the consumer itself after the retriable ones. */
   crashes: string[];
+  /** Incarnations started after a crash kafkajs does not restart from (what a supervisor does). */
+  restarts: number;
   stop(): Promise<void>;
 }
 
 /**
  * The ingest worker in-process (createIngestWorker), reading the topic from the beginning, with the
  * production defaults for dedupe window, future tolerance and retention. `nowMs` fixes its clock.
+ *
+ * Supervised like the real process: main.ts exits on a consumer crash kafkajs will not restart
+ * from (e.g. KafkaJSGroupCoordinatorNotFound after a long broker outage) and the deployment
+ * restarts it (docker-compose `restart: unless-stopped`); here a new incarnation is started.
  */
 export async function startInProcessWorker(options: {
   kafka: Kafka;
@@ -35,37 +44,66 @@ export async function startInProcessWorker(options: {
   redis.on("error", () => undefined);
   const metrics = createIngestMetrics();
   const { nowMs } = options;
-  const worker = createIngestWorker({
-    kafka: options.kafka,
-    redis,
-    keyspace: createKeyspace({ prefix: options.names.prefix }),
-    logger: createLogger("e2e-worker", "silent"),
-    metrics,
-    config: {
-      topic: options.names.topic,
-      dlqTopic: options.names.dlqTopic,
-      groupId: options.names.groupId,
-      sessionTimeoutMs: 10_000,
-      heartbeatIntervalMs: 1_000,
-      partitionsConsumedConcurrently: 3,
-      dedupeWindowMs: 7 * DAY_MS,
-      futureToleranceMs: DAY_MS,
-      retention: DEFAULT_RETENTION,
-      fromBeginning: true,
-    },
-    ...(nowMs === undefined ? {} : { now: () => nowMs }),
-  });
   const crashes: string[] = [];
-  worker.consumer.on(worker.consumer.events.CRASH, ({ payload }) => {
-    crashes.push(`${payload.error.message} (restart: ${payload.restart})`);
-  });
-  await worker.start();
+  let stopped = false;
+  let restarts = 0;
+
+  const incarnation = (): IngestWorker => {
+    const worker = createIngestWorker({
+      kafka: options.kafka,
+      redis,
+      keyspace: createKeyspace({ prefix: options.names.prefix }),
+      logger: createLogger("e2e-worker", "silent"),
+      metrics,
+      config: {
+        topic: options.names.topic,
+        dlqTopic: options.names.dlqTopic,
+        groupId: options.names.groupId,
+        sessionTimeoutMs: 10_000,
+        heartbeatIntervalMs: 1_000,
+        partitionsConsumedConcurrently: 3,
+        dedupeWindowMs: 7 * DAY_MS,
+        futureToleranceMs: DAY_MS,
+        retention: DEFAULT_RETENTION,
+        fromBeginning: true,
+      },
+      ...(nowMs === undefined ? {} : { now: () => nowMs }),
+    });
+    worker.consumer.on(worker.consumer.events.CRASH, ({ payload }) => {
+      crashes.push(`${payload.error.name}: ${payload.error.message} (restart: ${payload.restart})`);
+      if (!payload.restart && !stopped) void replace();
+    });
+    return worker;
+  };
+
+  let current = incarnation();
+  async function replace(): Promise<void> {
+    await current.stop().catch(() => undefined);
+    // Like a supervisor: start again, with a pause between attempts, until one starts.
+    while (!stopped) {
+      restarts++;
+      current = incarnation();
+      try {
+        await current.start();
+        return;
+      } catch {
+        await current.stop().catch(() => undefined);
+        await sleep(1_000);
+      }
+    }
+  }
+
+  await current.start();
   return {
-    worker,
+    worker: () => current,
     metrics,
     crashes,
+    get restarts() {
+      return restarts;
+    },
     async stop() {
-      await worker.stop();
+      stopped = true;
+      await current.stop();
       redis.disconnect();
     },
   };
