@@ -4,14 +4,15 @@ import {
   createIngestWorker,
   type IngestMetrics,
   type IngestWorker,
+  loadWorkerEnv,
 } from "@vu/ingest-worker";
-import { createLogger } from "@vu/service-runtime";
+import { createLogger, retentionFromEnv } from "@vu/service-runtime";
 import { createKeyspace, createRedisClient } from "@vu/store";
 import type { Kafka } from "kafkajs";
-import { DEFAULT_RETENTION } from "./apiServer";
 import type { IsolatedNames } from "./stack";
 
-const DAY_MS = 86_400_000;
+/** The worker's production defaults (its env schema with nothing set), so the tests track them. */
+const defaults = loadWorkerEnv({});
 
 export interface RunningWorker {
   /** The current incarnation. */
@@ -27,7 +28,8 @@ export interface RunningWorker {
 
 /**
  * The ingest worker in-process (createIngestWorker), reading the topic from the beginning, with the
- * production defaults for dedupe window, future tolerance and retention. `nowMs` fixes its clock.
+ * production defaults (session timeout, dedupe window, future tolerance, retention, ...). `nowMs`
+ * fixes its clock.
  *
  * Supervised like the real process: main.ts exits on a consumer crash kafkajs will not restart
  * from (e.g. KafkaJSGroupCoordinatorNotFound after a long broker outage) and the deployment
@@ -59,12 +61,12 @@ export async function startInProcessWorker(options: {
         topic: options.names.topic,
         dlqTopic: options.names.dlqTopic,
         groupId: options.names.groupId,
-        sessionTimeoutMs: 10_000,
-        heartbeatIntervalMs: 1_000,
-        partitionsConsumedConcurrently: 3,
-        dedupeWindowMs: 7 * DAY_MS,
-        futureToleranceMs: DAY_MS,
-        retention: DEFAULT_RETENTION,
+        sessionTimeoutMs: defaults.KAFKA_SESSION_TIMEOUT_MS,
+        heartbeatIntervalMs: defaults.KAFKA_HEARTBEAT_INTERVAL_MS,
+        partitionsConsumedConcurrently: defaults.PARTITIONS_CONSUMED_CONCURRENTLY,
+        dedupeWindowMs: defaults.DEDUPE_WINDOW_HOURS * 3_600_000,
+        futureToleranceMs: defaults.FUTURE_TOLERANCE_HOURS * 3_600_000,
+        retention: retentionFromEnv(defaults),
         fromBeginning: true,
       },
       ...(nowMs === undefined ? {} : { now: () => nowMs }),

@@ -13,9 +13,8 @@ export interface RangeContext {
 
 export interface GeneratedRange {
   pairs: Array<[string, string]>;
-  /** Granularities whose buckets stay on the kept grid for this range (coarse for old data). */
+  /** Where the range starts, which decided the zones and grid it was drawn with. */
   region: Region;
-  lengthMs: number;
 }
 
 /**
@@ -157,5 +156,5 @@ export function generateRange(
     pairs.push(["start_date", writeInstant(start, zone, region, random, written)]);
   }
   // else: neither, the last 7 days.
-  return { pairs: random.chance(0.5) ? pairs.reverse() : pairs, region, lengthMs: end - start };
+  return { pairs: random.chance(0.5) ? pairs.reverse() : pairs, region };
 }

@@ -1,0 +1,47 @@
+import { randomUUID } from "node:crypto";
+import { waitFor } from "@vu/infra";
+import type { Kafka } from "kafkajs";
+
+export interface DeadLetters {
+  /** Messages on the dead-letter topic. */
+  total: number;
+  /** Distinct source messages among them (`x-dlq-source-partition` and `-offset` headers). */
+  distinct: number;
+  /** Messages without a reason header. */
+  withoutReason: number;
+}
+
+/**
+ * Reads the whole dead-letter topic. A batch the worker processes twice (redelivered after a
+ * rebalance) dead-letters its bad messages twice, which the contract allows; what must hold is that
+ * every bad message is there, with its reason, and nothing else.
+ */
+export async function readDeadLetters(kafka: Kafka, dlqTopic: string): Promise<DeadLetters> {
+  const admin = kafka.admin();
+  await admin.connect();
+  const total = (await admin.fetchTopicOffsets(dlqTopic)).reduce(
+    (n, p) => n + Number(p.high) - Number(p.low),
+    0,
+  );
+  await admin.disconnect();
+  const sources = new Set<string>();
+  let read = 0;
+  let withoutReason = 0;
+  const consumer = kafka.consumer({ groupId: `e2e-dlq-reader-${randomUUID()}`, maxWaitTimeInMs: 100 });
+  await consumer.connect();
+  try {
+    await consumer.subscribe({ topic: dlqTopic, fromBeginning: true });
+    await consumer.run({
+      eachMessage: async ({ message }) => {
+        read++;
+        const header = (name: string) => message.headers?.[name]?.toString();
+        if (!header("x-dlq-reason")) withoutReason++;
+        sources.add(`${header("x-dlq-source-partition")}:${header("x-dlq-source-offset")}`);
+      },
+    });
+    await waitFor(() => read >= total, { timeoutMs: 60_000, message: `all ${total} dead letters read` });
+  } finally {
+    await consumer.disconnect();
+  }
+  return { total, distinct: sources.size, withoutReason };
+}
