@@ -13,6 +13,7 @@ export {
   type BlockSnapshot,
   type ComboValues,
   createRollupReader,
+  type ReadOptions,
   type RollupReader,
   type RollupReaderOptions,
 } from "./rollupReader";

@@ -41,9 +41,21 @@ export interface RollupReader {
     org: string,
     blocks: readonly BlockRef[],
     view: View,
+    options?: ReadOptions,
   ): Promise<BlockSnapshot>;
   dimensions(generation: number, org: string): Promise<Record<Dimension, string[]>>;
 }
+
+export interface ReadOptions {
+  /**
+   * Combinations view only: the combinations the query can use. When they are a small part of the
+   * table, only their fields are fetched (HMGET) instead of whole blocks (HGETALL).
+   */
+  combosMatching?: (values: ComboValues) => boolean;
+}
+
+/** Fetch selected fields only while they are at most this share of all combinations. */
+const SELECTIVE_SHARE = 0.25;
 
 interface ComboCache {
   size: number;
@@ -74,6 +86,44 @@ export function createRollupReader(options: RollupReaderOptions): RollupReader {
     return entry;
   }
 
+  async function execute(pipeline: ReturnType<RedisClient["pipeline"]>, org: string): Promise<unknown[]> {
+    let replies: Array<[Error | null, unknown]> | null;
+    try {
+      replies = await pipeline.exec();
+    } catch (cause) {
+      throw unavailable(cause, org);
+    }
+    if (replies === null) throw unavailable(new Error("pipeline was not executed"), org);
+    const failed = replies.find(([error]) => error !== null);
+    if (failed) throw unavailable(failed[0], org);
+    return replies.map(([, reply]) => reply);
+  }
+
+  /** The combination table, reloaded only when it has grown (ids are 1..n, never reused). */
+  async function freshCombos(combosKey: string, org: string, knownCount?: number): Promise<ComboCache> {
+    try {
+      const count = knownCount ?? (await redis.hlen(combosKey));
+      const cached = comboCache.get(combosKey);
+      return cached !== undefined && cached.size >= count ? cached : await loadCombos(combosKey);
+    } catch (cause) {
+      throw unavailable(cause, org);
+    }
+  }
+
+  /** The given fields of every block, as flat `[field, value, ...]` without absent fields. */
+  async function selectFields(keys: string[], fields: string[], org: string): Promise<string[][]> {
+    const pipeline = redis.pipeline();
+    for (const key of keys) pipeline.call("HMGET", key, ...fields);
+    const replies = (await execute(pipeline, org)) as Array<Array<string | null>>;
+    return replies.map((values) => {
+      const cells: string[] = [];
+      values.forEach((value, i) => {
+        if (value !== null) cells.push(fields[i] as string, value);
+      });
+      return cells;
+    });
+  }
+
   return {
     async generation() {
       const now = Date.now();
@@ -89,51 +139,36 @@ export function createRollupReader(options: RollupReaderOptions): RollupReader {
       return value;
     },
 
-    async readBlocks(generation, org, blocks, view) {
+    async readBlocks(generation, org, blocks, view, options = {}) {
       const combosKey = keyspace.combos(generation, org);
-      const pipeline = redis.pipeline();
-      pipeline.hlen(combosKey);
-      for (const b of blocks)
-        pipeline.call("HGETALL", keyspace.block(generation, org, b.tier, b.startMs, view));
-      let replies: Array<[Error | null, unknown]> | null;
-      try {
-        replies = await pipeline.exec();
-      } catch (cause) {
-        throw unavailable(cause, org);
-      }
-      if (replies === null) throw unavailable(new Error("pipeline was not executed"), org);
-      const failed = replies.find(([error]) => error !== null);
-      if (failed) throw unavailable(failed[0], org);
-
-      const cells = replies.slice(1).map(([, c]) => c as string[]);
-      if (view !== "combos") return { view, combos: new Map(), cells };
-      const comboCount = Number(replies[0]?.[1] ?? 0);
-      let combos = comboCache.get(combosKey);
-      // Ids are assigned 1..n and never reused, so an unchanged count means an unchanged table.
-      if (combos === undefined || combos.size < comboCount) {
-        try {
-          combos = await loadCombos(combosKey);
-        } catch (cause) {
-          throw unavailable(cause, org);
+      const blockKey = (b: BlockRef) => keyspace.block(generation, org, b.tier, b.startMs, view);
+      const matching = view === "combos" ? options.combosMatching : undefined;
+      if (matching) {
+        const combos = await freshCombos(combosKey, org);
+        const ids = [...combos.values].filter(([, values]) => matching(values)).map(([id]) => id);
+        if (ids.length <= combos.size * SELECTIVE_SHARE) {
+          const cells =
+            ids.length === 0 ? blocks.map(() => []) : await selectFields(blocks.map(blockKey), ids, org);
+          return { view, combos: combos.values, cells };
         }
       }
+      const pipeline = redis.pipeline();
+      pipeline.hlen(combosKey);
+      for (const b of blocks) pipeline.call("HGETALL", blockKey(b));
+      const replies = await execute(pipeline, org);
+      const cells = replies.slice(1) as string[][];
+      if (view !== "combos") return { view, combos: new Map(), cells };
+      const combos = await freshCombos(combosKey, org, Number(replies[0] ?? 0));
       return { view, combos: combos.values, cells };
     },
 
     async dimensions(generation, org) {
       const pipeline = redis.pipeline();
       for (const d of DIMENSIONS) pipeline.smembers(keyspace.dimension(generation, org, d));
-      let replies: Array<[Error | null, unknown]> | null;
-      try {
-        replies = await pipeline.exec();
-      } catch (cause) {
-        throw unavailable(cause, org);
-      }
+      const replies = (await execute(pipeline, org)) as string[][];
       const result = {} as Record<Dimension, string[]>;
       DIMENSIONS.forEach((d, i) => {
-        const [error, members] = replies?.[i] ?? [new Error("no reply"), null];
-        if (error) throw unavailable(error, org);
-        result[d] = [...(members as string[])].sort(compareByteOrder);
+        result[d] = [...(replies[i] ?? [])].sort(compareByteOrder);
       });
       return result;
     },

@@ -92,6 +92,13 @@ describe.each(redisTargets())("on $name", (target) => {
       const snapshot = await reader.readBlocks(1, "acme", day, "combos");
       const [comboId] = snapshot.cells[0] ?? [];
       expect(snapshot.combos.get(comboId ?? "")).toEqual(["ada@example.com", "v1", null, "Zoom"]);
+      // With a selection, only matching combinations are fetched, with the same sums.
+      const selected = await reader.readBlocks(1, "acme", day, "combos", {
+        combosMatching: (values) => values[2] === null,
+      });
+      expect(selected.cells).toEqual(snapshot.cells);
+      const none = await reader.readBlocks(1, "acme", day, "combos", { combosMatching: () => false });
+      expect(none.cells).toEqual([[]]);
       const byLanguage = await reader.readBlocks(1, "acme", day, "language_model");
       expect(byLanguage.cells[0]).toEqual(["", "1,100,60000,500,1,0,0"]);
       expect(await reader.dimensions(1, "acme")).toEqual({

@@ -1,5 +1,5 @@
 import type { Dimension } from "@vu/events";
-import { addSums, emptySums, type RollupReader, viewFor } from "@vu/store";
+import { addSums, emptySums, type ReadOptions, type RollupReader, viewFor } from "@vu/store";
 import { ProblemError } from "../http/problemError";
 import {
   type Granularity,
@@ -9,7 +9,7 @@ import {
   type RangeMeta,
   type RangeParams,
 } from "../planner";
-import { parseFilters, type RawFilters } from "./filters";
+import { comboMatches, type DimensionFilter, parseFilters, type RawFilters } from "./filters";
 import { type Pagination, paginate } from "./pagination";
 import { aggregateRows } from "./rowAggregation";
 import { type StatsRow, type Summary, toStatsRow, toSummary } from "./rowMetrics";
@@ -18,6 +18,11 @@ export interface QueryDeps {
   reader: RollupReader;
   /** The request's `now` and the retention in force. */
   planContext: () => PlanContext;
+}
+
+/** With filters, the store may fetch only the combinations that pass them. */
+function readOptions(filters: readonly DimensionFilter[]): ReadOptions {
+  return filters.length === 0 ? {} : { combosMatching: (values) => comboMatches(values, filters) };
 }
 
 export interface StatsRequest extends RangeParams {
@@ -56,6 +61,7 @@ export async function queryStats(org: string, request: StatsRequest, deps: Query
     org,
     plan.buckets.flatMap((b) => b.blocks),
     view,
+    readOptions(filters),
   );
   const rows = aggregateRows(plan.buckets, snapshot, { filters, groupBy: request.groupBy });
   const { items, pagination } = paginate(rows, request.page, request.pageSize);
@@ -99,7 +105,7 @@ export async function querySummary(
   const filters = parseFilters(request.filters);
   const generation = await deps.reader.generation();
   const view = viewFor(filters.map((f) => f.dimension));
-  const snapshot = await deps.reader.readBlocks(generation, org, plan.blocks, view);
+  const snapshot = await deps.reader.readBlocks(generation, org, plan.blocks, view, readOptions(filters));
   const rows = aggregateRows([{ label: "", startMs: plan.range.startMs, blocks: plan.blocks }], snapshot, {
     filters,
   });
