@@ -4,10 +4,11 @@ import {
   kafkaLogCreator,
   kafkaLogLevel,
   onShutdown,
+  retryWithBackoff,
 } from "@vu/service-runtime";
 import { createKeyspace, createRedisClient } from "@vu/store";
 import { Kafka } from "kafkajs";
-import { createIngestWorker } from "./app";
+import { createIngestWorker, type IngestWorker } from "./app";
 import { loadWorkerEnv, workerConfigFromEnv } from "./env";
 import { createIngestMetrics } from "./metrics";
 
@@ -21,24 +22,60 @@ const kafka = new Kafka({
 });
 const redis = createRedisClient(env.REDIS_URL, { maxRetriesPerRequest: 2 });
 const metrics = createIngestMetrics();
-const worker = createIngestWorker({
-  kafka,
-  redis,
-  keyspace: createKeyspace({ prefix: env.REDIS_PREFIX }),
-  logger,
-  metrics,
-  config: {
-    ...workerConfigFromEnv(env),
-    // A new consumer group starts at the beginning of the topic, so a first deploy loses nothing;
-    // a group with committed offsets resumes from them.
-    fromBeginning: true,
-  },
-});
+const makeWorker = () =>
+  createIngestWorker({
+    kafka,
+    redis,
+    keyspace: createKeyspace({ prefix: env.REDIS_PREFIX }),
+    logger,
+    metrics,
+    config: {
+      ...workerConfigFromEnv(env),
+      // A new consumer group starts at the beginning of the topic, so a first deploy loses
+      // nothing; a group with committed offsets resumes from them.
+      fromBeginning: true,
+    },
+  });
 
-worker.consumer.on(worker.consumer.events.CRASH, ({ payload }) => {
-  logger.error({ err: payload.error, restart: payload.restart }, "consumer crashed");
-  if (!payload.restart) process.exit(1);
-});
+let stopping = false;
+let worker: IngestWorker = supervised(makeWorker());
+
+/**
+ * kafkajs restarts its consumer after most failures, but gives up on some (e.g. no group
+ * coordinator after a long broker outage). Then this process starts a fresh consumer, with
+ * backoff, instead of exiting: an outage pauses ingest, it does not end it. Nothing is lost either
+ * way, since offsets are committed only after Redis has the batch.
+ */
+function supervised(candidate: IngestWorker): IngestWorker {
+  candidate.consumer.on(candidate.consumer.events.CRASH, ({ payload }) => {
+    logger.error({ err: payload.error, restart: payload.restart }, "consumer crashed");
+    if (!payload.restart && !stopping) void replace(candidate);
+  });
+  return candidate;
+}
+
+async function replace(crashed: IngestWorker): Promise<void> {
+  await crashed.stop().catch(() => undefined);
+  worker = await retryWithBackoff(
+    async () => {
+      const next = supervised(makeWorker());
+      try {
+        await next.start();
+        return next;
+      } catch (error) {
+        await next.stop().catch(() => undefined);
+        throw error;
+      }
+    },
+    {
+      shouldContinue: () => !stopping,
+      initialDelayMs: 1_000,
+      maxDelayMs: 30_000,
+      onRetry: (error, attempt) => logger.warn({ err: error, attempt }, "restarting the consumer"),
+    },
+  );
+  logger.info("consumer restarted");
+}
 
 const ops = createOpsServer({ registry: metrics.registry, ready: () => worker.ready() });
 ops.listen(env.METRICS_PORT, () => logger.info({ port: env.METRICS_PORT }, "ops endpoints listening"));
@@ -47,7 +84,10 @@ logger.info({ topic: env.RECORDINGS_TOPIC, group: env.KAFKA_GROUP_ID }, "ingest 
 
 onShutdown(
   [
-    () => worker.stop(),
+    () => {
+      stopping = true;
+      return worker.stop();
+    },
     async () => {
       ops.close();
       await redis.quit();
