@@ -159,12 +159,16 @@ export async function compareWithStore(
   org: string,
   expected: ReturnType<typeof expectedBlocks>,
 ): Promise<string | null> {
-  const stored = await storedBlocks(redis, keyspace, org, expected.blocks);
-  for (const [i, block] of expected.blocks.entries()) {
-    const got = JSON.stringify(stored[i]);
-    const want = JSON.stringify(block.sums);
-    if (got !== want)
-      return `${org} ${block.tier} ${utcStamp(block.startMs)}: stored ${got}, expected ${want}`;
+  // Every view of a block must hold the same totals: combinations, total and each projection.
+  for (const view of VIEWS) {
+    const stored = await storedBlocks(redis, keyspace, org, expected.blocks, 1, view);
+    for (const [i, block] of expected.blocks.entries()) {
+      const got = JSON.stringify(stored[i]);
+      const want = JSON.stringify(block.sums);
+      if (got !== want) {
+        return `${org} ${block.tier} ${utcStamp(block.startMs)} ${view}: stored ${got}, expected ${want}`;
+      }
+    }
   }
   return null;
 }
