@@ -152,12 +152,14 @@ export function createRollupReader(options: RollupReaderOptions): RollupReader {
           return { view, combos: combos.values, cells };
         }
       }
+      // Only the combinations view needs the combination table's size (to refresh the cache).
+      const withCombos = view === "combos";
       const pipeline = redis.pipeline();
-      pipeline.hlen(combosKey);
+      if (withCombos) pipeline.hlen(combosKey);
       for (const b of blocks) pipeline.call("HGETALL", blockKey(b));
       const replies = await execute(pipeline, org);
-      const cells = replies.slice(1) as string[][];
-      if (view !== "combos") return { view, combos: new Map(), cells };
+      const cells = (withCombos ? replies.slice(1) : replies) as string[][];
+      if (!withCombos) return { view, combos: new Map(), cells };
       const combos = await freshCombos(combosKey, org, Number(replies[0] ?? 0));
       return { view, combos: combos.values, cells };
     },
