@@ -17,7 +17,7 @@ export type BlockPayload = [
   cells: Array<string | number>,
 ];
 
-/** The JSON argument of `applyBatch-6.lua`; its header documents each member. */
+/** What `applyBatch-6.lua` receives, before `encodeBatch` packs it; its header documents each member. */
 export interface BatchPayload {
   ids: string[];
   seen: [currentSet: string, previousSet: string, currentExpireAtMs: number];

@@ -5,6 +5,7 @@ export {
   comboOf,
   dedupeSets,
 } from "./batchAggregate";
+export { encodeBatch } from "./batchEncoding";
 export { currentGeneration, switchGeneration } from "./generation";
 export { createKeyspace, type Keyspace, type KeyspaceOptions, STORE_VERSION, utcStamp } from "./keyspace";
 export { createRedisClient, pingRedis, type RedisClient } from "./redisClient";
@@ -16,6 +17,7 @@ export {
   type ReadOptions,
   type RollupReader,
   type RollupReaderOptions,
+  type StoredCells,
 } from "./rollupReader";
 export {
   type ApplyResult,

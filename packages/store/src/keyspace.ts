@@ -7,7 +7,8 @@ import { VIEW_CODE, type View } from "./views";
  * Every key of an organization carries the hash tag `{<org>}` so a script touching one
  * organization stays on one Redis Cluster slot.
  */
-export const STORE_VERSION = "v1";
+/** v2: cells are binary (seven float64); v1 stored them as text. Names keys and scripts. */
+export const STORE_VERSION = "v2";
 
 export interface KeyspaceOptions {
   /** Leading part of every key; tests use a unique prefix each. */

@@ -18,12 +18,15 @@ export interface BlockRef {
   startMs: number;
 }
 
+/** One block's cells as read: flat `[field, packed sums (see sums.ts), field, ...]`. */
+export type StoredCells = Array<string | Buffer>;
+
 export interface BlockSnapshot {
   view: View;
   /** For the combos view: combination id → its values, for every id the blocks can contain. */
   combos: ReadonlyMap<string, ComboValues>;
-  /** One entry per requested block, in order: flat `[field, packedSums, field, ...]`. */
-  cells: string[][];
+  /** One entry per requested block, in order. */
+  cells: StoredCells[];
 }
 
 export interface RollupReaderOptions {
@@ -68,6 +71,12 @@ function unavailable(cause: unknown, org?: string): StoreError {
   return new StoreError("reading rollups from Redis failed", { retriable: true, cause, context: { org } });
 }
 
+function fieldsToStrings(flat: Buffer[]): StoredCells {
+  const cells: StoredCells = flat;
+  for (let i = 0; i < flat.length; i += 2) cells[i] = (flat[i] as Buffer).toString("utf8");
+  return cells;
+}
+
 export function createRollupReader(options: RollupReaderOptions): RollupReader {
   const { redis, keyspace } = options;
   const generationCacheMs = options.generationCacheMs ?? 1000;
@@ -110,13 +119,13 @@ export function createRollupReader(options: RollupReaderOptions): RollupReader {
     }
   }
 
-  /** The given fields of every block, as flat `[field, value, ...]` without absent fields. */
-  async function selectFields(keys: string[], fields: string[], org: string): Promise<string[][]> {
+  /** The given fields of every block, without absent fields. */
+  async function selectFields(keys: string[], fields: string[], org: string): Promise<StoredCells[]> {
     const pipeline = redis.pipeline();
-    for (const key of keys) pipeline.call("HMGET", key, ...fields);
-    const replies = (await execute(pipeline, org)) as Array<Array<string | null>>;
+    for (const key of keys) pipeline.callBuffer("HMGET", key, ...fields);
+    const replies = (await execute(pipeline, org)) as Array<Array<Buffer | null>>;
     return replies.map((values) => {
-      const cells: string[] = [];
+      const cells: StoredCells = [];
       values.forEach((value, i) => {
         if (value !== null) cells.push(fields[i] as string, value);
       });
@@ -156,9 +165,10 @@ export function createRollupReader(options: RollupReaderOptions): RollupReader {
       const withCombos = view === "combos";
       const pipeline = redis.pipeline();
       if (withCombos) pipeline.hlen(combosKey);
-      for (const b of blocks) pipeline.call("HGETALL", blockKey(b));
+      // Values are binary, so replies come as Buffers; only the field names become strings.
+      for (const b of blocks) pipeline.callBuffer("HGETALL", blockKey(b));
       const replies = await execute(pipeline, org);
-      const cells = (withCombos ? replies.slice(1) : replies) as string[][];
+      const cells = ((withCombos ? replies.slice(1) : replies) as Buffer[][]).map(fieldsToStrings);
       if (!withCombos) return { view, combos: new Map(), cells };
       const combos = await freshCombos(combosKey, org, Number(replies[0] ?? 0));
       return { view, combos: combos.values, cells };

@@ -8,7 +8,7 @@ import { createKeyspace } from "./keyspace";
 import { createRedisClient, type RedisClient } from "./redisClient";
 import { createRollupReader } from "./rollupReader";
 import { createRollupWriter } from "./rollupWriter";
-import { addPacked, emptySums } from "./sums";
+import { addPacked, emptySums, unpackSums } from "./sums";
 import { createTokenStore, looksLikeToken } from "./tokenStore";
 
 describe.each(redisTargets())("on $name", (target) => {
@@ -67,7 +67,7 @@ describe.each(redisTargets())("on $name", (target) => {
     const snapshot = await reader.readBlocks(1, "acme", [{ tier, startMs }], "total");
     const sums = emptySums();
     const cells = snapshot.cells[0] ?? [];
-    for (let i = 1; i < cells.length; i += 2) addPacked(sums, cells[i] as string);
+    for (let i = 1; i < cells.length; i += 2) addPacked(sums, cells[i] as Buffer);
     return sums;
   }
 
@@ -91,7 +91,7 @@ describe.each(redisTargets())("on $name", (target) => {
       const day = [{ tier: "day" as const, startMs: Date.parse("2026-11-21T00:00:00Z") }];
       const snapshot = await reader.readBlocks(1, "acme", day, "combos");
       const [comboId] = snapshot.cells[0] ?? [];
-      expect(snapshot.combos.get(comboId ?? "")).toEqual(["ada@example.com", "v1", null, "Zoom"]);
+      expect(snapshot.combos.get(String(comboId))).toEqual(["ada@example.com", "v1", null, "Zoom"]);
       // With a selection, only matching combinations are fetched, with the same sums.
       const selected = await reader.readBlocks(1, "acme", day, "combos", {
         combosMatching: (values) => values[2] === null,
@@ -100,13 +100,38 @@ describe.each(redisTargets())("on $name", (target) => {
       const none = await reader.readBlocks(1, "acme", day, "combos", { combosMatching: () => false });
       expect(none.cells).toEqual([[]]);
       const byLanguage = await reader.readBlocks(1, "acme", day, "language_model");
-      expect(byLanguage.cells[0]).toEqual(["", "1,100,60000,500,1,0,0"]);
+      const [field, packed] = byLanguage.cells[0] ?? [];
+      expect(field).toBe("");
+      expect(unpackSums(packed as Buffer)).toEqual({
+        count: 1,
+        words: 100,
+        durationMs: 60_000,
+        voiceMsSum: 500,
+        voiceMsCount: 1,
+        llmMsSum: 0,
+        llmMsCount: 0,
+      });
       expect(await reader.dimensions(1, "acme")).toEqual({
         member_email: ["ada@example.com"],
         voice_model: ["v1"],
         language_model: ["gpt"],
         app_name: ["Zoom", 'Zoom, "Büro" =SUM(1)'],
       });
+    });
+
+    it("keeps sums exact when a cell outgrows 32 bits, in one batch or across batches", async () => {
+      const { writer, reader } = setup();
+      const big = 4_000_000_000; // fits 32 bits alone, not twice
+      await writer.apply(1, "acme", [rec("a", "2026-11-20T10:00:00Z", { duration_ms: big })]);
+      await writer.apply(1, "acme", [rec("b", "2026-11-20T11:00:00Z", { duration_ms: big })]);
+      await writer.apply(1, "acme", [
+        rec("c", "2026-11-20T12:00:00Z", { duration_ms: 2 ** 53 - 1 - 2 * big - 1 }),
+        rec("d", "2026-11-20T12:00:01Z", { duration_ms: 1, word_count: 7 }),
+      ]);
+      const month = await totalOf(reader, "month", "2026-11-01T00:00:00Z");
+      expect(month).toMatchObject({ count: 4, durationMs: 2 ** 53 - 1, words: 307 });
+      const day = await totalOf(reader, "day", "2026-11-20T00:00:00Z");
+      expect(day.durationMs).toBe(2 ** 53 - 1);
     });
 
     it("counts a recording id once, whatever a later copy says, and keeps the first", async () => {

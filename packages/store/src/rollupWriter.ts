@@ -1,6 +1,7 @@
 import type { Dimension } from "@vu/events";
 import { DEFAULT_RETENTION, type Retention } from "@vu/time-buckets";
 import { aggregateBatch, type CountableRecording } from "./batchAggregate";
+import { encodeBatch } from "./batchEncoding";
 import type { Keyspace } from "./keyspace";
 import type { RedisClient } from "./redisClient";
 import { registerScripts } from "./scripts";
@@ -50,9 +51,16 @@ export function createRollupWriter(options: RollupWriterOptions): RollupWriter {
       // ids only ever become counted, never uncounted, within the window.
       while (pending.length > 0) {
         const payload = aggregateBatch(pending, { keyspace, retention, dedupeWindowMs, nowMs: now() });
-        let reply: Awaited<ReturnType<RedisClient["vuApplyBatchV1"]>>;
+        let reply: Awaited<ReturnType<RedisClient["vuApplyBatchV2"]>>;
         try {
-          reply = await redis.vuApplyBatchV1(...keys, JSON.stringify(payload));
+          const [currentSet, previousSet, expireAtMs] = payload.seen;
+          reply = await redis.vuApplyBatchV2(
+            ...keys,
+            currentSet,
+            previousSet,
+            String(expireAtMs),
+            encodeBatch(payload),
+          );
         } catch (cause) {
           throw new StoreError("applying a batch to Redis failed", {
             retriable: true,

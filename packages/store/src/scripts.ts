@@ -31,7 +31,10 @@ export type ApplyBatchReply = [1, number] | [-1, number[]];
 
 declare module "ioredis" {
   interface RedisCommander<Context> {
-    vuApplyBatchV1(...args: [...keys: string[], payload: string]): Result<ApplyBatchReply, Context>;
+    /** The script's ARGV goes in one array (ioredis flattens it): no spread of thousands of arguments. */
+    vuApplyBatchV2(
+      ...args: [...keys: string[], currentSet: string, previousSet: string, expireAtMs: string, batch: Buffer]
+    ): Result<ApplyBatchReply, Context>;
   }
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addPacked, emptySums, packSums, unpackSums } from "./sums";
+import { addPacked, emptySums, LARGE_CELL_BYTES, packSums, SMALL_CELL_BYTES, unpackSums } from "./sums";
 
 describe("packed sums", () => {
   it("round-trips large exact integers", () => {
@@ -12,15 +12,35 @@ describe("packed sums", () => {
       llmMsSum: 7,
       llmMsCount: 1,
     };
+    expect(packSums(s)).toHaveLength(LARGE_CELL_BYTES);
     expect(unpackSums(packSums(s))).toEqual(s);
   });
 
+  it("stores sums that all fit 32 bits in the small form, exactly up to 2^32 - 1", () => {
+    const s = { ...emptySums(), count: 1, words: 2 ** 32 - 1, durationMs: 60_000 };
+    expect(packSums(s)).toHaveLength(SMALL_CELL_BYTES);
+    expect(unpackSums(packSums(s))).toEqual(s);
+    expect(packSums({ ...s, words: 2 ** 32 })).toHaveLength(LARGE_CELL_BYTES);
+    expect(unpackSums(packSums({ ...s, words: 2 ** 32 })).words).toBe(2 ** 32);
+  });
+
   it("adds stored cells into an accumulator and rejects malformed ones", () => {
+    const cell = (...v: number[]) => Buffer.from(new Float64Array(v).buffer);
     const acc = emptySums();
-    addPacked(acc, "1,2,3,4,5,6,7");
-    addPacked(acc, "10,20,30,40,50,60,70");
-    expect(packSums(acc)).toBe("11,22,33,44,55,66,77");
-    expect(() => addPacked(emptySums(), "1,2,3")).toThrow(/malformed/);
-    expect(() => addPacked(emptySums(), "1,2,3,4,5,6,7,8")).toThrow(/malformed/);
+    addPacked(acc, cell(1, 2, 3, 4, 5, 6, 7));
+    addPacked(acc, cell(10, 20, 30, 40, 50, 60, 70));
+    const small = Buffer.from(new Uint32Array([100, 200, 300, 400, 500, 600, 700]).buffer);
+    addPacked(acc, small);
+    expect(unpackSums(packSums(acc))).toEqual({
+      count: 111,
+      words: 222,
+      durationMs: 333,
+      voiceMsSum: 444,
+      voiceMsCount: 555,
+      llmMsSum: 666,
+      llmMsCount: 777,
+    });
+    expect(() => addPacked(emptySums(), cell(1, 2, 3))).toThrow(/malformed/);
+    expect(() => addPacked(emptySums(), Buffer.from("1,2,3,4,5,6,7"))).toThrow(/malformed/);
   });
 });

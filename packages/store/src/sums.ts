@@ -38,31 +38,51 @@ export function addSums(a: Sums, b: Sums): Sums {
   return a;
 }
 
-/** The stored form of a cell: seven decimal integers joined by commas (see the store README). */
-export function packSums(s: Sums): string {
-  return SUM_FIELDS.map((f) => s[f]).join(",");
+/**
+ * Stored cells are binary, so the apply script adds them with `struct` in C instead of parsing and
+ * formatting text in Lua: seven little-endian u32 (28 bytes) while every sum fits, else seven
+ * float64 (56 bytes, exact integers up to 2^53). The length tells which.
+ */
+export const SMALL_CELL_BYTES = 4 * SUM_FIELDS.length;
+export const LARGE_CELL_BYTES = 8 * SUM_FIELDS.length;
+/** The largest sum the small form holds. */
+export const SMALL_CELL_MAX = 0xffff_ffff;
+
+export function packSums(s: Sums): Buffer {
+  const values = SUM_FIELDS.map((f) => s[f]);
+  const small = values.every((v) => v <= SMALL_CELL_MAX);
+  const packed = Buffer.allocUnsafe(small ? SMALL_CELL_BYTES : LARGE_CELL_BYTES);
+  values.forEach((v, i) => {
+    if (small) packed.writeUInt32LE(v, 4 * i);
+    else packed.writeDoubleLE(v, 8 * i);
+  });
+  return packed;
 }
 
 /** Adds a stored cell into an accumulator without allocating an intermediate object. */
-export function addPacked(into: Sums, packed: string): Sums {
-  let field = 0;
-  let value = 0;
-  for (let i = 0; i <= packed.length; i++) {
-    const code = i < packed.length ? packed.charCodeAt(i) : 44;
-    if (code === 44) {
-      const key = SUM_FIELDS[field];
-      if (key === undefined) throw new Error(`malformed rollup cell: ${packed}`);
-      into[key] += value;
-      field++;
-      value = 0;
-    } else {
-      value = value * 10 + (code - 48);
-    }
+export function addPacked(into: Sums, packed: Buffer): Sums {
+  if (packed.length === SMALL_CELL_BYTES) {
+    into.count += packed.readUInt32LE(0);
+    into.words += packed.readUInt32LE(4);
+    into.durationMs += packed.readUInt32LE(8);
+    into.voiceMsSum += packed.readUInt32LE(12);
+    into.voiceMsCount += packed.readUInt32LE(16);
+    into.llmMsSum += packed.readUInt32LE(20);
+    into.llmMsCount += packed.readUInt32LE(24);
+  } else if (packed.length === LARGE_CELL_BYTES) {
+    into.count += packed.readDoubleLE(0);
+    into.words += packed.readDoubleLE(8);
+    into.durationMs += packed.readDoubleLE(16);
+    into.voiceMsSum += packed.readDoubleLE(24);
+    into.voiceMsCount += packed.readDoubleLE(32);
+    into.llmMsSum += packed.readDoubleLE(40);
+    into.llmMsCount += packed.readDoubleLE(48);
+  } else {
+    throw new Error(`malformed rollup cell: ${packed.length} bytes`);
   }
-  if (field !== SUM_FIELDS.length) throw new Error(`malformed rollup cell: ${packed}`);
   return into;
 }
 
-export function unpackSums(packed: string): Sums {
+export function unpackSums(packed: Buffer): Sums {
   return addPacked(emptySums(), packed);
 }

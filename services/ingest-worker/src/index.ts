@@ -1,4 +1,6 @@
 // What end-to-end tests and benchmarks need to run the worker in-process.
+
 export { createIngestWorker, type IngestWorker, type IngestWorkerConfig, type IngestWorkerDeps } from "./app";
+export { sortBatch } from "./batchSorter";
 export { loadWorkerEnv, type WorkerEnv, workerEnvSchema } from "./env";
 export { createIngestMetrics, type IngestMetrics } from "./metrics";

@@ -47,7 +47,7 @@ async function caughtUp(admin: Admin, topic: string, groupId: string): Promise<b
 /**
  * Replays the whole topic into a fresh keyspace generation with a consumer group of its own,
  * then points readers and the live worker at it with one SET once it has caught up. The old
- * generation stays in Redis untouched (a switch back is `SET <prefix>:v1:generation <old>`).
+ * generation stays in Redis untouched (a switch back is `SET <prefix>:v2:generation <old>`).
  */
 export async function runRebuild(options: RebuildOptions): Promise<RebuildResult> {
   const { kafka, redis, keyspace, logger, config } = options;

@@ -147,7 +147,7 @@ export async function storedBlocks(
   const snapshot = await createRollupReader({ redis, keyspace }).readBlocks(generation, org, blocks, view);
   return snapshot.cells.map((cells) => {
     const sums = emptySums();
-    for (let i = 1; i < cells.length; i += 2) addPacked(sums, cells[i] as string);
+    for (let i = 1; i < cells.length; i += 2) addPacked(sums, cells[i] as Buffer);
     return sums;
   });
 }

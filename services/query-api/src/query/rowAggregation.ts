@@ -104,7 +104,7 @@ export function aggregateRows(
           sums = emptySums();
           groups.set(cls, sums);
         }
-        addPacked(sums, cells[i + 1] as string);
+        addPacked(sums, cells[i + 1] as Buffer);
       }
     }
     const bucketRows = [...groups]

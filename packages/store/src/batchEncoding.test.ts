@@ -1,0 +1,75 @@
+import { describe, expect, it } from "vitest";
+import type { BatchPayload } from "./batchAggregate";
+import { encodeBatch } from "./batchEncoding";
+
+/** Reads the layout documented in lua/applyBatch-6.lua back, as the script does. */
+function decode(buf: Buffer) {
+  let at = 0;
+  const u8 = () => buf.readUInt8(at++);
+  const u32 = () => {
+    at += 4;
+    return buf.readUInt32LE(at - 4);
+  };
+  const str = () => {
+    const n = buf.readUInt16LE(at);
+    at += 2 + n;
+    return buf.toString("utf8", at - n, at);
+  };
+  const strings = () => Array.from({ length: u32() }, str);
+  const ids = strings();
+  const combos = strings();
+  const blocks = Array.from({ length: u32() }, () => {
+    const [suffix, expiry, isCombos, cellBytes, n] = [str(), str(), u8(), u8(), u32()];
+    const fields = Array.from({ length: n }, () => (isCombos ? u32() : str()));
+    const sums = Array.from({ length: n * 7 }, (_, i) =>
+      cellBytes === 28 ? buf.readUInt32LE(at + 4 * i) : buf.readDoubleLE(at + 8 * i),
+    );
+    at += n * cellBytes;
+    return { suffix, expiry, isCombos, cellBytes, fields, sums };
+  });
+  return { ids, combos, blocks, rest: buf.length - at };
+}
+
+describe("encodeBatch", () => {
+  it("writes ids, combinations and blocks in the script's layout, small cells while sums fit", () => {
+    const payload: BatchPayload = {
+      ids: ["r-1", "r-ü"],
+      seen: ["seen:1", "seen:0", 3],
+      combos: ['["a@x","v",null,"Zoom"]'],
+      blocks: [
+        ["b:h:202611201000:c", 1_800_000_000_000, 1, [1, 2, 200, 120_000, 600, 2, 0, 0]],
+        ["b:M:202611010000:a", 0, 0, ['Zoom, "Büro"', 1, 2 ** 40, 3, 4, 5, 6, 7, "", 0, 0, 0, 0, 0, 0, 0]],
+      ],
+    };
+    expect(decode(encodeBatch(payload))).toEqual({
+      ids: ["r-1", "r-ü"],
+      combos: ['["a@x","v",null,"Zoom"]'],
+      blocks: [
+        {
+          suffix: "b:h:202611201000:c",
+          expiry: "1800000000000",
+          isCombos: 1,
+          cellBytes: 28,
+          fields: [1],
+          sums: [2, 200, 120_000, 600, 2, 0, 0],
+        },
+        {
+          suffix: "b:M:202611010000:a",
+          expiry: "0",
+          isCombos: 0,
+          cellBytes: 56,
+          fields: ['Zoom, "Büro"', ""],
+          sums: [1, 2 ** 40, 3, 4, 5, 6, 7, 0, 0, 0, 0, 0, 0, 0],
+        },
+      ],
+      rest: 0,
+    });
+  });
+
+  it("grows past its first buffer", () => {
+    const ids = Array.from({ length: 20_000 }, (_, i) => `recording-${i}`);
+    const decoded = decode(encodeBatch({ ids, seen: ["a", "b", 0], combos: [], blocks: [] }));
+    expect(decoded.ids).toEqual(ids);
+    expect(decoded.rest).toBe(0);
+  });
+});
