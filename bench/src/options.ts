@@ -28,6 +28,8 @@ export interface BenchOptions {
   seed: number;
   /** Re-render REPORT.md and the chart from bench/out/results.json without measuring anything. */
   reportOnly: boolean;
+  /** Only the ingest part (bare consumer, worker, memory), logged; no PostgreSQL, queries or report. */
+  ingestOnly: boolean;
 }
 
 const QUICK_SIZES = [50_000, 200_000];
@@ -66,6 +68,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
       "keep-postgres": { type: "boolean", default: false },
       seed: { type: "string" },
       "report-only": { type: "boolean", default: false },
+      "ingest-only": { type: "boolean", default: false },
     },
     strict: true,
   });
@@ -87,5 +90,6 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     keepPostgres: values["keep-postgres"] ?? false,
     seed: positive("--seed", values.seed, 42),
     reportOnly: values["report-only"] ?? false,
+    ingestOnly: values["ingest-only"] ?? false,
   };
 }

@@ -47,8 +47,10 @@ async function main(): Promise<void> {
     const anchorMs = anchorHour(Date.now());
     const sizes: SizeResult[] = [];
     for (const size of options.sizes) {
-      sizes.push(await runSize(size, { options, runId, anchorMs, redis }));
+      const result = await runSize(size, { options, runId, anchorMs, redis });
+      if (result) sizes.push(result);
     }
+    if (options.ingestOnly) return;
     const results: BenchResults = {
       runId,
       commit: commitMeasured(),

@@ -27,7 +27,7 @@ const MIB = 2 ** 20;
 export async function runSize(
   size: number,
   context: { options: BenchOptions; runId: string; anchorMs: number; redis: RedisClient },
-): Promise<SizeResult> {
+): Promise<SizeResult | undefined> {
   const { options, redis } = context;
   const runId = `${context.runId}-${size}`;
   const prefix = `bench-${runId}`;
@@ -41,13 +41,16 @@ export async function runSize(
     const produce = await produceDataset(kafka, topic, dataset);
     log(`  produced in ${fmt(produce.seconds, 1)} s (${fmt(produce.eventsPerSecond)} events/s)`);
 
-    log("  loading PostgreSQL (COPY, index, VACUUM ANALYZE)");
-    const postgres = await loadPostgres(options.postgresUrl, dataset);
-    log(
-      `  PostgreSQL: COPY ${fmt(postgres.copySeconds, 1)} s, index ${fmt(postgres.indexSeconds, 1)} s, ` +
-        `analyze ${fmt(postgres.analyzeSeconds, 1)} s; table ${fmt(postgres.tableBytes / MIB)} MiB, ` +
-        `index ${fmt(postgres.indexBytes / MIB)} MiB`,
-    );
+    // PostgreSQL first: its CPU-heavy load must not overlap the ingest measurement.
+    if (options.ingestOnly) log("  --ingest-only: no PostgreSQL, queries or freshness");
+    else log("  loading PostgreSQL (COPY, index, VACUUM ANALYZE)");
+    const postgres = options.ingestOnly ? undefined : await loadPostgres(options.postgresUrl, dataset);
+    if (postgres)
+      log(
+        `  PostgreSQL: COPY ${fmt(postgres.copySeconds, 1)} s, index ${fmt(postgres.indexSeconds, 1)} s, ` +
+          `analyze ${fmt(postgres.analyzeSeconds, 1)} s; table ${fmt(postgres.tableBytes / MIB)} MiB, ` +
+          `index ${fmt(postgres.indexBytes / MIB)} MiB`,
+      );
 
     const ingestTopic = { brokers: options.kafkaBrokers, topic, dlqTopic, total: dataset.total, runId };
     log("  bare kafkajs consumer reading the topic");
@@ -69,6 +72,8 @@ export async function runSize(
     load.afterIngest = loadavg()[0] ?? 0;
     const ratio = ingest.rate.eventsPerSecond / bare.rate.eventsPerSecond;
     log(`  worker: ${fmt(ingest.rate.eventsPerSecond)} events/s, ${fmt(ratio, 2)} of the bare consumer`);
+    const cores = Object.entries(ingest.cpu.cores).map(([name, c]) => `${name} ${fmt(c, 2)}`);
+    log(`  cores used: ${cores.join(", ")}, machine ${fmt(ingest.cpu.machineCores, 2)}`);
 
     log("  measuring Redis memory");
     const breakdown = await memoryBreakdown(redis, prefix, memoryAfter - memoryBefore);
@@ -86,6 +91,7 @@ export async function runSize(
         `${fmt(breakdown.seen.bytes / MIB)} MiB, rollups ${fmt(breakdown.rollupBytes / MIB)} MiB`,
     );
 
+    if (options.ingestOnly || postgres === undefined) return undefined;
     api = await startApi({ runId, redis, redisUrl: options.redisUrl, prefix, profile: options.profile });
     const token = await api.tokenFor(dataset.large.organizationId);
     log(`  dashboard queries (${options.connections} connections, ${options.queryDurationS} s each)`);
