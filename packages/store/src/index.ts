@@ -22,6 +22,7 @@ export {
 export {
   type ApplyResult,
   createRollupWriter,
+  type PreparedBatch,
   type RollupWriter,
   type RollupWriterOptions,
 } from "./rollupWriter";

@@ -1,10 +1,10 @@
 import type { Dimension } from "@vu/events";
 import { DEFAULT_RETENTION, type Retention } from "@vu/time-buckets";
-import { aggregateBatch, type CountableRecording } from "./batchAggregate";
+import { aggregateBatch, type BatchPayload, type CountableRecording } from "./batchAggregate";
 import { encodeBatch } from "./batchEncoding";
 import type { Keyspace } from "./keyspace";
 import type { RedisClient } from "./redisClient";
-import { registerScripts } from "./scripts";
+import { type ApplyBatchReply, registerScripts } from "./scripts";
 import { StoreError } from "./storeError";
 
 const DIMENSION_KEYS: readonly Dimension[] = ["member_email", "voice_model", "language_model", "app_name"];
@@ -23,6 +23,14 @@ export interface ApplyResult {
   duplicates: number;
 }
 
+/** One organization's recordings, aggregated and encoded for the apply script (no I/O yet). */
+export interface PreparedBatch {
+  readonly org: string;
+  readonly recordings: readonly CountableRecording[];
+  readonly seen: BatchPayload["seen"];
+  readonly encoded: Buffer;
+}
+
 export interface RollupWriter {
   /**
    * Counts one organization's recordings (ids unique within the call) into generation
@@ -30,6 +38,13 @@ export interface RollupWriter {
    * dropped, whatever their other fields say.
    */
   apply(generation: number, org: string, recordings: readonly CountableRecording[]): Promise<ApplyResult>;
+  /**
+   * The CPU half of `apply`: lets a caller prepare the next batch while Redis runs the previous
+   * one. Retention and the dedupe window are taken at the time of preparing.
+   */
+  prepare(org: string, recordings: readonly CountableRecording[]): PreparedBatch;
+  /** The I/O half: the script call is written to Redis before this returns its promise. */
+  applyPrepared(generation: number, batch: PreparedBatch): Promise<ApplyResult>;
 }
 
 export function createRollupWriter(options: RollupWriterOptions): RollupWriter {
@@ -38,42 +53,46 @@ export function createRollupWriter(options: RollupWriterOptions): RollupWriter {
   const now = options.now ?? Date.now;
   registerScripts(redis);
 
+  function prepare(org: string, recordings: readonly CountableRecording[]): PreparedBatch {
+    const payload = aggregateBatch(recordings, { keyspace, retention, dedupeWindowMs, nowMs: now() });
+    return { org, recordings, seen: payload.seen, encoded: encodeBatch(payload) };
+  }
+
+  async function call(generation: number, batch: PreparedBatch): Promise<ApplyBatchReply> {
+    const { org, seen } = batch;
+    const keys = [
+      keyspace.orgBase(generation, org),
+      keyspace.combos(generation, org),
+      ...DIMENSION_KEYS.map((d) => keyspace.dimension(generation, org, d)),
+    ];
+    try {
+      return await redis.vuApplyBatchV2(...keys, seen[0], seen[1], String(seen[2]), batch.encoded);
+    } catch (cause) {
+      throw new StoreError("applying a batch to Redis failed", { retriable: true, cause, context: { org } });
+    }
+  }
+
+  async function applyPrepared(generation: number, prepared: PreparedBatch): Promise<ApplyResult> {
+    let batch = prepared;
+    let duplicates = 0;
+    // A reply of duplicates wrote nothing; dropping them and calling again converges because
+    // ids only ever become counted, never uncounted, within the window.
+    while (batch.recordings.length > 0) {
+      const reply = await call(generation, batch);
+      if (reply[0] === 1) return { counted: reply[1], duplicates };
+      const counted = new Set(reply[1]);
+      duplicates += counted.size;
+      batch = prepare(
+        batch.org,
+        batch.recordings.filter((_, i) => !counted.has(i + 1)),
+      );
+    }
+    return { counted: 0, duplicates };
+  }
+
   return {
-    async apply(generation, org, recordings) {
-      const keys = [
-        keyspace.orgBase(generation, org),
-        keyspace.combos(generation, org),
-        ...DIMENSION_KEYS.map((d) => keyspace.dimension(generation, org, d)),
-      ];
-      let pending = recordings;
-      let duplicates = 0;
-      // A reply of duplicates wrote nothing; dropping them and calling again converges because
-      // ids only ever become counted, never uncounted, within the window.
-      while (pending.length > 0) {
-        const payload = aggregateBatch(pending, { keyspace, retention, dedupeWindowMs, nowMs: now() });
-        let reply: Awaited<ReturnType<RedisClient["vuApplyBatchV2"]>>;
-        try {
-          const [currentSet, previousSet, expireAtMs] = payload.seen;
-          reply = await redis.vuApplyBatchV2(
-            ...keys,
-            currentSet,
-            previousSet,
-            String(expireAtMs),
-            encodeBatch(payload),
-          );
-        } catch (cause) {
-          throw new StoreError("applying a batch to Redis failed", {
-            retriable: true,
-            cause,
-            context: { org },
-          });
-        }
-        if (reply[0] === 1) return { counted: reply[1], duplicates };
-        const counted = new Set(reply[1]);
-        duplicates += counted.size;
-        pending = pending.filter((_, i) => !counted.has(i + 1));
-      }
-      return { counted: 0, duplicates };
-    },
+    apply: (generation, org, recordings) => applyPrepared(generation, prepare(org, recordings)),
+    prepare,
+    applyPrepared,
   };
 }

@@ -1,6 +1,13 @@
 import type { Logger } from "@vu/service-runtime";
 import { RetryAbortedError, retryWithBackoff } from "@vu/service-runtime";
-import { createRollupWriter, currentGeneration, type Keyspace, pingRedis, type RedisClient } from "@vu/store";
+import {
+  createRollupWriter,
+  currentGeneration,
+  type Keyspace,
+  type PreparedBatch,
+  pingRedis,
+  type RedisClient,
+} from "@vu/store";
 import type { Retention } from "@vu/time-buckets";
 import {
   type Consumer,
@@ -48,6 +55,12 @@ export interface IngestWorker {
 }
 
 const GENERATION_CACHE_MS = 1_000;
+
+/** One chunk of a partition batch, sorted and ready for the apply script. */
+interface PreparedChunk {
+  sorted: SortedBatch<KafkaMessage>;
+  prepared: PreparedBatch[];
+}
 /** Messages decoded and applied together; big enough to share blocks, small enough to overlap. */
 const CHUNK_SIZE = 2_000;
 
@@ -81,9 +94,15 @@ export function createIngestWorker(deps: IngestWorkerDeps): IngestWorker {
   let connected = false;
   let generationCache = { value: config.generation ?? 1, until: 0 };
 
-  async function generation(): Promise<number> {
+  /** The generation to write into, when known without asking Redis. */
+  function freshGeneration(): number | undefined {
     if (config.generation !== undefined) return config.generation;
-    if (generationCache.until > now()) return generationCache.value;
+    return generationCache.until > now() ? generationCache.value : undefined;
+  }
+
+  async function generation(): Promise<number> {
+    const fresh = freshGeneration();
+    if (fresh !== undefined) return fresh;
     generationCache = { value: await currentGeneration(redis, keyspace), until: now() + GENERATION_CACHE_MS };
     return generationCache.value;
   }
@@ -101,22 +120,32 @@ export function createIngestWorker(deps: IngestWorkerDeps): IngestWorker {
         },
       });
 
-    /** Dead-letters, applies and resolves one chunk; chunks are applied strictly in order. */
-    async function applyChunk(sorted: SortedBatch<KafkaMessage>, lastOffset: string): Promise<void> {
+    /**
+     * Dead-letters, applies and resolves one prepared chunk. The script calls are written to Redis
+     * before this returns (no await comes first), so Redis works on this chunk while the caller
+     * decodes and aggregates the next one.
+     */
+    async function applyChunk(chunk: PreparedChunk, lastOffset: string): Promise<void> {
       const started = performance.now();
-      await retrying("dead-letter", () =>
-        sendToDeadLetter(
-          producer,
-          config.dlqTopic,
-          { topic: batch.topic, partition: batch.partition },
-          sorted.rejected,
-        ),
-      );
-      for (const { reason } of sorted.rejected) metrics.deadLettered.inc({ reason: reasonKind(reason) });
-      const results = await retrying("apply", async () => {
-        const gen = await generation();
-        return Promise.all([...sorted.byOrg].map(([org, recordings]) => writer.apply(gen, org, recordings)));
+      const { sorted, prepared } = chunk;
+      const deadLettering =
+        sorted.rejected.length === 0
+          ? undefined
+          : retrying("dead-letter", () =>
+              sendToDeadLetter(
+                producer,
+                config.dlqTopic,
+                { topic: batch.topic, partition: batch.partition },
+                sorted.rejected,
+              ),
+            );
+      const applying = retrying("apply", () => {
+        const run = (gen: number) => Promise.all(prepared.map((b) => writer.applyPrepared(gen, b)));
+        const gen = freshGeneration();
+        return gen === undefined ? generation().then(run) : run(gen);
       });
+      const [results] = await Promise.all([applying, deadLettering]);
+      for (const { reason } of sorted.rejected) metrics.deadLettered.inc({ reason: reasonKind(reason) });
       for (const { counted, duplicates } of results) {
         metrics.applied.inc(counted);
         metrics.duplicates.inc(duplicates);
@@ -130,8 +159,9 @@ export function createIngestWorker(deps: IngestWorkerDeps): IngestWorker {
       );
     }
 
-    // Decoding chunk k+1 (CPU in this process) overlaps applying chunk k (CPU in Redis). One apply
-    // is in flight at a time and offsets are resolved in order, so exactly-once is unchanged.
+    // Preparing chunk k+1 (decode, validate, aggregate, encode: CPU in this process) overlaps
+    // applying chunk k (CPU in Redis). One apply is in flight at a time and offsets are resolved in
+    // order, so exactly-once is unchanged.
     const seen = new Set<string>();
     let inFlight: Promise<void> = Promise.resolve();
     for (let first = 0; first < batch.messages.length; first += CHUNK_SIZE) {
@@ -139,8 +169,9 @@ export function createIngestWorker(deps: IngestWorkerDeps): IngestWorker {
       const last = messages.at(-1);
       if (last === undefined) break;
       const sorted = sortBatch(messages, { nowMs: now(), futureToleranceMs: config.futureToleranceMs, seen });
+      const prepared = [...sorted.byOrg].map(([org, recordings]) => writer.prepare(org, recordings));
       await inFlight;
-      inFlight = applyChunk(sorted, last.offset);
+      inFlight = applyChunk({ sorted, prepared }, last.offset);
     }
     await inFlight;
     await commitOffsetsIfNecessary();
