@@ -27,7 +27,12 @@ function recording(id: string, at: string, patch: Partial<RecordingCompleted> = 
   return { event, recordedAtMs: Date.parse(at) };
 }
 
-const cellsOf = (payload: BatchPayload, suffix: string) => payload.blocks.find(([s]) => s === suffix)?.[3];
+const blockOf = (payload: BatchPayload, suffix: string) => payload.blocks.find((b) => b.suffix === suffix);
+/** A block's cells flattened as `[field, 7 sums, field, ...]`, easy to read in expectations. */
+const cellsOf = (payload: BatchPayload, suffix: string) => {
+  const block = blockOf(payload, suffix);
+  return block?.fields.flatMap((field, i) => [field, ...block.sums.slice(7 * i, 7 * i + 7)]);
+};
 
 describe("aggregateBatch", () => {
   it("folds recordings sharing a block into one cell per view and field", () => {
@@ -81,8 +86,8 @@ describe("aggregateBatch", () => {
       0,
       0,
     ]);
-    expect(payload.blocks.find(([s]) => s === "b:h:202611201000:c")?.[2]).toBe(1);
-    expect(payload.blocks.find(([s]) => s === "b:h:202611201000:l")?.[2]).toBe(0);
+    expect(blockOf(payload, "b:h:202611201000:c")?.isCombos).toBe(1);
+    expect(blockOf(payload, "b:h:202611201000:l")?.isCombos).toBe(0);
   });
 
   it("projects a null language model as the empty field", () => {
@@ -101,10 +106,10 @@ describe("aggregateBatch", () => {
     );
     const tiersOf = (stampPrefix: string) =>
       payload.blocks
-        .filter(([s]) => s.endsWith(":c") && s.slice(4).startsWith(stampPrefix))
-        .map(([s]) => s.slice(0, 3));
+        .filter(({ suffix }) => suffix.endsWith(":c") && suffix.slice(4).startsWith(stampPrefix))
+        .map(({ suffix }) => suffix.slice(0, 3));
     expect(tiersOf("202601150")).toEqual(["b:h", "b:d"]);
-    const expiry = (suffix: string) => payload.blocks.find(([s]) => s === suffix)?.[1];
+    const expiry = (suffix: string) => blockOf(payload, suffix)?.expireAtMs;
     expect(expiry("b:m:202611221159:t")).toBe(Date.parse("2026-11-22T11:59:00Z") + 35 * DAY_MS + DAY_MS);
     expect(expiry("b:h:202601150800:a")).toBe(Date.parse("2026-01-15T08:00:00Z") + 400 * DAY_MS + DAY_MS);
     expect(expiry("b:M:202601010000:c")).toBe(0);

@@ -1,6 +1,15 @@
 import type { RecordingCompleted } from "@vu/events";
-import { blockExpiresAt, floorUtc, isBlockKept, type Retention, TIERS, type Tier } from "@vu/time-buckets";
+import {
+  blockExpiresAt,
+  floorUtc,
+  isBlockKept,
+  nextUtc,
+  type Retention,
+  TIERS,
+  type Tier,
+} from "@vu/time-buckets";
 import type { Keyspace } from "./keyspace";
+import { SUM_FIELDS } from "./sums";
 import { projectionField, TOTAL_FIELD, VIEWS } from "./views";
 
 /** A validated recording, as the worker hands it to the store. */
@@ -9,13 +18,16 @@ export interface CountableRecording {
   recordedAtMs: number;
 }
 
-/** One block key's cells: `[field, count, words, durationMs, voiceMsSum, voiceMsCount, llmMsSum, llmMsCount, field, ...]`. */
-export type BlockPayload = [
-  suffix: string,
-  expireAtMs: number,
-  isCombos: 0 | 1,
-  cells: Array<string | number>,
-];
+/** One block key's cells: `fields[i]`'s seven sums are `sums[7i .. 7i+6]` (SUM_FIELDS order). */
+export interface BlockPayload {
+  suffix: string;
+  /** 0 = never. */
+  expireAtMs: number;
+  /** 1: fields are 1-based indexes into `combos`; 0: literal fields. */
+  isCombos: 0 | 1;
+  fields: Array<string | number>;
+  sums: number[];
+}
 
 /** What `applyBatch-6.lua` receives, before `encodeBatch` packs it; its header documents each member. */
 export interface BatchPayload {
@@ -47,34 +59,46 @@ export function dedupeSets(nowMs: number, windowMs: number): BatchPayload["seen"
   return [`seen:${epoch}`, `seen:${epoch - 1}`, (epoch + 2) * windowMs];
 }
 
-/** Accumulates cells of one block key; field → offset of its sums in `cells`. */
+/** Accumulates the cells of one block key; sums live in a plain number array (fast elements). */
 class BlockCells {
-  readonly cells: Array<string | number> = [];
+  readonly fields: Array<string | number> = [];
+  readonly sums: number[] = [];
   private readonly at = new Map<string | number, number>();
 
-  add(field: string | number, event: RecordingCompleted): void {
+  /** Adds the seven `deltas` of one recording to the cell of `field`. */
+  add(field: string | number, deltas: readonly number[]): void {
     let offset = this.at.get(field);
+    const sums = this.sums;
     if (offset === undefined) {
-      offset = this.cells.length + 1;
+      offset = sums.length;
       this.at.set(field, offset);
-      this.cells.push(field, 0, 0, 0, 0, 0, 0, 0);
+      this.fields.push(field);
+      for (let k = 0; k < SUM_FIELDS.length; k++) sums.push(deltas[k] as number);
+      return;
     }
-    this.bump(offset, 1);
-    this.bump(offset + 1, event.word_count);
-    this.bump(offset + 2, event.duration_ms);
-    if (event.voice_processing_ms !== null) {
-      this.bump(offset + 3, event.voice_processing_ms);
-      this.bump(offset + 4, 1);
-    }
-    if (event.llm_processing_ms !== null) {
-      this.bump(offset + 5, event.llm_processing_ms);
-      this.bump(offset + 6, 1);
-    }
+    for (let k = 0; k < SUM_FIELDS.length; k++)
+      sums[offset + k] = (sums[offset + k] as number) + (deltas[k] as number);
   }
+}
 
-  private bump(at: number, by: number): void {
-    this.cells[at] = (this.cells[at] as number) + by;
-  }
+/** A recording's contribution to a cell, in SUM_FIELDS order. */
+function deltasOf(event: RecordingCompleted, into: number[]): number[] {
+  into[0] = 1;
+  into[1] = event.word_count;
+  into[2] = event.duration_ms;
+  into[3] = event.voice_processing_ms ?? 0;
+  into[4] = event.voice_processing_ms === null ? 0 : 1;
+  into[5] = event.llm_processing_ms ?? 0;
+  into[6] = event.llm_processing_ms === null ? 0 : 1;
+  return into;
+}
+
+/** The block of one tier the previous recording fell in: recordings mostly come in time order. */
+interface CurrentBlock {
+  startMs: number;
+  endMs: number;
+  /** Its cells in every view (VIEWS order), or null when the tier's retention has passed. */
+  views: BlockCells[] | null;
 }
 
 /**
@@ -89,29 +113,40 @@ export function aggregateBatch(
 ): BatchPayload {
   const { keyspace, retention, nowMs } = options;
   const comboIndex = new Map<string, number>();
-  const blocks: Array<{ suffix: string; cells: BlockCells; expireAtMs: number; isCombos: 0 | 1 }> = [];
-  // Per tier, block start → its cells in every view (in VIEWS order); key names are built once per block.
-  const byStart = new Map<Tier, Map<number, BlockCells[]>>(TIERS.map((t) => [t, new Map()]));
-  const viewsOf = (tier: Tier, startMs: number): BlockCells[] => {
-    const starts = byStart.get(tier) as Map<number, BlockCells[]>;
+  const blocks: BlockPayload[] = [];
+  const current: Array<CurrentBlock | undefined> = TIERS.map(() => undefined);
+  // Per tier, block start → its cells in every view; a block is met again when recordings are out of order.
+  const known = TIERS.map(() => new Map<number, BlockCells[] | null>());
+
+  const blockOf = (t: number, tier: Tier, recordedAtMs: number): CurrentBlock => {
+    const startMs = floorUtc(tier, recordedAtMs);
+    const starts = known[t] as Map<number, BlockCells[] | null>;
     let views = starts.get(startMs);
     if (views === undefined) {
-      const expireAtMs = blockExpiresAt(retention, tier, startMs) ?? 0;
-      views = VIEWS.map((view) => {
-        const cells = new BlockCells();
-        blocks.push({
-          suffix: keyspace.blockSuffix(tier, startMs, view),
-          cells,
-          expireAtMs,
-          isCombos: view === "combos" ? 1 : 0,
-        });
-        return cells;
-      });
+      views = isBlockKept(retention, tier, startMs, nowMs) ? newBlock(tier, startMs) : null;
       starts.set(startMs, views);
     }
-    return views;
+    const block = { startMs, endMs: nextUtc(tier, startMs), views };
+    current[t] = block;
+    return block;
+  };
+  const newBlock = (tier: Tier, startMs: number): BlockCells[] => {
+    const expireAtMs = blockExpiresAt(retention, tier, startMs) ?? 0;
+    return VIEWS.map((view) => {
+      const cells = new BlockCells();
+      blocks.push({
+        suffix: keyspace.blockSuffix(tier, startMs, view),
+        expireAtMs,
+        isCombos: view === "combos" ? 1 : 0,
+        fields: cells.fields,
+        sums: cells.sums,
+      });
+      return cells;
+    });
   };
 
+  const deltas: number[] = [0, 0, 0, 0, 0, 0, 0];
+  const fields: Array<string | number> = [0, TOTAL_FIELD, "", "", "", ""];
   for (const { event, recordedAtMs } of recordings) {
     const combo = comboOf(event);
     let index = comboIndex.get(combo);
@@ -119,20 +154,21 @@ export function aggregateBatch(
       index = comboIndex.size + 1;
       comboIndex.set(combo, index);
     }
-    const fields = [
-      index,
-      TOTAL_FIELD,
-      event.member_email,
-      event.voice_model,
-      projectionField(event.language_model),
-      event.app_name,
-    ];
-    for (const tier of TIERS) {
-      const startMs = floorUtc(tier, recordedAtMs);
-      if (!isBlockKept(retention, tier, startMs, nowMs)) continue;
-      const views = viewsOf(tier, startMs);
+    fields[0] = index;
+    fields[2] = event.member_email;
+    fields[3] = event.voice_model;
+    fields[4] = projectionField(event.language_model);
+    fields[5] = event.app_name;
+    deltasOf(event, deltas);
+    for (let t = 0; t < TIERS.length; t++) {
+      let block = current[t];
+      if (block === undefined || recordedAtMs < block.startMs || recordedAtMs >= block.endMs) {
+        block = blockOf(t, TIERS[t] as Tier, recordedAtMs);
+      }
+      const views = block.views;
+      if (views === null) continue;
       for (let v = 0; v < views.length; v++)
-        (views[v] as BlockCells).add(fields[v] as string | number, event);
+        (views[v] as BlockCells).add(fields[v] as string | number, deltas);
     }
   }
 
@@ -140,6 +176,6 @@ export function aggregateBatch(
     ids: recordings.map((r) => r.event.recording_id),
     seen: dedupeSets(nowMs, options.dedupeWindowMs),
     combos: [...comboIndex.keys()],
-    blocks: blocks.map((b): BlockPayload => [b.suffix, b.expireAtMs, b.isCombos, b.cells.cells]),
+    blocks,
   };
 }

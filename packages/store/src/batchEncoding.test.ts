@@ -37,8 +37,20 @@ describe("encodeBatch", () => {
       seen: ["seen:1", "seen:0", 3],
       combos: ['["a@x","v",null,"Zoom"]'],
       blocks: [
-        ["b:h:202611201000:c", 1_800_000_000_000, 1, [1, 2, 200, 120_000, 600, 2, 0, 0]],
-        ["b:M:202611010000:a", 0, 0, ['Zoom, "Büro"', 1, 2 ** 40, 3, 4, 5, 6, 7, "", 0, 0, 0, 0, 0, 0, 0]],
+        {
+          suffix: "b:h:202611201000:c",
+          expireAtMs: 1_800_000_000_000,
+          isCombos: 1,
+          fields: [1],
+          sums: [2, 200, 120_000, 600, 2, 0, 0],
+        },
+        {
+          suffix: "b:M:202611010000:a",
+          expireAtMs: 0,
+          isCombos: 0,
+          fields: ['Zoom, "Büro"', ""],
+          sums: [1, 2 ** 40, 3, 4, 5, 6, 7, 0, 0, 0, 0, 0, 0, 0],
+        },
       ],
     };
     expect(decode(encodeBatch(payload))).toEqual({

@@ -1,5 +1,5 @@
 import type { BatchPayload } from "./batchAggregate";
-import { LARGE_CELL_BYTES, SMALL_CELL_BYTES, SMALL_CELL_MAX, SUM_FIELDS } from "./sums";
+import { LARGE_CELL_BYTES, SMALL_CELL_BYTES, SMALL_CELL_MAX } from "./sums";
 
 /**
  * The apply script's batch argument, one binary string (layout in the header of
@@ -13,35 +13,24 @@ export function encodeBatch(payload: BatchPayload): Buffer {
   out.u32(payload.combos.length);
   for (const combo of payload.combos) out.str(combo);
   out.u32(payload.blocks.length);
-  const sumsPerCell = SUM_FIELDS.length;
-  for (const [suffix, expireAtMs, isCombos, cells] of payload.blocks) {
-    const n = cells.length / (sumsPerCell + 1);
-    const small = fitsSmall(cells);
+  for (const { suffix, expireAtMs, isCombos, fields, sums } of payload.blocks) {
+    const small = fitsSmall(sums);
     out.str(suffix);
     out.str(String(expireAtMs));
     out.u8(isCombos);
     out.u8(small ? SMALL_CELL_BYTES : LARGE_CELL_BYTES);
-    out.u32(n);
-    for (let at = 0; at < cells.length; at += sumsPerCell + 1) {
-      if (isCombos) out.u32(cells[at] as number);
-      else out.str(cells[at] as string);
-    }
-    out.reserve(n * (small ? SMALL_CELL_BYTES : LARGE_CELL_BYTES));
-    for (let at = 0; at < cells.length; at += sumsPerCell + 1) {
-      for (let k = 1; k <= sumsPerCell; k++) {
-        if (small) out.u32(cells[at + k] as number);
-        else out.f64(cells[at + k] as number);
-      }
-    }
+    out.u32(fields.length);
+    if (isCombos) for (const field of fields) out.u32(field as number);
+    else for (const field of fields) out.str(field as string);
+    if (small) out.u32s(sums);
+    else out.f64s(sums);
   }
   return out.done();
 }
 
-/** Whether every sum of a block's cells `[field, 7 sums, ...]` fits the small cell form. */
-function fitsSmall(cells: ReadonlyArray<string | number>): boolean {
-  for (let at = 0; at < cells.length; at += SUM_FIELDS.length + 1) {
-    for (let k = 1; k <= SUM_FIELDS.length; k++) if ((cells[at + k] as number) > SMALL_CELL_MAX) return false;
-  }
+/** Whether every sum fits the small cell form. */
+function fitsSmall(sums: readonly number[]): boolean {
+  for (const sum of sums) if (sum > SMALL_CELL_MAX) return false;
   return true;
 }
 
@@ -71,9 +60,14 @@ class ByteWriter {
     this.at = this.buf.writeUInt32LE(value, this.at);
   }
 
-  f64(value: number): void {
-    this.reserve(8);
-    this.at = this.buf.writeDoubleLE(value, this.at);
+  u32s(values: readonly number[]): void {
+    this.reserve(4 * values.length);
+    for (const value of values) this.at = this.buf.writeUInt32LE(value, this.at);
+  }
+
+  f64s(values: readonly number[]): void {
+    this.reserve(8 * values.length);
+    for (const value of values) this.at = this.buf.writeDoubleLE(value, this.at);
   }
 
   /** A 16-bit byte length, then the UTF-8 bytes (every contract string is far below 64 KiB). */
