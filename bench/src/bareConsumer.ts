@@ -21,8 +21,8 @@ const consumer = kafka.consumer({
   sessionTimeout: 30_000,
   heartbeatInterval: 3_000,
   maxWaitTimeInMs: 100,
-  maxBytesPerPartition: 10 * 1024 * 1024,
-  maxBytes: 20 * 1024 * 1024,
+  maxBytesPerPartition: 32 * 1024 * 1024,
+  maxBytes: 64 * 1024 * 1024,
 });
 
 let read = 0;

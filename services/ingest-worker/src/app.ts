@@ -81,9 +81,10 @@ export function createIngestWorker(deps: IngestWorkerDeps): IngestWorker {
     sessionTimeout: config.sessionTimeoutMs,
     heartbeatInterval: config.heartbeatIntervalMs,
     maxWaitTimeInMs: 100,
-    // Large fetches make large batches, which is what lets chunks overlap (bench: +14 % events/s over 4 MiB).
-    maxBytesPerPartition: 10 * 1024 * 1024,
-    maxBytes: 20 * 1024 * 1024,
+    // Large fetches make large batches, which is what lets chunks overlap (1M bench, with 5,000-message
+    // chunks: 29.7k events/s at 4 MiB, 33.8k at 10 MiB, 34.6k at 32 MiB).
+    maxBytesPerPartition: 32 * 1024 * 1024,
+    maxBytes: 64 * 1024 * 1024,
   });
   const producer: Producer = kafka.producer({
     idempotent: true,
