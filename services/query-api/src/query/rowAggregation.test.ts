@@ -1,7 +1,15 @@
-import type { BlockSnapshot, ComboValues } from "@vu/store";
+import { type BlockSnapshot, type ComboValues, packSums, type Sums } from "@vu/store";
 import { describe, expect, it } from "vitest";
 import { parseFilters } from "./filters";
 import { aggregateRows, type PlannedBucket } from "./rowAggregation";
+
+/** A stored cell from its seven sums written as text, "count,words,durationMs,…". */
+const cell = (sums: string): Buffer => {
+  const [count, words, durationMs, voiceMsSum, voiceMsCount, llmMsSum, llmMsCount] = sums
+    .split(",")
+    .map(Number);
+  return packSums({ count, words, durationMs, voiceMsSum, voiceMsCount, llmMsSum, llmMsCount } as Sums);
+};
 
 const combos = new Map<string, ComboValues>([
   ["1", ["a@x.com", "v1", "gpt", "Zoom"]],
@@ -18,9 +26,9 @@ const snapshot: BlockSnapshot = {
   view: "combos",
   combos,
   cells: [
-    ["1", "1,10,1000,5,1,7,1", "2", "2,20,2000,0,0,0,0"],
-    ["1", "1,10,1000,5,1,7,1", "3", "4,40,4000,8,2,0,0"],
-    ["2", "1,1,1,1,1,0,0"],
+    ["1", cell("1,10,1000,5,1,7,1"), "2", cell("2,20,2000,0,0,0,0")],
+    ["1", cell("1,10,1000,5,1,7,1"), "3", cell("4,40,4000,8,2,0,0")],
+    ["2", cell("1,1,1,1,1,0,0")],
     [],
   ],
 };
@@ -53,7 +61,7 @@ describe("aggregateRows", () => {
   });
 
   it("refuses a cell whose combination is unknown rather than dropping it", () => {
-    const broken: BlockSnapshot = { view: "combos", combos, cells: [["9", "1,1,1,1,1,1,1"]] };
+    const broken: BlockSnapshot = { view: "combos", combos, cells: [["9", cell("1,1,1,1,1,1,1")]] };
     expect(() =>
       aggregateRows([{ label: "x", startMs: 0, blocks: [block(0)] }], broken, { filters: [] }),
     ).toThrow(/unknown combination 9/);
@@ -63,7 +71,7 @@ describe("aggregateRows", () => {
     const projection: BlockSnapshot = {
       view: "language_model",
       combos: new Map(),
-      cells: [["gpt", "2,20,2000,0,0,0,0", "", "1,1,1,1,1,0,0"], [], [], []],
+      cells: [["gpt", cell("2,20,2000,0,0,0,0"), "", cell("1,1,1,1,1,0,0")], [], [], []],
     };
     const rows = aggregateRows(buckets, projection, {
       filters: parseFilters({ language_model: "null" }),
