@@ -15,6 +15,8 @@ export function workerEnv(names: IsolatedNames, brokers: readonly string[], redi
     // Short session: a killed member's partitions move to its successor within seconds.
     KAFKA_SESSION_TIMEOUT_MS: "6000",
     KAFKA_HEARTBEAT_INTERVAL_MS: "500",
+    // Small fetches: many small batches, so a kill finds work fetched but not yet committed.
+    KAFKA_MAX_BYTES_PER_PARTITION: "16384",
     LOG_LEVEL: process.env.VU_WORKER_LOG_LEVEL ?? "error",
   };
 }

@@ -28,6 +28,8 @@ export interface IngestWorkerConfig {
   sessionTimeoutMs: number;
   heartbeatIntervalMs: number;
   partitionsConsumedConcurrently: number;
+  /** Bytes fetched per partition and request; the default suits throughput (see below). */
+  maxBytesPerPartition?: number;
   dedupeWindowMs: number;
   futureToleranceMs: number;
   retention: Retention;
@@ -55,6 +57,7 @@ export interface IngestWorker {
 }
 
 const GENERATION_CACHE_MS = 1_000;
+export const DEFAULT_MAX_BYTES_PER_PARTITION = 32 * 1024 * 1024;
 
 /** One chunk of a partition batch, sorted and ready for the apply script. */
 interface PreparedChunk {
@@ -83,8 +86,8 @@ export function createIngestWorker(deps: IngestWorkerDeps): IngestWorker {
     maxWaitTimeInMs: 100,
     // Large fetches make large batches, which is what lets chunks overlap (1M bench, with 5,000-message
     // chunks: 29.7k events/s at 4 MiB, 33.8k at 10 MiB, 34.6k at 32 MiB).
-    maxBytesPerPartition: 32 * 1024 * 1024,
-    maxBytes: 64 * 1024 * 1024,
+    maxBytesPerPartition: config.maxBytesPerPartition ?? DEFAULT_MAX_BYTES_PER_PARTITION,
+    maxBytes: 2 * (config.maxBytesPerPartition ?? DEFAULT_MAX_BYTES_PER_PARTITION),
   });
   const producer: Producer = kafka.producer({
     idempotent: true,

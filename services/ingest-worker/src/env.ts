@@ -21,6 +21,7 @@ export const workerEnvSchema = z
     RECORDINGS_TOPIC: z.string().min(1).default(RECORDINGS_TOPIC),
     DLQ_TOPIC: z.string().min(1).default(RECORDINGS_DLQ_TOPIC),
     PARTITIONS_CONSUMED_CONCURRENTLY: envInt(3, { min: 1, max: 64 }),
+    KAFKA_MAX_BYTES_PER_PARTITION: envInt(32 * 1024 * 1024, { min: 1024 }),
     REDIS_URL: z.string().min(1).default("redis://127.0.0.1:6379"),
     REDIS_PREFIX: z
       .string()
@@ -61,6 +62,7 @@ export function workerConfigFromEnv(
     sessionTimeoutMs: env.KAFKA_SESSION_TIMEOUT_MS,
     heartbeatIntervalMs: env.KAFKA_HEARTBEAT_INTERVAL_MS,
     partitionsConsumedConcurrently: env.PARTITIONS_CONSUMED_CONCURRENTLY,
+    maxBytesPerPartition: env.KAFKA_MAX_BYTES_PER_PARTITION,
     dedupeWindowMs: env.DEDUPE_WINDOW_HOURS * 3_600_000,
     futureToleranceMs: env.FUTURE_TOLERANCE_HOURS * 3_600_000,
     retention: retentionFromEnv(env),
