@@ -59,7 +59,10 @@ export function packSums(s: Sums): Buffer {
   return packed;
 }
 
-/** Adds a stored cell into an accumulator without allocating an intermediate object. */
+/**
+ * Adds a stored cell into an accumulator without allocating an intermediate object. Unrolled per
+ * form on purpose: it runs for every cell a query reads.
+ */
 export function addPacked(into: Sums, packed: Buffer): Sums {
   if (packed.length === SMALL_CELL_BYTES) {
     into.count += packed.readUInt32LE(0);
