@@ -7,7 +7,7 @@
  * The events are the first `--events` of the large organization's `--dataset`-sized data set, so
  * they arrive as densely in time as in that run (10M: about 17 a minute).
  *
- *   npx tsx bench/src/ingestPath.ts [--dataset 10000000] [--events 300000] [--chunk 2000]
+ *   npx tsx bench/src/ingestPath.ts [--dataset 10000000] [--events 300000] [--chunk 5000]
  */
 import { parseArgs } from "node:util";
 import { startRedisServer } from "@vu/infra";
@@ -20,7 +20,7 @@ const { values } = parseArgs({
   options: {
     dataset: { type: "string", default: "10000000" },
     events: { type: "string", default: "300000" },
-    chunk: { type: "string", default: "2000" },
+    chunk: { type: "string", default: "5000" },
   },
 });
 const size = Number(values.dataset);
