@@ -73,14 +73,7 @@ export function answerStats(
     const pageSize = readInt(params, "page_size", 200, 1000);
     const format = readEnum(params, "format", ["json", "csv"] as const) ?? "json";
     const filters = readFilters(params);
-    const range = resolveRange(
-      {
-        start_date: params.get("start_date"),
-        end_date: params.get("end_date"),
-        timezone: params.get("timezone"),
-      },
-      options.nowMs,
-    );
+    const range = resolveRange(Object.fromEntries(params), options.nowMs);
     const starts = bucketStarts(range, granularity);
     const edge = offGridEdge(range, starts, options.nowMs);
     if (edge !== undefined) return { status: "not-comparable", edge };

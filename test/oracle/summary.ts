@@ -21,14 +21,7 @@ export function answerSummary(
   try {
     const params = readPairs(pairs, SUMMARY_KEYS);
     const filters = readFilters(params);
-    const range = resolveRange(
-      {
-        start_date: params.get("start_date"),
-        end_date: params.get("end_date"),
-        timezone: params.get("timezone"),
-      },
-      options.nowMs,
-    );
+    const range = resolveRange(Object.fromEntries(params), options.nowMs);
     const edge = [range.startMs, range.endMs].find((t) => !isOnKeptGrid(t, options.nowMs));
     if (edge !== undefined) return { status: "not-comparable", edge };
     const sums = emptySums();

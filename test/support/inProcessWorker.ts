@@ -5,8 +5,9 @@ import {
   type IngestMetrics,
   type IngestWorker,
   loadWorkerEnv,
+  workerConfigFromEnv,
 } from "@vu/ingest-worker";
-import { createLogger, retentionFromEnv } from "@vu/service-runtime";
+import { createLogger } from "@vu/service-runtime";
 import { createKeyspace, createRedisClient } from "@vu/store";
 import type { Kafka } from "kafkajs";
 import type { IsolatedNames } from "./stack";
@@ -58,15 +59,10 @@ export async function startInProcessWorker(options: {
       logger: createLogger("e2e-worker", "silent"),
       metrics,
       config: {
+        ...workerConfigFromEnv(defaults),
         topic: options.names.topic,
         dlqTopic: options.names.dlqTopic,
         groupId: options.names.groupId,
-        sessionTimeoutMs: defaults.KAFKA_SESSION_TIMEOUT_MS,
-        heartbeatIntervalMs: defaults.KAFKA_HEARTBEAT_INTERVAL_MS,
-        partitionsConsumedConcurrently: defaults.PARTITIONS_CONSUMED_CONCURRENTLY,
-        dedupeWindowMs: defaults.DEDUPE_WINDOW_HOURS * 3_600_000,
-        futureToleranceMs: defaults.FUTURE_TOLERANCE_HOURS * 3_600_000,
-        retention: retentionFromEnv(defaults),
         fromBeginning: true,
       },
       ...(nowMs === undefined ? {} : { now: () => nowMs }),

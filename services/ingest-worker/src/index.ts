@@ -2,5 +2,5 @@
 
 export { createIngestWorker, type IngestWorker, type IngestWorkerConfig, type IngestWorkerDeps } from "./app";
 export { sortBatch } from "./batchSorter";
-export { loadWorkerEnv, type WorkerEnv, workerEnvSchema } from "./env";
+export { loadWorkerEnv, type WorkerEnv, workerConfigFromEnv, workerEnvSchema } from "./env";
 export { createIngestMetrics, type IngestMetrics } from "./metrics";
