@@ -1,5 +1,18 @@
 import { RECORDINGS_DLQ_TOPIC, RECORDINGS_TOPIC } from "@vu/events";
+import kafkajs, { type Admin } from "kafkajs";
 import { quietKafka } from "./kafkaProbe";
+
+// kafkajs is CommonJS, and Node's ESM loader cannot see this export by name.
+const { ConfigResourceTypes } = kafkajs;
+
+/** Kafka's default `message.max.bytes`, which a topic without an override accepts. */
+const DEFAULT_MAX_MESSAGE_BYTES = 1_048_588;
+/**
+ * Room for what a dead letter adds to the message it carries: the worker's `x-dlq-*` headers
+ * (a reason of at most 1,000 characters, source topic, partition, offset). So the largest message
+ * the main topic accepts fits the dead-letter topic whole.
+ */
+export const DLQ_HEADER_ALLOWANCE_BYTES = 64 * 1024;
 
 // The names are the event contract's, re-exported for callers that only depend on @vu/infra.
 export { RECORDINGS_DLQ_TOPIC, RECORDINGS_TOPIC };
@@ -20,9 +33,11 @@ export interface EnsureTopicsResult {
 }
 
 /**
- * Creates the topic and its dead-letter topic unless they exist. Idempotent: existing topics are left
- * as they are (never re-partitioned, since that would move keys between partitions), so every start of
- * the stack and every test run can call it.
+ * Creates the topic and its dead-letter topic unless they exist; the dead-letter topic accepts the
+ * main topic's largest message plus the worker's headers. Idempotent: existing topics are never
+ * re-partitioned (that would move keys between partitions), only a dead-letter topic's
+ * `max.message.bytes` is raised when below that rule, so every start of the stack and every test
+ * run can call it.
  */
 export async function ensureTopics(
   brokers: string[],
@@ -35,21 +50,56 @@ export async function ensureTopics(
     dlqPartitions = partitions,
     replicationFactor = 1,
   } = options;
-  const wanted = [
-    { topic, numPartitions: partitions, replicationFactor },
-    { topic: dlqTopic, numPartitions: dlqPartitions, replicationFactor },
-  ];
   const admin = quietKafka(brokers, { timeoutMs: 10_000, retries: 5 }).admin();
   await admin.connect();
   try {
     const existing = new Set(await admin.listTopics());
-    const missing = wanted.filter((spec) => !existing.has(spec.topic));
-    if (missing.length > 0) {
-      // waitForLeaders: producers may use the topics as soon as this resolves.
-      await admin.createTopics({ topics: missing, waitForLeaders: true, timeout: 30_000 });
+    const created: string[] = [];
+    if (!existing.has(topic)) {
+      await createTopic(admin, { topic, numPartitions: partitions, replicationFactor });
+      created.push(topic);
     }
-    return { created: missing.map((spec) => spec.topic) };
+    const dlqMax = String((await maxMessageBytes(admin, topic)) + DLQ_HEADER_ALLOWANCE_BYTES);
+    if (!existing.has(dlqTopic)) {
+      await createTopic(admin, {
+        topic: dlqTopic,
+        numPartitions: dlqPartitions,
+        replicationFactor,
+        configEntries: [{ name: "max.message.bytes", value: dlqMax }],
+      });
+      created.push(dlqTopic);
+    } else if ((await maxMessageBytes(admin, dlqTopic)) < Number(dlqMax)) {
+      // A dead-letter topic made before this rule: raise its limit (its only override).
+      await admin.alterConfigs({
+        validateOnly: false,
+        resources: [
+          {
+            type: ConfigResourceTypes.TOPIC,
+            name: dlqTopic,
+            configEntries: [{ name: "max.message.bytes", value: dlqMax }],
+          },
+        ],
+      });
+    }
+    return { created };
   } finally {
     await admin.disconnect();
   }
+}
+
+type TopicSpec = Parameters<Admin["createTopics"]>[0]["topics"][number];
+
+async function createTopic(admin: Admin, spec: TopicSpec): Promise<void> {
+  // waitForLeaders: producers may use the topic as soon as this resolves.
+  await admin.createTopics({ topics: [spec], waitForLeaders: true, timeout: 30_000 });
+}
+
+/** A topic's `max.message.bytes` (its override, else the broker's default). */
+export async function maxMessageBytes(admin: Admin, topic: string): Promise<number> {
+  const described = await admin.describeConfigs({
+    includeSynonyms: false,
+    resources: [{ type: ConfigResourceTypes.TOPIC, name: topic, configNames: ["max.message.bytes"] }],
+  });
+  const value = Number(described.resources[0]?.configEntries[0]?.configValue);
+  return Number.isSafeInteger(value) && value > 0 ? value : DEFAULT_MAX_MESSAGE_BYTES;
 }

@@ -46,6 +46,36 @@ describe("decodeRecordingCompleted", () => {
     expect(result.reason).toMatch(new RegExp(`^${field}: `));
   });
 
+  it.each([
+    ["a lone high surrogate at the end", "app_name", '"Zoom\\ud83d"'],
+    ["a lone low surrogate", "member_email", '"\\udc00a@x.io"'],
+    ["a reversed pair", "voice_model", '"v\\ude00\\ud83d"'],
+  ])("rejects %s as invalid_unicode, naming the field", (_case, field, jsonText) => {
+    const text = JSON.stringify({ ...valid, [field]: "PLACEHOLDER" }).replace('"PLACEHOLDER"', jsonText);
+    const result = decodeRecordingCompleted(Buffer.from(text, "utf8"));
+    expect(result.ok === false && result.reason).toBe(
+      `invalid_unicode: ${field} holds a lone surrogate (a string cut inside a character)`,
+    );
+  });
+
+  it("accepts surrogate pairs written as escapes, NUL characters and a surrogate in an unknown field", () => {
+    const text = JSON.stringify({ ...valid, app_name: "PLACEHOLDER", extra: "PLACEHOLDER" })
+      .replace('"PLACEHOLDER"', '"Zoom \\ud83d\\ude00 \\u0000"')
+      .replace('"PLACEHOLDER"', '"\\ud83d"');
+    const result = decodeRecordingCompleted(Buffer.from(text, "utf8"));
+    expect(result.ok && result.event.app_name).toBe("Zoom \u{1F600} \u0000");
+  });
+
+  it("rejects bytes that are not UTF-8 instead of replacing them", () => {
+    const text = Buffer.from(JSON.stringify({ ...valid, app_name: "Zo_m" }), "utf8");
+    for (const bad of [[0xff], [0xc3], [0xed, 0xa0, 0xbd]]) {
+      const at = text.indexOf("_");
+      const bytes = Buffer.concat([text.subarray(0, at), Buffer.from(bad), text.subarray(at + 1)]);
+      const result = decodeRecordingCompleted(bytes);
+      expect(result.ok === false && result.reason).toBe("invalid_unicode: the message is not valid UTF-8");
+    }
+  });
+
   it("rejects a missing field, invalid JSON and tombstones", () => {
     const { voice_model: _omitted, ...withoutVoiceModel } = valid;
     const missing = decode(withoutVoiceModel);
@@ -57,6 +87,12 @@ describe("decodeRecordingCompleted", () => {
 });
 
 describe("encodeRecordingCompleted", () => {
+  it("refuses a string with a lone surrogate, so a producer of ours never writes one", () => {
+    expect(() => encodeRecordingCompleted({ ...valid, app_name: "Zoom\ud83d" })).toThrow(
+      /invalid_unicode: app_name/,
+    );
+  });
+
   it("round-trips a valid event and refuses an invalid one", () => {
     const decoded = decodeRecordingCompleted(encodeRecordingCompleted(valid));
     expect(decoded.ok).toBe(true);

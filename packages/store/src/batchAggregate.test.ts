@@ -49,8 +49,8 @@ describe("aggregateBatch", () => {
     );
     expect(payload.ids).toEqual(["a", "b"]);
     expect(payload.combos).toEqual([
-      '["ada@example.com","v1","gpt","Zoom"]',
-      '["ada@example.com","v1","gpt","Teams"]',
+      { key: '["ada@example.com","v1","gpt","Zoom"]', values: ["ada@example.com", "v1", "gpt", "Zoom"] },
+      { key: '["ada@example.com","v1","gpt","Teams"]', values: ["ada@example.com", "v1", "gpt", "Teams"] },
     ]);
     // 5 tiers × 6 views.
     expect(payload.blocks).toHaveLength(30);
@@ -96,7 +96,9 @@ describe("aggregateBatch", () => {
       options,
     );
     expect(cellsOf(payload, "b:d:202611200000:l")?.[0]).toBe("");
-    expect(payload.combos).toEqual(['["ada@example.com","v1",null,"Zoom"]']);
+    expect(payload.combos).toEqual([
+      { key: '["ada@example.com","v1",null,"Zoom"]', values: ["ada@example.com", "v1", null, "Zoom"] },
+    ]);
   });
 
   it("skips tiers whose retention has passed and sets expiry only for expiring tiers", () => {

@@ -29,11 +29,17 @@ export interface BlockPayload {
   sums: number[];
 }
 
+/** A combination of dimension values: its key in the combinations hash, and the values themselves. */
+export interface ComboPayload {
+  key: string;
+  values: readonly [memberEmail: string, voiceModel: string, languageModel: string | null, appName: string];
+}
+
 /** What `applyBatch-6.lua` receives, before `encodeBatch` packs it; its header documents each member. */
 export interface BatchPayload {
   ids: string[];
   seen: [currentSet: string, previousSet: string, currentExpireAtMs: number];
-  combos: string[];
+  combos: ComboPayload[];
   blocks: BlockPayload[];
 }
 
@@ -113,6 +119,7 @@ export function aggregateBatch(
 ): BatchPayload {
   const { keyspace, retention, nowMs } = options;
   const comboIndex = new Map<string, number>();
+  const combos: ComboPayload[] = [];
   const blocks: BlockPayload[] = [];
   const current: Array<CurrentBlock | undefined> = TIERS.map(() => undefined);
   // Per tier, block start → its cells in every view; a block is met again when recordings are out of order.
@@ -153,6 +160,10 @@ export function aggregateBatch(
     if (index === undefined) {
       index = comboIndex.size + 1;
       comboIndex.set(combo, index);
+      combos.push({
+        key: combo,
+        values: [event.member_email, event.voice_model, event.language_model, event.app_name],
+      });
     }
     fields[0] = index;
     fields[2] = event.member_email;
@@ -175,7 +186,7 @@ export function aggregateBatch(
   return {
     ids: recordings.map((r) => r.event.recording_id),
     seen: dedupeSets(nowMs, options.dedupeWindowMs),
-    combos: [...comboIndex.keys()],
+    combos,
     blocks,
   };
 }

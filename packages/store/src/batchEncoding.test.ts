@@ -17,7 +17,7 @@ function decode(buf: Buffer) {
   };
   const strings = () => Array.from({ length: u32() }, str);
   const ids = strings();
-  const combos = strings();
+  const combos = Array.from({ length: u32() }, () => ({ key: str(), values: [str(), str(), str(), str()] }));
   const blocks = Array.from({ length: u32() }, () => {
     const [suffix, expiry, isCombos, cellBytes, n] = [str(), str(), u8(), u8(), u32()];
     const fields = Array.from({ length: n }, () => (isCombos ? u32() : str()));
@@ -35,7 +35,7 @@ describe("encodeBatch", () => {
     const payload: BatchPayload = {
       ids: ["r-1", "r-ü"],
       seen: ["seen:1", "seen:0", 3],
-      combos: ['["a@x","v",null,"Zoom"]'],
+      combos: [{ key: '["a@x","v",null,"Zoom"]', values: ["a@x", "v", null, "Zoom"] }],
       blocks: [
         {
           suffix: "b:h:202611201000:c",
@@ -55,7 +55,7 @@ describe("encodeBatch", () => {
     };
     expect(decode(encodeBatch(payload))).toEqual({
       ids: ["r-1", "r-ü"],
-      combos: ['["a@x","v",null,"Zoom"]'],
+      combos: [{ key: '["a@x","v",null,"Zoom"]', values: ["a@x", "v", "", "Zoom"] }],
       blocks: [
         {
           suffix: "b:h:202611201000:c",

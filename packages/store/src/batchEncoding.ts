@@ -11,7 +11,11 @@ export function encodeBatch(payload: BatchPayload): Buffer {
   out.u32(payload.ids.length);
   for (const id of payload.ids) out.str(id);
   out.u32(payload.combos.length);
-  for (const combo of payload.combos) out.str(combo);
+  for (const { key, values } of payload.combos) {
+    out.str(key);
+    // A language model is never empty (CONTRACT §1), so "" unambiguously stands for null.
+    for (const value of values) out.str(value ?? "");
+  }
   out.u32(payload.blocks.length);
   for (const { suffix, expireAtMs, isCombos, fields, sums } of payload.blocks) {
     const small = fitsSmall(sums);

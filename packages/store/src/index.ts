@@ -1,14 +1,22 @@
 export {
   aggregateBatch,
   type BatchPayload,
+  type ComboPayload,
   type CountableRecording,
   comboOf,
   dedupeSets,
 } from "./batchAggregate";
 export { encodeBatch } from "./batchEncoding";
-export { currentGeneration, switchGeneration } from "./generation";
+export {
+  createGenerationSource,
+  currentGeneration,
+  type GenerationSource,
+  type GenerationSourceOptions,
+  switchGeneration,
+} from "./generation";
 export { createKeyspace, type Keyspace, type KeyspaceOptions, STORE_VERSION, utcStamp } from "./keyspace";
 export { createRedisClient, pingRedis, type RedisClient } from "./redisClient";
+export { isTransientRedisError } from "./redisErrors";
 export {
   type BlockRef,
   type BlockSnapshot,

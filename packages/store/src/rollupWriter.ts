@@ -4,6 +4,7 @@ import { aggregateBatch, type BatchPayload, type CountableRecording } from "./ba
 import { encodeBatch } from "./batchEncoding";
 import type { Keyspace } from "./keyspace";
 import type { RedisClient } from "./redisClient";
+import { isTransientRedisError } from "./redisErrors";
 import { type ApplyBatchReply, registerScripts } from "./scripts";
 import { StoreError } from "./storeError";
 
@@ -23,10 +24,13 @@ export interface ApplyResult {
   duplicates: number;
 }
 
-/** One organization's recordings, aggregated and encoded for the apply script (no I/O yet). */
-export interface PreparedBatch {
+/**
+ * One organization's recordings, aggregated and encoded for the apply script (no I/O yet). `R`
+ * lets a caller keep what it attached to each recording (the worker: its Kafka message).
+ */
+export interface PreparedBatch<R extends CountableRecording = CountableRecording> {
   readonly org: string;
-  readonly recordings: readonly CountableRecording[];
+  readonly recordings: readonly R[];
   readonly seen: BatchPayload["seen"];
   readonly encoded: Buffer;
 }
@@ -42,9 +46,16 @@ export interface RollupWriter {
    * The CPU half of `apply`: lets a caller prepare the next batch while Redis runs the previous
    * one. Retention and the dedupe window are taken at the time of preparing.
    */
-  prepare(org: string, recordings: readonly CountableRecording[]): PreparedBatch;
-  /** The I/O half: the script call is written to Redis before this returns its promise. */
-  applyPrepared(generation: number, batch: PreparedBatch): Promise<ApplyResult>;
+  prepare<R extends CountableRecording>(org: string, recordings: readonly R[]): PreparedBatch<R>;
+  /**
+   * The I/O half: the script call is written to Redis before this returns its promise. Fails
+   * with a `StoreError` whose `retriable` says whether the same call may succeed later; a failed
+   * call has written nothing.
+   */
+  applyPrepared<R extends CountableRecording>(
+    generation: number,
+    batch: PreparedBatch<R>,
+  ): Promise<ApplyResult>;
 }
 
 export function createRollupWriter(options: RollupWriterOptions): RollupWriter {
@@ -53,12 +64,15 @@ export function createRollupWriter(options: RollupWriterOptions): RollupWriter {
   const now = options.now ?? Date.now;
   registerScripts(redis);
 
-  function prepare(org: string, recordings: readonly CountableRecording[]): PreparedBatch {
+  function prepare<R extends CountableRecording>(org: string, recordings: readonly R[]): PreparedBatch<R> {
     const payload = aggregateBatch(recordings, { keyspace, retention, dedupeWindowMs, nowMs: now() });
     return { org, recordings, seen: payload.seen, encoded: encodeBatch(payload) };
   }
 
-  async function call(generation: number, batch: PreparedBatch): Promise<ApplyBatchReply> {
+  async function call(
+    generation: number,
+    batch: PreparedBatch<CountableRecording>,
+  ): Promise<ApplyBatchReply> {
     const { org, seen } = batch;
     const keys = [
       keyspace.orgBase(generation, org),
@@ -68,11 +82,18 @@ export function createRollupWriter(options: RollupWriterOptions): RollupWriter {
     try {
       return await redis.vuApplyBatchV2(...keys, seen[0], seen[1], String(seen[2]), batch.encoded);
     } catch (cause) {
-      throw new StoreError("applying a batch to Redis failed", { retriable: true, cause, context: { org } });
+      throw new StoreError("applying a batch to Redis failed", {
+        retriable: isTransientRedisError(cause),
+        cause,
+        context: { org, recordings: batch.recordings.length },
+      });
     }
   }
 
-  async function applyPrepared(generation: number, prepared: PreparedBatch): Promise<ApplyResult> {
+  async function applyPrepared<R extends CountableRecording>(
+    generation: number,
+    prepared: PreparedBatch<R>,
+  ): Promise<ApplyResult> {
     let batch = prepared;
     let duplicates = 0;
     // A reply of duplicates wrote nothing; dropping them and calling again converges because

@@ -12,9 +12,14 @@ export interface Rejected<M> {
   reason: string;
 }
 
+/** A valid recording and the message it came in, to dead-letter should the store refuse it. */
+export interface SourcedRecording<M> extends CountableRecording {
+  source: M;
+}
+
 export interface SortedBatch<M> {
   /** Valid recordings per organization, in offset order, each (org, recording_id) once. */
-  byOrg: Map<string, CountableRecording[]>;
+  byOrg: Map<string, Array<SourcedRecording<M>>>;
   rejected: Array<Rejected<M>>;
   /** Copies of a recording already earlier in this same batch. */
   repeatedInBatch: number;
@@ -37,7 +42,7 @@ export function sortBatch<M extends IncomingMessage>(
   messages: readonly M[],
   options: SortOptions,
 ): SortedBatch<M> {
-  const byOrg = new Map<string, CountableRecording[]>();
+  const byOrg = new Map<string, Array<SourcedRecording<M>>>();
   const seen = options.seen ?? new Set<string>();
   const rejected: Array<Rejected<M>> = [];
   let repeatedInBatch = 0;
@@ -64,9 +69,10 @@ export function sortBatch<M extends IncomingMessage>(
       continue;
     }
     seen.add(identity);
+    const recording = { event, recordedAtMs, source: message };
     const list = byOrg.get(event.organization_id);
-    if (list) list.push({ event, recordedAtMs });
-    else byOrg.set(event.organization_id, [{ event, recordedAtMs }]);
+    if (list) list.push(recording);
+    else byOrg.set(event.organization_id, [recording]);
   }
   return { byOrg, rejected, repeatedInBatch };
 }

@@ -5,6 +5,7 @@ export interface IngestMetrics {
   applied: Counter;
   duplicates: Counter;
   deadLettered: Counter<"reason">;
+  deadLetterFailures: Counter;
   batchSeconds: Histogram;
   lag: Gauge<"partition">;
   retries: Counter<"step">;
@@ -30,6 +31,11 @@ export function createIngestMetrics(): IngestMetrics {
       name: "vu_ingest_dead_lettered_total",
       help: "Messages sent to the dead-letter topic, by kind of reason",
       labelNames: ["reason"],
+      registers: [registry],
+    }),
+    deadLetterFailures: new Counter({
+      name: "vu_ingest_dead_letter_failures_total",
+      help: "Dead letters the dead-letter topic refused even without their value (they stay in the source topic)",
       registers: [registry],
     }),
     batchSeconds: new Histogram({

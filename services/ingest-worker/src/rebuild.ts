@@ -23,6 +23,8 @@ export interface RebuildResult {
   from: number;
   to: number;
   events: number;
+  /** Messages refused again; not re-sent: the live worker dead-lettered them when it met them. */
+  deadLettered: number;
 }
 
 /** Thrown when the topic has already deleted events, so a replay could not be complete. */
@@ -68,7 +70,7 @@ export async function runRebuild(options: RebuildOptions): Promise<RebuildResult
       keyspace,
       logger,
       metrics,
-      config: { ...config, groupId, generation: to, fromBeginning: true },
+      config: { ...config, groupId, generation: to, fromBeginning: true, deadLetters: "count" },
     });
     await worker.start();
     try {
@@ -81,7 +83,8 @@ export async function runRebuild(options: RebuildOptions): Promise<RebuildResult
       await worker.stop();
     }
     const events = (await metrics.applied.get()).values[0]?.value ?? 0;
-    return { from, to, events };
+    const deadLettered = (await metrics.deadLettered.get()).values.reduce((sum, v) => sum + v.value, 0);
+    return { from, to, events, deadLettered };
   } finally {
     await admin.disconnect();
   }

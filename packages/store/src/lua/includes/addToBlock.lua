@@ -9,18 +9,36 @@ local function packCell(c, w, d, vs, vn, ls, ln)
   return struct.pack(form, c, w, d, vs, vn, ls, ln)
 end
 
--- Adds the cells of `fields` to one block hash: one HMGET and one HSET per chunk of fields. Their
--- sums are `cellBytes` each in `cells` from byte `at`. A field not yet in the block takes its cell
--- as it is; only existing ones are unpacked, added and packed again (struct works in C: a fifth of
--- the cost of parsing and formatting text in Lua).
-local function addToBlock(key, fields, cells, at, cellBytes, chunk)
+-- Reads a block's current cells for its fields (one HMGET per chunk) into `block.olds`, with
+-- combination indexes turned into ids. Reads only: `writeBlock` writes.
+local function readBlock(base, block, comboIds, chunk)
+  block.key = base .. block.suffix
+  local fields = block.fields
+  if block.isCombos then
+    for i = 1, #fields do
+      fields[i] = comboIds[fields[i]]
+    end
+  end
+  block.olds = {}
+  for first = 1, #fields, chunk do
+    local olds = redis.call("HMGET", block.key, unpack(fields, first, math.min(first + chunk - 1, #fields)))
+    for j = 1, #olds do
+      block.olds[first + j - 1] = olds[j]
+    end
+  end
+end
+
+-- Adds the batch's cells (in `cells` from byte `block.at`) to the cells `readBlock` found: one
+-- HSET per chunk. A field not yet in the block takes its cell as it is; only existing ones are
+-- unpacked, added and packed again (struct works in C: a fifth of the cost of text in Lua).
+local function writeBlock(block, cells, chunk)
+  local fields, olds, cellBytes = block.fields, block.olds, block.cellBytes
   for first = 1, #fields, chunk do
     local last = math.min(first + chunk - 1, #fields)
-    local olds = redis.call("HMGET", key, unpack(fields, first, last))
     local updates = {}
-    for j = 1, last - first + 1 do
-      local from = at + (first + j - 2) * cellBytes
-      local old = olds[j]
+    for i = first, last do
+      local from = block.at + (i - 1) * cellBytes
+      local old = olds[i]
       local value
       if old then
         local c1, w1, d1, vs1, vn1, ls1, ln1 = unpackCell(old, #old, 1)
@@ -29,9 +47,12 @@ local function addToBlock(key, fields, cells, at, cellBytes, chunk)
       else
         value = string.sub(cells, from, from + cellBytes - 1)
       end
-      updates[2 * j - 1] = fields[first + j - 1]
-      updates[2 * j] = value
+      updates[#updates + 1] = fields[i]
+      updates[#updates + 1] = value
     end
-    redis.call("HSET", key, unpack(updates))
+    redis.call("HSET", block.key, unpack(updates))
+  end
+  if block.expireAt ~= "0" then
+    redis.call("PEXPIREAT", block.key, block.expireAt)
   end
 end

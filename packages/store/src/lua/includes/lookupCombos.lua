@@ -1,0 +1,32 @@
+-- The small ids of `combos` (one HMGET per chunk), and the indexes of the new ones with the ids
+-- they will get (1..HLEN are taken, ids are never reused). Reads only: `storeCombos` writes. When
+-- there are new ones it also checks the dimension sets' type, since `storeCombos` adds to them.
+local function lookupCombos(keys, combos, chunk)
+  local ids = {}
+  local fresh = {}
+  for first = 1, #combos, chunk do
+    local last = math.min(first + chunk - 1, #combos)
+    local names = {}
+    for i = first, last do
+      names[#names + 1] = combos[i].key
+    end
+    local found = redis.call("HMGET", keys[2], unpack(names))
+    for i = first, last do
+      ids[i] = found[i - first + 1]
+      if not ids[i] then
+        fresh[#fresh + 1] = i
+      end
+    end
+  end
+  if #fresh > 0 then
+    local lastId = redis.call("HLEN", keys[2])
+    for _, index in ipairs(fresh) do
+      lastId = lastId + 1
+      ids[index] = lastId
+    end
+    for d = 3, 6 do
+      redis.call("SCARD", keys[d])
+    end
+  end
+  return ids, fresh
+end

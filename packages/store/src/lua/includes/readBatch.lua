@@ -1,0 +1,43 @@
+-- Decodes the batch argument (layout in the script header) without touching Redis. Cells stay in
+-- the batch string: a block records where its cells start. Fails on a truncated batch.
+local function readBatch(batch)
+  local pos = 1
+  local function str()
+    local s
+    s, pos = struct.unpack("<I2c0", batch, pos)
+    return s
+  end
+  local function u32()
+    local n
+    n, pos = struct.unpack("<I4", batch, pos)
+    return n
+  end
+
+  local ids = {}
+  for i = 1, u32() do
+    ids[i] = str()
+  end
+  local combos = {}
+  for i = 1, u32() do
+    combos[i] = {key = str(), values = {str(), str(), str(), str()}}
+  end
+  local blocks = {}
+  for b = 1, u32() do
+    local suffix, expireAt, isCombos, cellBytes, n
+    suffix, expireAt, isCombos, cellBytes, n, pos = struct.unpack("<I2c0I2c0BBI4", batch, pos)
+    local fields = {}
+    for i = 1, n do
+      fields[i] = isCombos == 1 and u32() or str()
+    end
+    blocks[b] = {suffix = suffix, expireAt = expireAt, isCombos = isCombos == 1, fields = fields,
+                 cellBytes = cellBytes, at = pos}
+    pos = pos + n * cellBytes
+    if pos - 1 > #batch then
+      error("batch truncated in the cells of block " .. suffix)
+    end
+  end
+  if pos - 1 ~= #batch then
+    error("batch has " .. (#batch - pos + 1) .. " bytes after its last block")
+  end
+  return ids, combos, blocks
+end
