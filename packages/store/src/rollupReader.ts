@@ -38,7 +38,10 @@ export interface RollupReaderOptions {
 
 export interface RollupReader {
   generation(): Promise<number>;
-  /** One view of every requested block of one organization in one round trip (plus one when new combinations appeared). */
+  /**
+   * One view of every requested block of one organization, read atomically (one MULTI) together
+   * with the combination table's size; plus a round trip when the table grew.
+   */
   readBlocks(
     generation: number,
     org: string,
@@ -97,16 +100,22 @@ export function createRollupReader(options: RollupReaderOptions): RollupReader {
     for (let i = 0; i + 1 < flat.length; i += 2) {
       values.set(flat[i + 1] as string, JSON.parse(flat[i] as string) as ComboValues);
     }
-    if (comboCache.size >= MAX_CACHED_ORGS) comboCache.clear();
     const entry = { size: values.size, values };
+    comboCache.delete(key);
     comboCache.set(key, entry);
+    // Full: forget the organization loaded longest ago, not every organization at once.
+    for (const oldest of comboCache.keys()) {
+      if (comboCache.size <= MAX_CACHED_ORGS) break;
+      comboCache.delete(oldest);
+    }
     return entry;
   }
 
-  async function execute(pipeline: ReturnType<RedisClient["pipeline"]>, org: string): Promise<unknown[]> {
+  /** Runs a pipeline or a MULTI; any failed command fails the read. */
+  async function execute(batch: ReturnType<RedisClient["multi"]>, org: string): Promise<unknown[]> {
     let replies: Array<[Error | null, unknown]> | null;
     try {
-      replies = await pipeline.exec();
+      replies = await batch.exec();
     } catch (cause) {
       throw unavailable(cause, org);
     }
@@ -128,29 +137,38 @@ export function createRollupReader(options: RollupReaderOptions): RollupReader {
   }
 
   /**
-   * The given fields of every block of a coarse tier, without absent fields; whole blocks of fine
-   * tiers (see SELECTIVE_TIERS). One round trip.
+   * Every block, in one MULTI so that all of them and the combination table's size are one state of
+   * the store (CONTRACT §2: a batch is wholly in an answer or not at all, and a cover that subtracts
+   * blocks must not see half of one). With `fields`, coarse-tier blocks return only those fields
+   * (see SELECTIVE_TIERS), fine-tier blocks come whole. The table's size comes last, so it counts
+   * every combination any of the blocks read can hold.
    */
-  async function selectFields(
+  async function readAtomically(
     blocks: readonly BlockRef[],
     blockKey: (b: BlockRef) => string,
-    fields: string[],
+    combosKey: string | undefined,
     org: string,
-  ): Promise<StoredCells[]> {
-    const pipeline = redis.pipeline();
+    fields?: string[],
+  ): Promise<{ cells: StoredCells[]; comboCount: number }> {
+    const multi = redis.multi();
     for (const b of blocks) {
-      if (SELECTIVE_TIERS.has(b.tier)) pipeline.callBuffer("HMGET", blockKey(b), ...fields);
-      else pipeline.callBuffer("HGETALL", blockKey(b));
+      if (fields && SELECTIVE_TIERS.has(b.tier)) multi.callBuffer("HMGET", blockKey(b), ...fields);
+      else multi.callBuffer("HGETALL", blockKey(b));
     }
-    const replies = (await execute(pipeline, org)) as Array<Array<Buffer | null>>;
-    return replies.map((values, i) => {
-      if (!SELECTIVE_TIERS.has((blocks[i] as BlockRef).tier)) return fieldsToStrings(values as Buffer[]);
-      const cells: StoredCells = [];
+    if (combosKey !== undefined) multi.hlen(combosKey);
+    const replies = await execute(multi, org);
+    const comboCount = combosKey === undefined ? 0 : Number(replies.pop() ?? 0);
+    const cells = (replies as Array<Array<Buffer | null>>).map((values, i): StoredCells => {
+      if (!fields || !SELECTIVE_TIERS.has((blocks[i] as BlockRef).tier)) {
+        return fieldsToStrings(values as Buffer[]);
+      }
+      const selected: StoredCells = [];
       values.forEach((value, j) => {
-        if (value !== null) cells.push(fields[j] as string, value);
+        if (value !== null) selected.push(fields[j] as string, value);
       });
-      return cells;
+      return selected;
     });
+    return { cells, comboCount };
   }
 
   return {
@@ -169,29 +187,28 @@ export function createRollupReader(options: RollupReaderOptions): RollupReader {
     },
 
     async readBlocks(generation, org, blocks, view, options = {}) {
-      const combosKey = keyspace.combos(generation, org);
       const blockKey = (b: BlockRef) => keyspace.block(generation, org, b.tier, b.startMs, view);
-      const matching = view === "combos" ? options.combosMatching : undefined;
+      if (view !== "combos") {
+        const { cells } = await readAtomically(blocks, blockKey, undefined, org);
+        return { view, combos: new Map(), cells };
+      }
+      const combosKey = keyspace.combos(generation, org);
+      const matching = options.combosMatching;
       if (matching) {
-        const combos = await freshCombos(combosKey, org);
-        const ids = [...combos.values].filter(([, values]) => matching(values)).map(([id]) => id);
-        if (ids.length <= combos.size * SELECTIVE_SHARE) {
-          // Fine-tier blocks come whole: callers filter every cell anyway.
-          const cells =
-            ids.length === 0 ? blocks.map(() => []) : await selectFields(blocks, blockKey, ids, org);
-          return { view, combos: combos.values, cells };
+        const known = await freshCombos(combosKey, org);
+        const ids = [...known.values].filter(([, values]) => matching(values)).map(([id]) => id);
+        if (ids.length === 0) return { view, combos: known.values, cells: blocks.map(() => []) };
+        if (ids.length <= known.size * SELECTIVE_SHARE) {
+          const read = await readAtomically(blocks, blockKey, combosKey, org, ids);
+          // No combination arrived since the table was read: the fields asked for are all that match.
+          if (read.comboCount <= known.size) return { view, combos: known.values, cells: read.cells };
+          // One did: whole fine blocks may hold its cells while the coarse blocks were asked only for
+          // the older ones, half a batch. Read everything again, with the table after the blocks.
         }
       }
-      // Only the combinations view needs the combination table's size (to refresh the cache).
-      const withCombos = view === "combos";
-      const pipeline = redis.pipeline();
-      if (withCombos) pipeline.hlen(combosKey);
-      // Values are binary, so replies come as Buffers; only the field names become strings.
-      for (const b of blocks) pipeline.callBuffer("HGETALL", blockKey(b));
-      const replies = await execute(pipeline, org);
-      const cells = ((withCombos ? replies.slice(1) : replies) as Buffer[][]).map(fieldsToStrings);
-      if (!withCombos) return { view, combos: new Map(), cells };
-      const combos = await freshCombos(combosKey, org, Number(replies[0] ?? 0));
+      const { cells, comboCount } = await readAtomically(blocks, blockKey, combosKey, org);
+      // The table only grows (ids 1..n, never reused): loaded now, it names every id the blocks hold.
+      const combos = await freshCombos(combosKey, org, comboCount);
       return { view, combos: combos.values, cells };
     },
 

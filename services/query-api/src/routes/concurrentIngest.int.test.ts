@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ApiHarness, bodyOf, recording, startApi } from "../testing/apiHarness";
+
+// Regression: a query reads an organization's combination table, then its blocks. A batch applied
+// in between can add a combination id to the blocks that the table read did not have: the query
+// answered 500 ("rollup cell refers to unknown combination"). Grouping by member while filtering on
+// another dimension takes the reader's selective path (two round trips), where it showed at once.
+
+const now = Date.parse("2026-11-22T12:00:00Z");
+const ORG = "concurrent";
+const BATCH = 3;
+let api: ApiHarness;
+let token: string;
+
+beforeAll(async () => {
+  api = await startApi({ now });
+  token = await api.tokenFor(ORG);
+  // Many combinations of another app, so the query's (Zoom) combinations are a small share of the
+  // table: the reader then fetches only their fields from day blocks and whole hour blocks.
+  await api.write(
+    ORG,
+    Array.from({ length: 2_000 }, (_, i) =>
+      recording(`seed-${i}`, "2026-11-22T09:10:00Z", {
+        organization_id: ORG,
+        member_email: `seed${i}@example.com`,
+        app_name: "Slack",
+      }),
+    ),
+  );
+});
+afterAll(() => api.close());
+
+describe("queries while new combinations arrive", () => {
+  it("never answers 500, and every answer holds whole batches", async () => {
+    const path =
+      "/api/v1/stats?group_by=member_email&filter[app_name]=Zoom&granularity=hour" +
+      "&start_date=2026-10-20T00:00:00Z&end_date=2026-11-22T12:00:00Z&page_size=1000";
+    let writing = true;
+    let batches = 0;
+    const writer = (async () => {
+      try {
+        await writeBatches();
+      } finally {
+        writing = false;
+      }
+    })();
+    async function writeBatches(): Promise<void> {
+      // Each batch brings BATCH new members (new combinations), one in each of three hours: a read
+      // that is not atomic can see one hour block with the batch and another without.
+      for (let b = 0; b < 150; b++) {
+        const minute = String(b % 60).padStart(2, "0");
+        await api.write(
+          ORG,
+          Array.from({ length: BATCH }, (_, i) =>
+            recording(`new-${b}-${i}`, `2026-11-22T${String(9 + i).padStart(2, "0")}:${minute}:00Z`, {
+              organization_id: ORG,
+              member_email: `new${b}-${i}@example.com`,
+              app_name: "Zoom",
+            }),
+          ),
+        );
+        batches = b + 1;
+      }
+    }
+    const failures: string[] = [];
+    let previous = 0;
+    let queries = 0;
+    while (writing || queries === 0) {
+      const res = await api.get(path, token);
+      queries += 1;
+      if (res.status !== 200) {
+        failures.push(`${res.status}: ${await res.text()}`);
+        continue;
+      }
+      const total = (await bodyOf(res)).data.reduce(
+        (sum: number, row: { recording_count: number }) => sum + row.recording_count,
+        0,
+      );
+      // A batch is wholly in an answer or not at all, and answers never go back in time.
+      if (total % BATCH !== 0 || total < previous) failures.push(`total ${total} after ${previous}`);
+      previous = total;
+    }
+    await writer;
+    expect(failures).toEqual([]);
+    expect(queries).toBeGreaterThan(10);
+    const final = await bodyOf(await api.get(path, token));
+    expect(final.data).toHaveLength(batches * BATCH);
+  });
+});
