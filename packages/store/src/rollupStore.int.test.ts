@@ -8,6 +8,7 @@ import { createKeyspace } from "./keyspace";
 import { createRedisClient, type RedisClient } from "./redisClient";
 import { createRollupReader } from "./rollupReader";
 import { createRollupWriter } from "./rollupWriter";
+import { StoreError } from "./storeError";
 import { addPacked, emptySums, unpackSums } from "./sums";
 import { createTokenStore, looksLikeToken } from "./tokenStore";
 
@@ -117,6 +118,46 @@ describe.each(redisTargets())("on $name", (target) => {
         language_model: ["gpt"],
         app_name: ["Zoom", 'Zoom, "Büro" =SUM(1)'],
       });
+    });
+
+    it("writes nothing when the script fails, so the same batch counts in full once the cause is gone", async () => {
+      const { keyspace, writer, reader } = setup();
+      const org = "acme";
+      const batch = [
+        rec("a", "2026-11-20T10:00:05Z", { app_name: "Zoom \u0000 \u{1F600}" }),
+        rec("b", "2026-11-21T12:00:00Z", { member_email: "new@example.com" }),
+      ];
+      // A block of the second recording is of the wrong type: a script that wrote as it went would
+      // have marked the ids, interned the combinations and added to earlier blocks before failing.
+      const poisoned = keyspace.block(1, org, "minute", Date.parse("2026-11-21T12:00:00Z"), "app_name");
+      await redis.set(poisoned, "not a hash");
+      const failure = await writer.apply(1, org, batch).catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(StoreError);
+      expect((failure as StoreError).retriable).toBe(false);
+      expect(String((failure as StoreError).cause)).toMatch(/WRONGTYPE/);
+      const [current] = dedupeSets(nowMs, 7 * DAY_MS);
+      expect(await redis.exists(keyspace.orgBase(1, org) + current, keyspace.combos(1, org))).toBe(0);
+      expect(await redis.exists(keyspace.dimension(1, org, "app_name"))).toBe(0);
+      expect((await totalOf(reader, "month", "2026-11-01T00:00:00Z")).count).toBe(0);
+
+      await redis.del(poisoned);
+      expect(await writer.apply(1, org, batch)).toEqual({ counted: 2, duplicates: 0 });
+      expect((await totalOf(reader, "month", "2026-11-01T00:00:00Z")).count).toBe(2);
+      expect((await redis.smembers(keyspace.dimension(1, org, "app_name"))).sort()).toEqual([
+        "Zoom",
+        "Zoom \u0000 \u{1F600}",
+      ]);
+    });
+
+    it("refuses a truncated batch argument without writing", async () => {
+      const { keyspace, writer } = setup();
+      const prepared = writer.prepare("acme", [rec("a", "2026-11-20T10:00:05Z")]);
+      const cut = { ...prepared, encoded: prepared.encoded.subarray(0, prepared.encoded.length - 3) };
+      const failure = await writer.applyPrepared(1, cut).catch((error: unknown) => error);
+      expect((failure as StoreError).retriable).toBe(false);
+      expect(String((failure as StoreError).cause)).toMatch(/batch truncated/);
+      const keys = await redis.keys(`${keyspace.prefix}:*`);
+      expect(keys).toEqual([]);
     });
 
     it("keeps sums exact when a cell outgrows 32 bits, in one batch or across batches", async () => {

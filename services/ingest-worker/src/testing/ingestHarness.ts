@@ -174,3 +174,35 @@ export async function compareWithStore(
 }
 
 export const silentLogger = createLogger("test", "silent");
+
+export interface CollectedDeadLetter {
+  reason: string;
+  sourceOffset: string;
+  value: Buffer | null;
+  truncated: string | undefined;
+}
+
+/** Collects the dead-letter topic as it fills; `stop` disconnects the reader. */
+export async function collectDeadLetters(kafka: Kafka, dlqTopic: string) {
+  const letters: CollectedDeadLetter[] = [];
+  const consumer = kafka.consumer({ groupId: `test-dlq-reader-${randomUUID()}`, maxWaitTimeInMs: 100 });
+  await consumer.connect();
+  await consumer.subscribe({ topic: dlqTopic, fromBeginning: true });
+  await consumer.run({
+    eachMessage: async ({ message }) => {
+      const header = (name: string) => message.headers?.[name]?.toString();
+      letters.push({
+        reason: header("x-dlq-reason") ?? "",
+        sourceOffset: header("x-dlq-source-offset") ?? "",
+        value: message.value,
+        truncated: header("x-dlq-truncated"),
+      });
+    },
+  });
+  return { letters, stop: () => consumer.disconnect() };
+}
+
+/** A counter's value summed over its labels. */
+export async function counterTotal(counter: { get(): Promise<{ values: Array<{ value: number }> }> }) {
+  return (await counter.get()).values.reduce((sum, v) => sum + v.value, 0);
+}

@@ -1,0 +1,97 @@
+import { RetryAbortedError, retryWithBackoff } from "@vu/service-runtime";
+import { type CountableRecording, type PreparedBatch, StoreError } from "@vu/store";
+import { describe, expect, it } from "vitest";
+import { applyOrganization, applyRecordings, type OrganizationApplyDeps } from "./organizationApply";
+
+interface Rec extends CountableRecording {
+  id: string;
+}
+const rec = (id: string) => ({ id }) as Rec;
+const batchOf = (recordings: Rec[]): PreparedBatch<Rec> =>
+  ({ org: "acme", recordings, seen: ["a", "b", 0], encoded: Buffer.alloc(0) }) as PreparedBatch<Rec>;
+
+/** A store that counts what it is given, refuses batches holding a poisoned id, and fails transiently on cue. */
+function fakeStore(options: { poisoned?: string[]; transientFailures?: number; counted?: Set<string> }) {
+  const counted = options.counted ?? new Set<string>();
+  let transient = options.transientFailures ?? 0;
+  const calls: string[][] = [];
+  const deps: OrganizationApplyDeps<Rec> = {
+    prepare: (_org, recordings) => batchOf([...recordings]),
+    async apply(batch) {
+      const ids = batch.recordings.map((r) => r.id);
+      calls.push(ids);
+      if (transient-- > 0) throw new StoreError("Redis away", { retriable: true });
+      if (ids.some((id) => options.poisoned?.includes(id)))
+        throw new StoreError("applying a batch to Redis failed", { retriable: false });
+      const duplicates = ids.filter((id) => counted.has(id)).length;
+      for (const id of ids) counted.add(id);
+      return { counted: ids.length - duplicates, duplicates };
+    },
+    retrying: (fn, isRetriable) =>
+      retryWithBackoff(fn, { shouldContinue: () => true, isRetriable, initialDelayMs: 1 }),
+  };
+  return { deps, counted, calls };
+}
+
+const ids = (n: number) => Array.from({ length: n }, (_, i) => rec(`r${i}`));
+
+describe("applyOrganization", () => {
+  it("retries a transient failure and counts the batch once", async () => {
+    const store = fakeStore({ transientFailures: 2 });
+    const outcome = await applyOrganization(store.deps, batchOf(ids(10)));
+    expect(outcome).toEqual({ counted: 10, duplicates: 0, refused: [] });
+    expect(store.calls).toHaveLength(3);
+  });
+
+  it("isolates the recordings the store refuses and counts every other one once", async () => {
+    const store = fakeStore({ poisoned: ["r3", "r77"] });
+    const outcome = await applyOrganization(store.deps, batchOf(ids(100)));
+    expect(outcome.counted).toBe(98);
+    expect(outcome.refused.map((r) => r.recording.id)).toEqual(["r3", "r77"]);
+    expect(outcome.refused[0]?.error).toBeInstanceOf(StoreError);
+    expect([...store.counted].sort()).toEqual(
+      ids(100)
+        .map((r) => r.id)
+        .filter((id) => id !== "r3" && id !== "r77")
+        .sort(),
+    );
+    // Halving: about 2 × log2(100) calls per poisoned id, not one per recording.
+    expect(store.calls.length).toBeLessThan(30);
+  });
+
+  it("keeps duplicates the store reports while narrowing down", async () => {
+    const store = fakeStore({ poisoned: ["r0"], counted: new Set(["r5", "r6"]) });
+    const outcome = await applyOrganization(store.deps, batchOf(ids(8)));
+    expect(outcome).toMatchObject({ counted: 5, duplicates: 2 });
+  });
+
+  it("gives up, without refusing anything, when the consumer stops during transient failures", async () => {
+    const store = fakeStore({ transientFailures: 1_000 });
+    let attempts = 0;
+    const deps = {
+      ...store.deps,
+      retrying: <T>(fn: () => Promise<T>, isRetriable: (e: unknown) => boolean) =>
+        retryWithBackoff(fn, { shouldContinue: () => ++attempts < 3, isRetriable, initialDelayMs: 1 }),
+    };
+    await expect(applyOrganization(deps, batchOf(ids(4)))).rejects.toBeInstanceOf(RetryAbortedError);
+  });
+});
+
+describe("applyRecordings", () => {
+  it("isolates a recording that cannot even be prepared", async () => {
+    const store = fakeStore({});
+    const deps: OrganizationApplyDeps<Rec> = {
+      ...store.deps,
+      prepare: (org, recordings) => {
+        if (recordings.some((r) => r.id === "r2"))
+          throw new RangeError("string too long for the batch encoding");
+        return store.deps.prepare(org, recordings);
+      },
+    };
+    const outcome = await applyRecordings(deps, "acme", ids(5));
+    expect(outcome.counted).toBe(4);
+    expect(outcome.refused.map((r) => [r.recording.id, (r.error as Error).message])).toEqual([
+      ["r2", "string too long for the batch encoding"],
+    ]);
+  });
+});
