@@ -4,6 +4,7 @@ import { createRedisClient, currentGeneration } from "@vu/store";
 import { afterAll, expect, it, onTestFinished } from "vitest";
 import { runRebuild } from "./rebuild";
 import {
+  collectDeadLetters,
   event,
   expectedBlocks,
   isolatedIngest,
@@ -32,9 +33,16 @@ it("replays the topic into a new generation, switches readers, and the live work
     event("acme", `r${i}`, hoursAgo(i), { word_count: i }),
   );
   await producer.send(before);
+  const raw = kafka.producer();
+  await raw.connect();
+  await raw.send({ topic: ctx.topic, messages: [{ key: "acme", value: "{bad" }, { key: "acme", value: "[]" }] });
+  await raw.disconnect();
   await waitFor(async () => (await live.metrics.applied.get()).values[0]?.value === 200, {
     timeoutMs: 30_000,
   });
+  const dlq = await collectDeadLetters(kafka, ctx.dlqTopic);
+  onTestFinished(() => dlq.stop());
+  await waitFor(() => dlq.letters.length === 2, { timeoutMs: 30_000, message: "the live worker's dead letters" });
   // Damage generation 1 by hand: a rebuild must not carry this over.
   await redis.del(ctx.keyspace.block(1, "acme", "month", Date.parse(before[0]?.recorded_at ?? ""), "total"));
 
@@ -47,7 +55,13 @@ it("replays the topic into a new generation, switches readers, and the live work
     pollMs: 200,
     config: testWorkerConfig(ctx),
   });
-  expect(result).toMatchObject({ from: 1, to: 2, events: 200 });
+  // The rebuild met both bad messages again, counted them, and did not send them a second time.
+  expect(result).toMatchObject({ from: 1, to: 2, events: 200, deadLettered: 2 });
+  const admin = kafka.admin();
+  await admin.connect();
+  const offsets = await admin.fetchTopicOffsets(ctx.dlqTopic);
+  await admin.disconnect();
+  expect(offsets.reduce((n, p) => n + Number(p.high), 0)).toBe(2);
   expect(await currentGeneration(redis, ctx.keyspace)).toBe(2);
 
   // New events after the switch land in generation 2 through the live worker.
