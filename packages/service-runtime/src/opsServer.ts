@@ -1,10 +1,21 @@
 import { createServer, type Server } from "node:http";
 import type { Registry } from "prom-client";
 
+/** A readiness verdict with the reasons it is not ready (e.g. `redisHealth` of @vu/store). */
+export interface Readiness {
+  ok: boolean;
+  reasons: string[];
+}
+
 export interface OpsServerOptions {
   registry: Registry;
-  /** Whether the dependencies answer; /readyz is 503 otherwise. */
-  ready: () => Promise<boolean>;
+  /** Whether the dependencies answer; /readyz is 503 otherwise, with the reasons when given. */
+  ready: () => Promise<boolean | Readiness>;
+}
+
+function readinessBody(verdict: boolean | Readiness): { ok: boolean; body: string } {
+  const { ok, reasons } = typeof verdict === "boolean" ? { ok: verdict, reasons: [] } : verdict;
+  return { ok, body: JSON.stringify({ status: ok ? "ready" : "unavailable", reasons }) };
 }
 
 /**
@@ -21,8 +32,11 @@ export function createOpsServer({ registry, ready }: OpsServerOptions): Server {
     if (path === "/healthz") return reply(200, '{"status":"ok"}');
     if (path === "/readyz") {
       ready().then(
-        (ok) => reply(ok ? 200 : 503, JSON.stringify({ status: ok ? "ready" : "unavailable" })),
-        () => reply(503, '{"status":"unavailable"}'),
+        (verdict) => {
+          const { ok, body } = readinessBody(verdict);
+          reply(ok ? 200 : 503, body);
+        },
+        (error: unknown) => reply(503, JSON.stringify({ status: "unavailable", reasons: [String(error)] })),
       );
       return;
     }

@@ -17,6 +17,7 @@ export {
 export { createKeyspace, type Keyspace, type KeyspaceOptions, STORE_VERSION, utcStamp } from "./keyspace";
 export { createRedisClient, pingRedis, type RedisClient } from "./redisClient";
 export { isTransientRedisError } from "./redisErrors";
+export { type RedisHealth, type RedisHealthOptions, redisHealth } from "./redisHealth";
 export {
   type BlockRef,
   type BlockSnapshot,

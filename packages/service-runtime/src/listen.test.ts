@@ -1,0 +1,36 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { ListenError, listen } from "./listen";
+
+const servers: Server[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => new Promise((resolve) => s.close(resolve))));
+});
+
+function server(): Server {
+  const s = createServer((_req, res) => res.end("ok"));
+  servers.push(s);
+  return s;
+}
+
+describe("listen", () => {
+  it("resolves once the port is bound", async () => {
+    const s = server();
+    await listen(s, 0, "127.0.0.1");
+    expect(s.listening).toBe(true);
+    expect((s.address() as AddressInfo).port).toBeGreaterThan(0);
+  });
+
+  it("rejects, naming the port and why, when the port is taken", async () => {
+    const first = server();
+    await listen(first, 0, "127.0.0.1");
+    const { port } = first.address() as AddressInfo;
+    const second = server();
+    const error = await listen(second, port, "127.0.0.1").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ListenError);
+    expect((error as ListenError).message).toBe(`cannot listen on port ${port}: the port is already in use`);
+    expect((error as ListenError).port).toBe(port);
+    expect(second.listening).toBe(false);
+  });
+});

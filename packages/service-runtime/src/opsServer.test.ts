@@ -1,0 +1,36 @@
+import type { AddressInfo } from "node:net";
+import { Registry } from "prom-client";
+import { describe, expect, it, onTestFinished } from "vitest";
+import { listen } from "./listen";
+import { createOpsServer, type Readiness } from "./opsServer";
+
+async function readyz(ready: () => Promise<boolean | Readiness>) {
+  const server = createOpsServer({ registry: new Registry(), ready });
+  await listen(server, 0, "127.0.0.1");
+  onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/readyz`);
+  return { status: res.status, body: await res.json() };
+}
+
+describe("the ops server's /readyz", () => {
+  it("takes a plain verdict", async () => {
+    expect(await readyz(async () => true)).toEqual({ status: 200, body: { status: "ready", reasons: [] } });
+    expect((await readyz(async () => false)).status).toBe(503);
+  });
+
+  it("passes on the reasons a check gives", async () => {
+    const reasons = ["Redis 127.0.0.1:6379 has maxmemory-policy allkeys-lru; it must be noeviction"];
+    expect(await readyz(async () => ({ ok: false, reasons }))).toEqual({
+      status: 503,
+      body: { status: "unavailable", reasons },
+    });
+  });
+
+  it("is unavailable when the check throws", async () => {
+    const { status, body } = await readyz(async () => {
+      throw new Error("boom");
+    });
+    expect(status).toBe(503);
+    expect(body.reasons).toEqual(["Error: boom"]);
+  });
+});

@@ -1,0 +1,43 @@
+import { Gauge, type Registry } from "prom-client";
+
+/** What the gauges read: `redisHealth(redis)` of @vu/store returns it. */
+export interface RedisHealthSample {
+  ok: boolean;
+  usedMemoryBytes: number | undefined;
+}
+
+/**
+ * `vu_redis_used_memory_bytes` (INFO memory, summed over masters) and `vu_redis_healthy` (1 when
+ * every node answers with a non-evicting policy), sampled on each scrape so they are never stale.
+ * Unknown memory (Redis unreachable) is NaN, not 0, which would read as an empty Redis.
+ * Takes the sampling function rather than a client: this package does not depend on the store.
+ */
+export function registerRedisMetrics(registry: Registry, sample: () => Promise<RedisHealthSample>): void {
+  let pending: Promise<RedisHealthSample> | undefined;
+  // Both gauges are collected on the same scrape: one health check serves both.
+  const sampleOnce = () => {
+    pending ??= sample()
+      .catch((): RedisHealthSample => ({ ok: false, usedMemoryBytes: undefined }))
+      .finally(() => {
+        pending = undefined;
+      });
+    return pending;
+  };
+  new Gauge({
+    name: "vu_redis_used_memory_bytes",
+    help: "Memory Redis reports in use (INFO memory used_memory; summed over cluster masters)",
+    registers: [registry],
+    async collect() {
+      const { usedMemoryBytes } = await sampleOnce();
+      this.set(usedMemoryBytes ?? Number.NaN);
+    },
+  });
+  new Gauge({
+    name: "vu_redis_healthy",
+    help: "1 when every Redis node answers and none has an evicting maxmemory-policy, else 0",
+    registers: [registry],
+    async collect() {
+      this.set((await sampleOnce()).ok ? 1 : 0);
+    },
+  });
+}
