@@ -8,6 +8,7 @@ import { createTokenAuthenticator } from "./auth/tokenAuthenticator";
 import { authenticate } from "./http/authenticate";
 import { createErrorHandler, notFound } from "./http/errorHandler";
 import { createHttpMetrics, type HttpMetrics } from "./http/httpMetrics";
+import { parseQueryString } from "./http/queryString";
 import { createRateLimit } from "./http/rateLimit";
 import { createOpenApiDocument } from "./openapi/openApiDocument";
 import { API_ROUTES } from "./routes";
@@ -39,7 +40,7 @@ export function createApp(deps: ApiDeps): Express {
   const openApi = createOpenApiDocument();
   const app = express();
   app.disable("x-powered-by");
-  app.set("query parser", "simple");
+  app.set("query parser", parseQueryString);
   app.set("etag", false);
 
   app.use(

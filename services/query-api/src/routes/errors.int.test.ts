@@ -56,6 +56,40 @@ describe("400 problem details", () => {
     expect(body.errors[0].parameter).toBe("start_date");
   });
 
+  it("reads a parameter after 1,000 empty separators (once dropped: a 200 with daily buckets)", async () => {
+    const { status, body } = await problem(`/api/v1/stats?${"&".repeat(1000)}granularity=xml`);
+    expect(status).toBe(400);
+    expect(body.errors).toEqual([{ parameter: "granularity", message: expect.any(String) }]);
+  });
+
+  it("ignores empty segments, which are not parameters", async () => {
+    const res = await api.get("/api/v1/stats?&&granularity=hour&&&start_date=2026-11-21&&", token);
+    expect(res.status).toBe(200);
+    expect((await bodyOf(res)).meta.granularity).toBe("hour");
+  });
+
+  it.each([
+    ["/api/v1/stats", 1_001],
+    ["/api/v1/stats", 14],
+    ["/api/v1/stats/summary", 9],
+  ])("refuses %s with %i parameters, more than it reads, in one bounded message", async (path, count) => {
+    const query = Array.from({ length: count }, (_, i) => `p${i}=1`).join("&");
+    const { status, body } = await problem(`${path}?${query}`);
+    expect(status).toBe(400);
+    expect(body.errors).toEqual([
+      { parameter: "(query)", message: expect.stringMatching(new RegExp(`^has ${count} parameters`)) },
+    ]);
+  });
+
+  it.each(["__proto__", "constructor", "hasOwnProperty", ""])(
+    "refuses the parameter name '%s' as unknown",
+    async (name) => {
+      const { status, body } = await problem(`/api/v1/stats?${encodeURIComponent(name)}=1`);
+      expect(status).toBe(400);
+      expect(body.errors).toEqual([{ parameter: name, message: "unknown parameter" }]);
+    },
+  );
+
   it("answers unknown paths with a problem 404", async () => {
     const { status } = await problem("/api/v1/nope");
     expect(status).toBe(404);
