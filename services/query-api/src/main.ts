@@ -1,4 +1,5 @@
-import { createLogger, onShutdown, retentionFromEnv } from "@vu/service-runtime";
+import { createServer } from "node:http";
+import { createLogger, listen, onShutdown, retentionFromEnv } from "@vu/service-runtime";
 import { createKeyspace, createRedisClient, createRollupReader, createTokenStore } from "@vu/store";
 import { createApp } from "./app";
 import { loadApiEnv } from "./env";
@@ -31,7 +32,16 @@ const app = createApp({
   },
 });
 
-const server = app.listen(env.PORT, () => logger.info({ port: env.PORT }, "query API listening"));
+const server = createServer(app);
+try {
+  await listen(server, env.PORT);
+} catch (error) {
+  // A replica that cannot bind its port must not live on looking healthy: stop, and say why.
+  logger.fatal({ err: error, port: env.PORT }, error instanceof Error ? error.message : "cannot listen");
+  redis.disconnect();
+  process.exit(1);
+}
+logger.info({ port: env.PORT }, "query API listening");
 
 onShutdown(
   [
