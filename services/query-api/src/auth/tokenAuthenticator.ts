@@ -1,9 +1,15 @@
 import { hashToken, type TokenRecord, type TokenStore } from "@vu/store";
+import { createBoundedCache } from "../cache/boundedCache";
 
 export interface TokenAuthenticatorOptions {
   tokens: TokenStore;
-  /** How long a lookup (hit or miss) is reused; keep it under CONTRACT §4's 5 s revocation bound. */
+  /**
+   * How long a lookup (hit or miss) is reused; keep it under CONTRACT §4's 5 s revocation bound. A
+   * miss is reused as long, so a token created meanwhile is accepted within it.
+   */
   cacheMs: number;
+  /** At most this many valid tokens and, separately, this many unknown ones are cached. */
+  maxCached?: number;
   /** `last_used` is written at most this often per token, off the request path. */
   touchEveryMs?: number;
   now?: () => number;
@@ -13,6 +19,8 @@ export interface TokenAuthenticatorOptions {
 export interface TokenAuthenticator {
   /** The token's record when it is known and not revoked, else null. */
   verify(token: string): Promise<TokenRecord | null>;
+  /** Whether the token is cached as valid: answered without any store work (see authenticate). */
+  isCachedValid(token: string): boolean;
 }
 
 const MAX_CACHED = 10_000;
@@ -20,35 +28,44 @@ const MAX_CACHED = 10_000;
 /**
  * Token lookups with a short cache: every replica refuses a revoked token within `cacheMs`, and a
  * busy client costs Redis one lookup per `cacheMs` instead of one per request.
+ *
+ * Valid and refused tokens are cached apart, each bounded and least-recently-used first out: a flood
+ * of made-up tokens fills only the negative cache (and each is looked up once per `cacheMs`), while
+ * the valid tokens in use stay cached. Nothing is ever flushed wholesale.
  */
 export function createTokenAuthenticator(options: TokenAuthenticatorOptions): TokenAuthenticator {
   const { tokens, cacheMs, touchEveryMs = 60_000, onTouchError } = options;
+  const maxEntries = options.maxCached ?? MAX_CACHED;
   const now = options.now ?? Date.now;
-  const cache = new Map<string, { record: TokenRecord | null; until: number }>();
-  const touched = new Map<string, number>();
+  const valid = createBoundedCache<TokenRecord>({ maxEntries, ttlMs: cacheMs, now });
+  const refused = createBoundedCache<true>({ maxEntries, ttlMs: cacheMs, now });
+  const touched = createBoundedCache<true>({ maxEntries, ttlMs: touchEveryMs, now });
 
   function touch(token: string, id: string): void {
-    const at = now();
-    if ((touched.get(id) ?? 0) + touchEveryMs > at) return;
-    touched.set(id, at);
-    tokens.touch(token, new Date(at)).catch((error: unknown) => onTouchError?.(error));
+    if (touched.get(id)) return;
+    touched.set(id, true);
+    tokens.touch(token, new Date(now())).catch((error: unknown) => onTouchError?.(error));
   }
 
   return {
     async verify(token) {
       const key = hashToken(token);
-      const cached = cache.get(key);
-      let record: TokenRecord | null;
-      if (cached && cached.until > now()) {
-        record = cached.record;
-      } else {
-        record = await tokens.find(token);
-        if (cache.size >= MAX_CACHED) cache.clear();
-        cache.set(key, { record, until: now() + cacheMs });
+      let record = valid.get(key);
+      if (record === undefined) {
+        if (refused.get(key)) return null;
+        const found = await tokens.find(token);
+        if (found === null || found.revokedAt !== null) {
+          refused.set(key, true);
+          return null;
+        }
+        record = found;
+        valid.set(key, record);
       }
-      if (record === null || record.revokedAt !== null) return null;
       touch(token, record.id);
       return record;
+    },
+    isCachedValid(token) {
+      return valid.get(hashToken(token)) !== undefined;
     },
   };
 }
