@@ -1,49 +1,135 @@
-import { expect, it, onTestFinished } from "vitest";
+import { redisTargets, waitFor } from "@vu/infra";
+import { createKeyspace, createRedisClient } from "@vu/store";
+import type { Kafka } from "kafkajs";
+import { describe, expect, it, onTestFinished } from "vitest";
+import { startApiServer } from "./support/apiServer";
 import { waitUntilCaughtUp } from "./support/caughtUp";
 import { readDeadLetters } from "./support/deadLetters";
-import { startInProcessWorker } from "./support/inProcessWorker";
+import { httpGet } from "./support/httpClient";
+import { type RunningWorker, startInProcessWorker } from "./support/inProcessWorker";
 import { counterTotal, expectedDeadLetters } from "./support/metricsTotal";
 import { produceWorkload } from "./support/produce";
 import { prepareWorkload, verifyAgainstOracle } from "./support/scenario";
-import { isolatedNames, kafkaClient, sharedRedisUrl } from "./support/stack";
+import { isolatedNames, kafkaClient } from "./support/stack";
 
-// Proof of exactness: the seeded workload goes through real Kafka and the real worker into Redis,
-// and every answer of the API over HTTP must equal the brute-force oracle's (test/oracle).
-const prepared = prepareWorkload("exactness", (config) => config.size.events);
+// Proof of exactness: the seeded workload, with what a broken producer sends and events a damaged
+// store refuses mixed in, goes through real Kafka and the real worker into Redis, and every answer
+// of the API over HTTP must equal the brute-force oracle's (test/oracle). Then the same on a Redis
+// Cluster with two workers sharing the partitions and two API replicas sharing the rate limit.
+const prepared = prepareWorkload("exactness", (config) => config.size.events, { hostile: true });
 const soak = prepared.config.workload === "soak";
+const hostileOf = (kind: string) => prepared.workload.messages.filter((m) => m.hostile === kind).length;
 
-it(
-  "answers every random query exactly as the oracle does, after real Kafka and the worker",
-  async () => {
-    const names = await isolatedNames("exact");
-    const kafka = kafkaClient();
-    // The worker's clock is the workload's anchor, so "more than 24 hours ahead" is decided exactly.
-    const running = await startInProcessWorker({
-      kafka,
-      redisUrl: sharedRedisUrl(),
-      names,
-      nowMs: prepared.workload.anchorMs,
-    });
-    onTestFinished(() => running.stop());
+const deployments = redisTargets().map((target, i) => ({ ...target, replicas: i === 0 ? 1 : 2 }));
 
-    await produceWorkload(kafka, names.topic, prepared.workload.messages);
-    await waitUntilCaughtUp(kafka, names.topic, names.groupId, soak ? 1_800_000 : 120_000);
-    expect(running.crashes).toEqual([]);
-    // Every recording counted once (a redelivered batch finds its ids counted already), and every
-    // bad message on the dead-letter topic with its reason (a redelivered one may be there twice).
-    expect(await counterTotal(running.metrics.applied)).toBe(prepared.counted);
-    const deadLetters = await readDeadLetters(kafka, names.dlqTopic);
-    expect(deadLetters.distinct).toBe(expectedDeadLetters(prepared));
-    expect(deadLetters.withoutReason).toBe(0);
+describe.each(deployments)("on $name", ({ start, replicas }) => {
+  it(
+    `answers every random query exactly as the oracle does (${replicas} worker(s), ${replicas} API replica(s))`,
+    async () => {
+      const redisTarget = await start();
+      onTestFinished(() => redisTarget.stop());
+      const names = await isolatedNames("exact");
+      const kafka = kafkaClient();
+      const redis = createRedisClient(redisTarget.url);
+      onTestFinished(async () => {
+        await redis.quit();
+      });
+      const keyspace = createKeyspace({ prefix: names.prefix });
+      const poisonedKeys = prepared.workload.poisoned.map((p) =>
+        keyspace.block(1, p.org, "minute", p.minuteMs, "combos"),
+      );
+      for (const key of poisonedKeys) await redis.set(key, "a damaged key: not a hash");
 
-    const verdict = await verifyAgainstOracle(prepared, {
-      redisUrl: sharedRedisUrl(),
-      prefix: names.prefix,
-      queries: prepared.config.size.queries,
-      workerClock: "anchor",
-    });
-    expect(verdict.missingCoverage, "query kinds the random queries never produced").toEqual([]);
-    if (verdict.failures.length > 0) throw new Error(verdict.message);
-  },
-  soak ? 10_800_000 : 300_000,
-);
+      // The workers' clock is the workload's anchor, so "more than 24 hours ahead" is decided exactly.
+      const workers: RunningWorker[] = [];
+      for (let i = 0; i < replicas; i++) {
+        const worker = await startInProcessWorker({
+          kafka,
+          redisUrl: redisTarget.url,
+          names,
+          nowMs: prepared.workload.anchorMs,
+        });
+        onTestFinished(() => worker.stop());
+        workers.push(worker);
+      }
+      // Every worker in the group before the first message: no rebalance redelivers a batch, so
+      // the counters must add up to exactly what was sent.
+      await waitForMembers(kafka, names.groupId, replicas);
+
+      await produceWorkload(kafka, names.topic, prepared.workload.messages);
+      await waitUntilCaughtUp(kafka, names.topic, names.groupId, soak ? 1_800_000 : 120_000);
+      expect(workers.flatMap((w) => w.crashes)).toEqual([]);
+      const total = async (counter: "applied" | "duplicates" | "deadLettered") =>
+        (await Promise.all(workers.map((w) => counterTotal(w.metrics[counter])))).reduce((a, b) => a + b, 0);
+      expect(await total("applied")).toBe(prepared.counted);
+      const [applied, duplicates, deadLettered] = await Promise.all([
+        total("applied"),
+        total("duplicates"),
+        total("deadLettered"),
+      ]);
+      expect(applied + duplicates + deadLettered, "applied + duplicates + dead-lettered = sent").toBe(
+        prepared.workload.messages.length,
+      );
+      const deadLetters = await readDeadLetters(kafka, names.dlqTopic);
+      expect(deadLetters.distinct).toBe(expectedDeadLetters(prepared));
+      expect(deadLettered).toBe(expectedDeadLetters(prepared));
+      expect(deadLetters.withoutReason).toBe(0);
+      expect(deadLetters.kinds.invalid_unicode).toBe(hostileOf("invalid_unicode"));
+      expect(deadLetters.kinds.apply_failed).toBe(hostileOf("apply_failed"));
+
+      // The operator repairs the damaged keys; the refused events were never counted anywhere.
+      for (const key of poisonedKeys) await redis.del(key);
+      const verdict = await verifyAgainstOracle(prepared, {
+        redisUrl: redisTarget.url,
+        prefix: names.prefix,
+        queries: prepared.config.size.queries,
+        workerClock: "anchor",
+        apiReplicas: replicas,
+      });
+      expect(verdict.missingCoverage, "query kinds the random queries never produced").toEqual([]);
+      if (verdict.failures.length > 0) throw new Error(verdict.message);
+      if (replicas > 1) await expectSharedRateLimit(redisTarget.url, names.prefix);
+    },
+    soak ? 10_800_000 : 300_000,
+  );
+});
+
+async function waitForMembers(kafka: Kafka, groupId: string, members: number): Promise<void> {
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    await waitFor(
+      async () => {
+        const { groups } = await admin.describeGroups([groupId]);
+        return groups[0]?.state === "Stable" && groups[0].members.length === members;
+      },
+      { timeoutMs: 60_000, message: `${members} workers in the consumer group` },
+    );
+  } finally {
+    await admin.disconnect();
+  }
+}
+
+/** Two replicas with a limit of 10 a minute: one token gets 10 answers in all, not 10 from each. */
+async function expectSharedRateLimit(redisUrl: string, prefix: string): Promise<void> {
+  const org = `limit-${prefix}`;
+  const nowMs = Date.now();
+  const first = await startApiServer({ redisUrl, prefix, nowMs, orgs: [org], rateLimitPerMinute: 10 });
+  onTestFinished(() => first.close());
+  const second = await startApiServer({
+    redisUrl,
+    prefix,
+    nowMs,
+    orgs: [org],
+    rateLimitPerMinute: 10,
+    tokens: first.tokens,
+  });
+  onTestFinished(() => second.close());
+  const statuses: number[] = [];
+  for (let i = 0; i < 12; i++) {
+    const api = i % 2 === 0 ? first : second;
+    statuses.push((await httpGet(api.baseUrl, "/api/v1/stats/dimensions", api.tokenFor(org))).status);
+  }
+  expect(statuses.filter((s) => s === 200)).toHaveLength(10);
+  expect(statuses.slice(10)).toEqual([429, 429]);
+}

@@ -27,10 +27,9 @@ const tenant = (id: string, tag: string): OrgVocabulary => ({
 });
 const A = tenant("tenant-a", "A");
 const B = tenant("tenant-b", "B");
-const prepared = prepareWorkload("http-properties", (config) => Math.min(1_500, config.size.faultEvents), [
-  A,
-  B,
-]);
+const prepared = prepareWorkload("http-properties", (config) => Math.min(1_500, config.size.faultEvents), {
+  vocabularies: [A, B],
+});
 const { seed, size } = prepared.config;
 
 let api: ApiServer;
@@ -55,7 +54,7 @@ beforeAll(async () => {
   const nowMs = prepared.workload.anchorMs + MINUTE_MS;
   api = await startApiServer({ redisUrl: sharedRedisUrl(), prefix: names.prefix, nowMs, orgs: [A.id, B.id] });
   ctx = {
-    baseUrl: api.baseUrl,
+    baseUrls: [api.baseUrl],
     tokenFor: api.tokenFor,
     recordings: prepared.recordings,
     nowMs,

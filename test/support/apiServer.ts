@@ -22,11 +22,16 @@ export interface ApiServerOptions {
   nowMs: number;
   /** Organizations that get a token each. */
   orgs: readonly string[];
+  /** Tokens of another replica to use instead of creating new ones (replicas share limits per token). */
+  tokens?: ReadonlyMap<string, string>;
+  /** Default: a limit no test reaches. */
+  rateLimitPerMinute?: number;
 }
 
 export interface ApiServer {
   baseUrl: string;
   tokenFor(org: string): string;
+  tokens: ReadonlyMap<string, string>;
   close(): Promise<void>;
 }
 
@@ -41,8 +46,12 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     reader: createRollupReader({ redis, keyspace }),
     tokens,
     logger: createLogger("e2e-api", "silent"),
-    // A limit no test reaches: the rate limiter is not what these tests are about.
-    config: { retention: DEFAULT_RETENTION, rateLimitPerMinute: 10_000_000, tokenCacheMs: 1_000 },
+    // By default a limit no test reaches: the rate limiter is not what most tests are about.
+    config: {
+      retention: DEFAULT_RETENTION,
+      rateLimitPerMinute: options.rateLimitPerMinute ?? 10_000_000,
+      tokenCacheMs: 1_000,
+    },
     now: () => options.nowMs,
   });
   const server = app.listen(0, "127.0.0.1");
@@ -53,10 +62,13 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     server.once("listening", resolve);
     server.once("error", reject);
   });
-  const byOrg = new Map<string, string>();
-  for (const org of options.orgs) byOrg.set(org, (await tokens.create(org, "e2e")).token);
+  const byOrg = new Map<string, string>(options.tokens ?? []);
+  for (const org of options.orgs) {
+    if (!byOrg.has(org)) byOrg.set(org, (await tokens.create(org, "e2e")).token);
+  }
   return {
     baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    tokens: byOrg,
     tokenFor(org) {
       const token = byOrg.get(org);
       if (token === undefined) throw new Error(`no token for organization ${org}`);

@@ -9,6 +9,8 @@ export interface DeadLetters {
   distinct: number;
   /** Messages without a reason header. */
   withoutReason: number;
+  /** Distinct source messages per reason kind (the reason up to its first colon). */
+  kinds: Record<string, number>;
 }
 
 /**
@@ -25,6 +27,7 @@ export async function readDeadLetters(kafka: Kafka, dlqTopic: string): Promise<D
   );
   await admin.disconnect();
   const sources = new Set<string>();
+  const kinds: Record<string, number> = {};
   let read = 0;
   let withoutReason = 0;
   const consumer = kafka.consumer({ groupId: `e2e-dlq-reader-${randomUUID()}`, maxWaitTimeInMs: 100 });
@@ -35,13 +38,18 @@ export async function readDeadLetters(kafka: Kafka, dlqTopic: string): Promise<D
       eachMessage: async ({ message }) => {
         read++;
         const header = (name: string) => message.headers?.[name]?.toString();
-        if (!header("x-dlq-reason")) withoutReason++;
-        sources.add(`${header("x-dlq-source-partition")}:${header("x-dlq-source-offset")}`);
+        const reason = header("x-dlq-reason");
+        if (!reason) withoutReason++;
+        const source = `${header("x-dlq-source-partition")}:${header("x-dlq-source-offset")}`;
+        if (sources.has(source)) return;
+        sources.add(source);
+        const kind = /^([a-z_]+):/.exec(reason ?? "")?.[1] ?? "other";
+        kinds[kind] = (kinds[kind] ?? 0) + 1;
       },
     });
     await waitFor(() => read >= total, { timeoutMs: 60_000, message: `all ${total} dead letters read` });
   } finally {
     await consumer.disconnect();
   }
-  return { total, distinct: sources.size, withoutReason };
+  return { total, distinct: sources.size, withoutReason, kinds };
 }

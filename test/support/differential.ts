@@ -16,7 +16,8 @@ export const PATHS = {
 } as const;
 
 export interface DifferentialContext {
-  baseUrl: string;
+  /** API replicas; queries go to them in turn. */
+  baseUrls: readonly string[];
   tokenFor(org: string): string;
   recordings: ReadonlyMap<string, readonly CountedRecording[]>;
   nowMs: number;
@@ -64,9 +65,10 @@ export async function compareWithOracle(
   queries: readonly QueryCase[],
   ctx: DifferentialContext,
 ): Promise<string[]> {
+  let turn = 0;
   const failures = await mapConcurrently(queries, 4, async (query) => {
     const reply = await httpGet(
-      ctx.baseUrl,
+      ctx.baseUrls[turn++ % ctx.baseUrls.length] ?? "",
       PATHS[query.endpoint],
       ctx.tokenFor(query.org),
       queryString(query.pairs),

@@ -2,6 +2,8 @@ import { createRecordingProducer, type RecordingCompletedInput } from "@vu/event
 import type { Kafka } from "kafkajs";
 import type { WorkloadMessage } from "../workload/workload";
 
+const LARGE_MESSAGE_BYTES = 64 * 1024;
+
 export interface ProduceOptions {
   chunkSize?: number;
   /** Called after each chunk with the number of messages sent so far (fault injection hooks). */
@@ -32,7 +34,11 @@ export async function produceWorkload(
         .filter((e): e is RecordingCompletedInput => e !== null);
       await contract.send(events);
       const rawOnes = chunk.filter((m) => !m.viaContractProducer).map((m) => ({ key: m.key, value: m.raw }));
-      if (rawOnes.length > 0) await raw.send({ topic, acks: -1, messages: rawOnes });
+      // One record batch must stay under the topic's max.message.bytes: big messages go alone.
+      const big = rawOnes.filter((m) => (m.value?.length ?? 0) > LARGE_MESSAGE_BYTES);
+      const small = rawOnes.filter((m) => (m.value?.length ?? 0) <= LARGE_MESSAGE_BYTES);
+      if (small.length > 0) await raw.send({ topic, acks: -1, messages: small });
+      for (const message of big) await raw.send({ topic, acks: -1, messages: [message] });
       await options.afterChunk?.(Math.min(messages.length, sent + chunkSize));
     }
   } finally {

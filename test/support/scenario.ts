@@ -29,8 +29,9 @@ export interface PreparedWorkload {
 export function prepareWorkload(
   suite: string,
   events: (config: RunConfig) => number,
-  vocabularies?: OrgVocabulary[],
+  options: { vocabularies?: OrgVocabulary[]; hostile?: boolean } = {},
 ): PreparedWorkload {
+  const { vocabularies, hostile = false } = options;
   const config = runConfig();
   announce(suite, config);
   const { anchorMs } = config;
@@ -41,9 +42,11 @@ export function prepareWorkload(
     organizations: config.size.organizations,
     events: events(config),
     ...(vocabularies ? { vocabularies } : {}),
+    hostile,
   });
+  // An event the store refuses (a poisoned minute) is never counted, like an invalid one.
   const recordings = countRecordings(
-    workload.messages.map((m) => ({ key: m.key, event: m.event })),
+    workload.messages.map((m) => ({ key: m.key, event: m.hostile === "apply_failed" ? null : m.event })),
     acceptedUntil(workload),
   );
   const counted = [...recordings.values()].reduce((n, list) => n + list.length, 0);
@@ -62,6 +65,8 @@ export interface VerifyOptions {
    * (a minute block it saw as expired must not be read as kept), so it follows the real clock.
    */
   workerClock: "anchor" | "real";
+  /** API replicas over the same Redis, sharing tokens; queries alternate between them. Default 1. */
+  apiReplicas?: number;
 }
 
 export interface Verdict {
@@ -87,8 +92,20 @@ export async function verifyAgainstOracle(
       : Math.ceil(Date.now() / MINUTE_MS) * MINUTE_MS + MINUTE_MS;
   const orgs = workload.organizations.map((o) => o.id);
   const api = await startApiServer({ redisUrl: options.redisUrl, prefix: options.prefix, nowMs, orgs });
+  const replicas = [api];
+  while (replicas.length < (options.apiReplicas ?? 1)) {
+    replicas.push(
+      await startApiServer({
+        redisUrl: options.redisUrl,
+        prefix: options.prefix,
+        nowMs,
+        orgs,
+        tokens: api.tokens,
+      }),
+    );
+  }
   const ctx: DifferentialContext = {
-    baseUrl: api.baseUrl,
+    baseUrls: replicas.map((r) => r.baseUrl),
     tokenFor: api.tokenFor,
     recordings: prepared.recordings,
     nowMs,
@@ -156,6 +173,6 @@ export async function verifyAgainstOracle(
       missingCoverage: missingCoverage(coverage),
     };
   } finally {
-    await api.close();
+    await Promise.all(replicas.map((r) => r.close()));
   }
 }

@@ -1,5 +1,6 @@
 import type { RecordingCompletedInput } from "@vu/events";
 import type { Random } from "../support/random";
+import { type HostileKind, hostileMessages, type PoisonedMinute } from "./hostile";
 import { malformedMessage } from "./malformed";
 import { createTimeDrawer, DAY_MS, formatRecordedAt } from "./timeline";
 import { buildVocabularies, emailAsSent, type OrgVocabulary } from "./vocabulary";
@@ -10,10 +11,12 @@ export interface WorkloadMessage {
   key: string;
   /** Sent through createRecordingProducer (validated); otherwise raw through kafkajs. */
   viaContractProducer: boolean;
-  /** The text sent raw; null for a tombstone. Unused for contract-producer messages. */
-  raw: string | null;
+  /** The text (or bytes) sent raw; null for a tombstone. Unused for contract-producer messages. */
+  raw: string | Buffer | null;
   /** The event when the message is a valid one (counted unless too far ahead or a repeat). */
   event: RecordingCompletedInput | null;
+  /** A hostile message's expected dead-letter reason kind ("apply_failed": valid, refused by the store). */
+  hostile?: Exclude<HostileKind, null>;
 }
 
 export interface Workload {
@@ -22,6 +25,8 @@ export interface Workload {
   anchorMs: number;
   organizations: OrgVocabulary[];
   messages: WorkloadMessage[];
+  /** Rollup minutes the test must make unwritable before ingest (hostile workloads only). */
+  poisoned: PoisonedMinute[];
 }
 
 export interface WorkloadOptions {
@@ -33,6 +38,8 @@ export interface WorkloadOptions {
   events: number;
   /** Given organizations instead of drawn ones (then `organizations` is ignored). */
   vocabularies?: OrgVocabulary[];
+  /** Mix in what a broken producer sends, and events a damaged store refuses (see hostile.ts). */
+  hostile?: boolean;
 }
 
 function drawEvent(org: OrgVocabulary, id: string, atMs: number, random: Random): RecordingCompletedInput {
@@ -144,9 +151,60 @@ export function generateWorkload(options: WorkloadOptions): Workload {
     });
   }
 
+  const poisoned = options.hostile ? placeHostile(base, placed, random.fork("hostile"), anchorMs) : [];
+
   // A stable sort keeps the order in which equal positions were placed.
   placed.sort((a, b) => a.at - b.at);
-  return { seed: options.seed, anchorMs, organizations, messages: placed.map((p) => p.message) };
+  return { seed: options.seed, anchorMs, organizations, messages: placed.map((p) => p.message), poisoned };
+}
+
+type Placed = Array<{ at: number; message: WorkloadMessage }>;
+
+/**
+ * Hostile messages at random places among the valid ones, and one poisoned minute per
+ * organization (inside the minute retention, in a minute the organization has no other event,
+ * so only the events meant for it are refused) holding a few events with ids of their own.
+ */
+function placeHostile(base: RecordingCompletedInput[], placed: Placed, random: Random, anchorMs: number) {
+  const poisoned: PoisonedMinute[] = [];
+  const orgs = [...new Set(base.map((e) => e.organization_id))];
+  for (const org of orgs) {
+    const templates = base.filter((e) => e.organization_id === org);
+    for (let n = 0; n < 2; n++) {
+      const template = random.pick(templates);
+      for (const hostile of hostileMessages(template, random)) {
+        const message: WorkloadMessage = {
+          key: org,
+          viaContractProducer: false,
+          raw: hostile.raw,
+          event: hostile.event,
+        };
+        if (hostile.kind !== null) message.hostile = hostile.kind;
+        placed.push({ at: random.int(0, base.length) - 0.75, message });
+      }
+    }
+    const taken = new Set(
+      placed
+        .map((p) => p.message.event)
+        .filter((e) => e?.organization_id === org)
+        .map((e) => Math.floor(Date.parse(e?.recorded_at ?? "") / 60_000)),
+    );
+    let minute = Math.floor((anchorMs - 2 * DAY_MS) / 60_000) - random.int(0, 600);
+    while (taken.has(minute)) minute--;
+    poisoned.push({ org, minuteMs: minute * 60_000 });
+    for (let d = 0; d < 3; d++) {
+      const event = {
+        ...random.pick(templates),
+        recording_id: `doomed-${d}`,
+        recorded_at: new Date(minute * 60_000 + d * 7_000).toISOString(),
+      };
+      placed.push({
+        at: random.int(0, base.length) - 0.75,
+        message: { ...viaProducer(event), hostile: "apply_failed" },
+      });
+    }
+  }
+  return poisoned;
 }
 
 /** How long after the anchor the worker still accepts a `recorded_at` (CONTRACT §1: 24 hours). */
