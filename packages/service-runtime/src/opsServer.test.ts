@@ -9,7 +9,7 @@ async function readyz(ready: () => Promise<boolean | Readiness>) {
   await listen(server, 0, "127.0.0.1");
   onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
   const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/readyz`);
-  return { status: res.status, body: await res.json() };
+  return { status: res.status, body: (await res.json()) as { status: string; reasons: string[] } };
 }
 
 describe("the ops server's /readyz", () => {

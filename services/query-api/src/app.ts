@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import type { Logger } from "@vu/service-runtime";
-import { type Keyspace, pingRedis, type RedisClient, type RollupReader, type TokenStore } from "@vu/store";
+import { type Logger, registerRedisMetrics } from "@vu/service-runtime";
+import { type Keyspace, type RedisClient, type RollupReader, redisHealth, type TokenStore } from "@vu/store";
 import type { Retention } from "@vu/time-buckets";
 import express, { type Express, Router } from "express";
 import { pinoHttp } from "pino-http";
@@ -9,7 +9,9 @@ import { authenticate } from "./http/authenticate";
 import { createErrorHandler, notFound } from "./http/errorHandler";
 import { createHttpMetrics, type HttpMetrics } from "./http/httpMetrics";
 import { parseQueryString } from "./http/queryString";
-import { createRateLimit } from "./http/rateLimit";
+import { createRateLimit, RATE_LIMIT_WINDOW_MS } from "./http/rateLimit";
+import { createReadinessCheck } from "./http/readiness";
+import { createRedisRateLimitStore } from "./http/redisRateLimitStore";
 import { createOpenApiDocument } from "./openapi/openApiDocument";
 import { API_ROUTES } from "./routes";
 
@@ -37,7 +39,14 @@ export function createApp(deps: ApiDeps): Express {
   const { redis, keyspace, reader, tokens, logger, config } = deps;
   const now = deps.now ?? Date.now;
   const metrics = deps.metrics ?? createHttpMetrics();
+  registerRedisMetrics(metrics.registry, () => redisHealth(redis));
   const openApi = createOpenApiDocument();
+  const rateLimitStore = createRedisRateLimitStore({
+    redis,
+    prefix: keyspace.rateLimitPrefix(),
+    windowMs: RATE_LIMIT_WINDOW_MS,
+  });
+  const ready = createReadinessCheck({ redis, rateLimitStore });
   const app = express();
   app.disable("x-powered-by");
   app.set("query parser", parseQueryString);
@@ -60,8 +69,9 @@ export function createApp(deps: ApiDeps): Express {
     res.json({ status: "ok" });
   });
   app.get("/readyz", async (_req, res) => {
-    const ok = await pingRedis(redis);
-    res.status(ok ? 200 : 503).json({ status: ok ? "ready" : "unavailable" });
+    const { ok, reasons } = await ready();
+    if (!ok) logger.warn({ reasons }, "not ready");
+    res.status(ok ? 200 : 503).json({ status: ok ? "ready" : "unavailable", reasons });
   });
   app.get("/metrics", async (_req, res) => {
     res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
@@ -79,7 +89,7 @@ export function createApp(deps: ApiDeps): Express {
   app.use(
     "/api/v1/stats",
     authenticate(authenticator),
-    createRateLimit({ redis, prefix: keyspace.rateLimitPrefix(), perMinute: config.rateLimitPerMinute }),
+    createRateLimit({ store: rateLimitStore, perMinute: config.rateLimitPerMinute }),
   );
   const api = Router();
   const routeDeps = { reader, planContext: () => ({ now: now(), retention: config.retention }) };

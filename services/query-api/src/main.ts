@@ -1,22 +1,25 @@
 import { createServer } from "node:http";
 import { createLogger, listen, onShutdown, retentionFromEnv } from "@vu/service-runtime";
-import { createKeyspace, createRedisClient, createRollupReader, createTokenStore } from "@vu/store";
+import {
+  createKeyspace,
+  createRedisClient,
+  createRollupReader,
+  createTokenStore,
+  redisHealth,
+} from "@vu/store";
 import { createApp } from "./app";
 import { loadApiEnv } from "./env";
+import { API_REDIS_OPTIONS } from "./redisOptions";
 
 const env = loadApiEnv();
 const logger = createLogger("query-api", env.LOG_LEVEL);
-// Fail fast while Redis is away (503 at once) instead of queueing requests behind a reconnect.
-const redis = createRedisClient(env.REDIS_URL, {
-  enableOfflineQueue: false,
-  maxRetriesPerRequest: 1,
-  commandTimeout: 5_000,
-});
+const redis = createRedisClient(env.REDIS_URL, { ...API_REDIS_OPTIONS });
 redis.on("error", (error: Error) => logger.warn({ err: error }, "redis connection error"));
-// Connect before building the app: the rate limiter loads its script at construction.
-await new Promise<void>((resolve) => {
-  if (redis.status === "ready") return resolve();
-  redis.once("ready", () => resolve());
+// On every (re)connection, say loudly when this Redis could lose data; /readyz says it too.
+redis.on("ready", () => {
+  void redisHealth(redis).then(({ ok, reasons }) => {
+    if (!ok) logger.error({ reasons }, "redis is not fit to serve; /readyz reports unavailable");
+  });
 });
 const keyspace = createKeyspace({ prefix: env.REDIS_PREFIX });
 const app = createApp({

@@ -1,38 +1,29 @@
-import { type RedisClient, StoreError } from "@vu/store";
 import type { Request, RequestHandler } from "express";
 import { type RateLimitInfo, rateLimit } from "express-rate-limit";
-import { type RedisReply, RedisStore } from "rate-limit-redis";
 import { authOf } from "./authenticate";
 import { ProblemError } from "./problemError";
+import type { RedisRateLimitStore } from "./redisRateLimitStore";
+
+export const RATE_LIMIT_WINDOW_MS = 60_000;
 
 export interface RateLimitOptions {
-  redis: RedisClient;
-  /** Key prefix from the keyspace (the store package owns every key name). */
-  prefix: string;
+  store: RedisRateLimitStore;
   perMinute: number;
 }
 
 /**
  * Per-token limit, counted in Redis so all API replicas share it (CONTRACT §3: 600 a minute by
- * default), with the IETF `RateLimit` headers and a problem+json 429 with `Retry-After`.
+ * default), with the IETF `RateLimit` headers and a problem+json 429 with `Retry-After`. A store
+ * failure reaches the error handler (passOnStoreError stays false): 503, fail closed.
  */
-export function createRateLimit({ redis, prefix, perMinute }: RateLimitOptions): RequestHandler {
-  const store = new RedisStore({
-    prefix,
-    sendCommand: async (command: string, ...args: string[]) => {
-      try {
-        return (await redis.call(command, ...args)) as RedisReply;
-      } catch (cause) {
-        throw new StoreError("rate limit store unavailable", { retriable: true, cause });
-      }
-    },
-  });
+export function createRateLimit({ store, perMinute }: RateLimitOptions): RequestHandler {
   return rateLimit({
-    windowMs: 60_000,
+    windowMs: RATE_LIMIT_WINDOW_MS,
     limit: perMinute,
     standardHeaders: "draft-8",
     legacyHeaders: false,
     store,
+    passOnStoreError: false,
     keyGenerator: (_req, res) => authOf(res.locals).tokenId,
     handler: (req, _res, next) => {
       const resetTime = (req as Request & { rateLimit?: RateLimitInfo }).rateLimit?.resetTime;

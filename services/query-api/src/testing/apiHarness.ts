@@ -17,6 +17,10 @@ import { createApp } from "../app";
 export interface HarnessOptions {
   now: number;
   rateLimitPerMinute?: number;
+  /** Default 100 ms, so tests of revocation stay quick. */
+  tokenCacheMs?: number;
+  /** Default: REDIS_URL of the test stack; a private redis-server for tests that flush or reconfigure it. */
+  redisUrl?: string;
   /** A client for a Redis that is not there, to test 503s. */
   redis?: RedisClient;
 }
@@ -50,8 +54,10 @@ export function recording(
  * the store's writer (the ingest worker's code path), tokens with the token store.
  */
 export async function startApi(options: HarnessOptions) {
-  const redisUrl = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
+  const redisUrl = options.redisUrl ?? process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
   const storeRedis = createRedisClient(redisUrl);
+  // Tests that stop their Redis expect connection errors; they reach the test through its requests.
+  storeRedis.on("error", () => undefined);
   const redis = options.redis ?? storeRedis;
   const keyspace = createKeyspace({ prefix: `test-${randomUUID()}` });
   const now = () => options.now;
@@ -66,7 +72,7 @@ export async function startApi(options: HarnessOptions) {
     config: {
       retention: DEFAULT_RETENTION,
       rateLimitPerMinute: options.rateLimitPerMinute ?? 10_000,
-      tokenCacheMs: 100,
+      tokenCacheMs: options.tokenCacheMs ?? 100,
     },
     now,
   });

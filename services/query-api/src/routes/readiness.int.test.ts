@@ -1,0 +1,57 @@
+import { type RedisServerHandle, startRedisServer } from "@vu/infra";
+import { Redis } from "ioredis";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ApiHarness, bodyOf, startApi } from "../testing/apiHarness";
+
+// /readyz says whether the API can serve and be trusted, not only whether Redis answers PING.
+// A private redis-server: the shared one's maxmemory-policy must not change under other tests.
+
+let server: RedisServerHandle;
+let admin: Redis;
+let api: ApiHarness;
+
+beforeAll(async () => {
+  server = await startRedisServer({ appendonly: false });
+  admin = new Redis(server.url);
+  api = await startApi({ now: Date.parse("2026-11-22T12:00:00Z"), redisUrl: server.url });
+});
+afterAll(async () => {
+  await api.close();
+  admin.disconnect();
+  await server.dispose();
+});
+
+function metric(text: string, name: string): number | undefined {
+  const match = new RegExp(`^${name} (\\S+)$`, "m").exec(text);
+  return match?.[1] === undefined ? undefined : Number(match[1]);
+}
+
+describe("/readyz and Redis metrics", () => {
+  it("is ready on a non-evicting Redis and exports its memory use", async () => {
+    const res = await api.get("/readyz");
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: "ready", reasons: [] });
+    const metrics = await (await api.get("/metrics")).text();
+    expect(metric(metrics, "vu_redis_used_memory_bytes")).toBeGreaterThan(100_000);
+    expect(metric(metrics, "vu_redis_healthy")).toBe(1);
+  });
+
+  it("is not ready, and says why, while Redis may evict keys", async () => {
+    await admin.config("SET", "maxmemory-policy", "allkeys-lru");
+    try {
+      const res = await api.get("/readyz");
+      expect(res.status).toBe(503);
+      const body = await bodyOf(res);
+      expect(body.status).toBe("unavailable");
+      expect(body.reasons).toEqual([
+        expect.stringMatching(/maxmemory-policy allkeys-lru.*must be noeviction/),
+      ]);
+      const metrics = await (await api.get("/metrics")).text();
+      expect(metric(metrics, "vu_redis_healthy")).toBe(0);
+      expect(metric(metrics, "vu_redis_used_memory_bytes")).toBeGreaterThan(0);
+    } finally {
+      await admin.config("SET", "maxmemory-policy", "noeviction");
+    }
+    expect((await api.get("/readyz")).status).toBe(200);
+  });
+});
