@@ -5,6 +5,7 @@ import type { Retention } from "@vu/time-buckets";
 import express, { type Express, Router } from "express";
 import { pinoHttp } from "pino-http";
 import { createTokenAuthenticator } from "./auth/tokenAuthenticator";
+import { API_ENV_DEFAULTS } from "./env";
 import { authenticate } from "./http/authenticate";
 import { createErrorHandler, notFound } from "./http/errorHandler";
 import { createHttpMetrics, type HttpMetrics } from "./http/httpMetrics";
@@ -12,12 +13,18 @@ import { parseQueryString } from "./http/queryString";
 import { createRateLimit, RATE_LIMIT_WINDOW_MS } from "./http/rateLimit";
 import { createReadinessCheck } from "./http/readiness";
 import { createRedisRateLimitStore } from "./http/redisRateLimitStore";
+import type { TrustProxy } from "./http/trustProxy";
+import { createUnauthenticatedLimit } from "./http/unauthenticatedLimit";
 import { createOpenApiDocument } from "./openapi/openApiDocument";
 import { API_ROUTES } from "./routes";
 
 export interface ApiConfig {
   retention: Retention;
   rateLimitPerMinute: number;
+  /** Requests refused with 401 per client address and minute (in memory, per replica). Default: the env default. */
+  unauthenticatedPerMinute?: number;
+  /** Express `trust proxy`: which `X-Forwarded-For` hops name the client address. Default: the env default. */
+  trustProxy?: TrustProxy;
   tokenCacheMs: number;
 }
 
@@ -50,6 +57,7 @@ export function createApp(deps: ApiDeps): Express {
   const app = express();
   app.disable("x-powered-by");
   app.set("query parser", parseQueryString);
+  app.set("trust proxy", config.trustProxy ?? API_ENV_DEFAULTS.TRUST_PROXY);
   app.set("etag", false);
 
   app.use(
@@ -85,10 +93,14 @@ export function createApp(deps: ApiDeps): Express {
     cacheMs: config.tokenCacheMs,
     onTouchError: (error) => logger.warn({ err: error }, "could not record token use"),
   });
-  // Authentication, then the per-token limit, guard the three operations (all under /stats).
+  const unauthenticated = createUnauthenticatedLimit({
+    perMinute: config.unauthenticatedPerMinute ?? API_ENV_DEFAULTS.UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE,
+  });
+  // Authentication (with its per-address limit on refusals), then the per-token limit, guard the
+  // three operations (all under /stats).
   app.use(
     "/api/v1/stats",
-    authenticate(authenticator),
+    authenticate(authenticator, unauthenticated),
     createRateLimit({ store: rateLimitStore, perMinute: config.rateLimitPerMinute }),
   );
   const api = Router();

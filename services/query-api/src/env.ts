@@ -1,5 +1,6 @@
 import { checkRetention, envInt, envLogLevel, parseEnv, retentionEnvShape } from "@vu/service-runtime";
 import { z } from "zod";
+import { trustProxyEnv } from "./http/trustProxy";
 
 export const apiEnvSchema = z
   .object({
@@ -10,6 +11,9 @@ export const apiEnvSchema = z
       .regex(/^[A-Za-z0-9_-]+$/, "must be letters, digits, _ or -")
       .default("vu"),
     RATE_LIMIT_PER_MINUTE: envInt(600, { min: 1 }),
+    /** Requests refused with 401 one client address may make a minute before it gets 429 (in memory). */
+    UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE: envInt(60, { min: 1 }),
+    TRUST_PROXY: trustProxyEnv,
     /** Token lookups are cached this long: a revoked token is refused within it (≤ 5 s). */
     TOKEN_CACHE_MS: envInt(2_000, { max: 5_000 }),
     LOG_LEVEL: envLogLevel,
@@ -18,6 +22,9 @@ export const apiEnvSchema = z
   .superRefine(checkRetention);
 
 export type ApiEnv = z.output<typeof apiEnvSchema>;
+
+/** Every variable at its default: what createApp uses for a setting its caller leaves out. */
+export const API_ENV_DEFAULTS: Readonly<ApiEnv> = apiEnvSchema.parse({});
 
 export function loadApiEnv(env: Record<string, string | undefined> = process.env): Readonly<ApiEnv> {
   return parseEnv(apiEnvSchema, env);

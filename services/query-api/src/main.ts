@@ -31,6 +31,8 @@ const app = createApp({
   config: {
     retention: retentionFromEnv(env),
     rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE,
+    unauthenticatedPerMinute: env.UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE,
+    trustProxy: env.TRUST_PROXY,
     tokenCacheMs: env.TOKEN_CACHE_MS,
   },
 });

@@ -1,7 +1,8 @@
 import { looksLikeToken } from "@vu/store";
-import type { RequestHandler } from "express";
+import type { Request, RequestHandler } from "express";
 import type { TokenAuthenticator } from "../auth/tokenAuthenticator";
 import { ProblemError } from "./problemError";
+import { clientAddress, UNAUTHENTICATED_WINDOW_MS, type UnauthenticatedLimit } from "./unauthenticatedLimit";
 
 const REALM = 'Bearer realm="usage-stats"';
 
@@ -16,20 +17,55 @@ function unauthorized(detail: string, tokenSent: boolean): ProblemError {
   return new ProblemError(401, detail, { headers: { "WWW-Authenticate": challenge } });
 }
 
+function tooManyRefusals(limit: UnauthenticatedLimit, retryAfter: number): ProblemError {
+  const policy = '"unauthenticated"';
+  return new ProblemError(
+    429,
+    `Too many requests without a valid token from this address (at most ${limit.perMinute} a minute).`,
+    {
+      headers: {
+        "Retry-After": String(retryAfter),
+        "RateLimit-Policy": `${policy};q=${limit.perMinute};w=${UNAUTHENTICATED_WINDOW_MS / 1000}`,
+        RateLimit: `${policy};r=0;t=${retryAfter}`,
+      },
+    },
+  );
+}
+
+/** The bearer token of the request, or the 401 that says what is wrong with the header. */
+function bearerToken(req: Request): string | ProblemError {
+  const header = req.headers.authorization;
+  if (header === undefined || header.trim() === "") return unauthorized("A bearer token is required.", false);
+  const match = /^Bearer +(\S+) *$/i.exec(header);
+  if (!match?.[1]) return unauthorized("The Authorization header must use the Bearer scheme.", false);
+  if (!looksLikeToken(match[1])) return unauthorized("The bearer token is not a valid access token.", true);
+  return match[1];
+}
+
 /**
  * Bearer authentication (CONTRACT §3, §4). Messages say what is wrong without echoing the token.
+ *
+ * Every 401 counts against the client's address; an address over its limit gets 429 before any
+ * store work, unless its token is already cached as valid (a real client sharing the address with
+ * a prober keeps working while its token is cached).
  */
-export function authenticate(authenticator: TokenAuthenticator): RequestHandler {
+export function authenticate(authenticator: TokenAuthenticator, limit: UnauthenticatedLimit): RequestHandler {
   return async (req, res, next) => {
-    const header = req.headers.authorization;
-    if (header === undefined || header.trim() === "")
-      throw unauthorized("A bearer token is required.", false);
-    const match = /^Bearer +(\S+) *$/i.exec(header);
-    if (!match?.[1]) throw unauthorized("The Authorization header must use the Bearer scheme.", false);
-    const token = match[1];
-    if (!looksLikeToken(token)) throw unauthorized("The bearer token is not a valid access token.", true);
+    const address = clientAddress(req);
+    const token = bearerToken(req);
+    const blockedFor = limit.blockedFor(address);
+    if (blockedFor !== undefined && (typeof token !== "string" || !authenticator.isCachedValid(token))) {
+      throw tooManyRefusals(limit, blockedFor);
+    }
+    if (typeof token !== "string") {
+      limit.recordRefusal(address);
+      throw token;
+    }
     const record = await authenticator.verify(token);
-    if (record === null) throw unauthorized("The bearer token is unknown or revoked.", true);
+    if (record === null) {
+      limit.recordRefusal(address);
+      throw unauthorized("The bearer token is unknown or revoked.", true);
+    }
     const locals: AuthLocals = { org: record.org, tokenId: record.id };
     Object.assign(res.locals, locals);
     next();

@@ -79,6 +79,28 @@ describe("rate limit", () => {
   });
 });
 
+describe("requests without a valid token", () => {
+  it("are limited per client address before any store work; a cached valid token still passes", async () => {
+    const limited = await startApi({ now, unauthenticatedPerMinute: 3, tokenCacheMs: 5_000 });
+    try {
+      const token = await limited.tokenFor("held");
+      expect((await limited.get("/api/v1/stats/dimensions", token)).status).toBe(200);
+      const madeUp = `sk-vu-${"m".repeat(40)}`;
+      const statuses: number[] = [];
+      for (let i = 0; i < 5; i++) statuses.push((await limited.get("/api/v1/stats", madeUp)).status);
+      expect(statuses).toEqual([401, 401, 401, 429, 429]);
+      const held = await limited.get("/api/v1/stats/summary");
+      expect(held.status).toBe(429);
+      expect(held.headers.get("content-type")).toMatch(/^application\/problem\+json/);
+      expect(Number(held.headers.get("retry-after"))).toBeGreaterThan(0);
+      expect(held.headers.get("ratelimit-policy")).toMatch(/q=3/);
+      expect((await limited.get("/api/v1/stats/dimensions", token)).status).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
 describe("Redis unavailable", () => {
   it("answers 503 with a problem body, and /readyz says unavailable", async () => {
     const dead = createRedisClient("redis://127.0.0.1:1", {

@@ -13,10 +13,14 @@ import {
 } from "@vu/store";
 import { DAY_MS, DEFAULT_RETENTION } from "@vu/time-buckets";
 import { createApp } from "../app";
+import type { TrustProxy } from "../http/trustProxy";
 
 export interface HarnessOptions {
   now: number;
   rateLimitPerMinute?: number;
+  /** Default: high enough that tests about other things never meet it. */
+  unauthenticatedPerMinute?: number;
+  trustProxy?: TrustProxy;
   /** Default 100 ms, so tests of revocation stay quick. */
   tokenCacheMs?: number;
   /** Default: REDIS_URL of the test stack; a private redis-server for tests that flush or reconfigure it. */
@@ -72,6 +76,8 @@ export async function startApi(options: HarnessOptions) {
     config: {
       retention: DEFAULT_RETENTION,
       rateLimitPerMinute: options.rateLimitPerMinute ?? 10_000,
+      unauthenticatedPerMinute: options.unauthenticatedPerMinute ?? 10_000,
+      trustProxy: options.trustProxy ?? false,
       tokenCacheMs: options.tokenCacheMs ?? 100,
     },
     now,
