@@ -35,11 +35,13 @@ export interface ComboPayload {
   values: readonly [memberEmail: string, voiceModel: string, languageModel: string | null, appName: string];
 }
 
-/** What `applyBatch-6.lua` receives, before `encodeBatch` packs it; its header documents each member. */
+/** What `applyBatch-7.lua` receives, before `encodeBatch` packs it; its header documents each member. */
 export interface BatchPayload {
   ids: string[];
   seen: [currentSet: string, previousSet: string, currentExpireAtMs: number];
   combos: ComboPayload[];
+  /** The earliest and latest `recorded_at` of the batch (ms), for the organization's extent. */
+  extent: [firstMs: number, lastMs: number];
   blocks: BlockPayload[];
 }
 
@@ -183,10 +185,17 @@ export function aggregateBatch(
     }
   }
 
+  let firstMs = Number.POSITIVE_INFINITY;
+  let lastMs = Number.NEGATIVE_INFINITY;
+  for (const { recordedAtMs } of recordings) {
+    if (recordedAtMs < firstMs) firstMs = recordedAtMs;
+    if (recordedAtMs > lastMs) lastMs = recordedAtMs;
+  }
   return {
     ids: recordings.map((r) => r.event.recording_id),
     seen: dedupeSets(nowMs, options.dedupeWindowMs),
     combos,
     blocks,
+    extent: [firstMs, lastMs],
   };
 }

@@ -23,6 +23,8 @@ export interface Keyspace {
   orgBase(generation: number, org: string): string;
   combos(generation: number, org: string): string;
   dimension(generation: number, org: string, dimension: Dimension): string;
+  /** The organization's first and last counted `recorded_at` (ms). */
+  extent(generation: number, org: string): string;
   block(generation: number, org: string, tier: Tier, startMs: number, view: View): string;
   /** The part of a block key after `orgBase` (what the ingest script receives). */
   blockSuffix(tier: Tier, startMs: number, view: View): string;
@@ -48,6 +50,7 @@ export function createKeyspace({ prefix }: KeyspaceOptions): Keyspace {
     orgBase,
     combos: (generation, org) => `${orgBase(generation, org)}combos`,
     dimension: (generation, org, dimension) => `${orgBase(generation, org)}dim:${dimension}`,
+    extent: (generation, org) => `${orgBase(generation, org)}extent`,
     block: (generation, org, tier, startMs, view) =>
       orgBase(generation, org) + blockSuffix(tier, startMs, view),
     blockSuffix,

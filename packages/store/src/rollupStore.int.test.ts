@@ -149,6 +149,20 @@ describe.each(redisTargets())("on $name", (target) => {
       ]);
     });
 
+    it("widens the organization's extent to every counted recording, and only to counted ones", async () => {
+      const { keyspace, writer } = setup();
+      const extent = () => redis.hmget(keyspace.extent(1, "acme"), "first", "last");
+      expect(await extent()).toEqual([null, null]);
+      await writer.apply(1, "acme", [rec("a", "2026-11-20T10:00:05Z"), rec("b", "2026-11-21T12:00:00.250Z")]);
+      const [first, last] = [Date.parse("2026-11-20T10:00:05Z"), Date.parse("2026-11-21T12:00:00.250Z")];
+      expect(await extent()).toEqual([String(first), String(last)]);
+      // Inside: unchanged. A repeat of a counted id far outside: not counted, so unchanged too.
+      await writer.apply(1, "acme", [rec("c", "2026-11-21T00:00:00Z"), rec("a", "1999-01-01T00:00:00Z")]);
+      expect(await extent()).toEqual([String(first), String(last)]);
+      await writer.apply(1, "acme", [rec("d", "1969-12-31T23:59:59.999Z")]);
+      expect(await extent()).toEqual(["-1", String(last)]);
+    });
+
     it("refuses a truncated batch argument without writing", async () => {
       const { keyspace, writer } = setup();
       const prepared = writer.prepare("acme", [rec("a", "2026-11-20T10:00:05Z")]);

@@ -32,6 +32,7 @@ export interface PreparedBatch<R extends CountableRecording = CountableRecording
   readonly org: string;
   readonly recordings: readonly R[];
   readonly seen: BatchPayload["seen"];
+  readonly extent: BatchPayload["extent"];
   readonly encoded: Buffer;
 }
 
@@ -66,21 +67,30 @@ export function createRollupWriter(options: RollupWriterOptions): RollupWriter {
 
   function prepare<R extends CountableRecording>(org: string, recordings: readonly R[]): PreparedBatch<R> {
     const payload = aggregateBatch(recordings, { keyspace, retention, dedupeWindowMs, nowMs: now() });
-    return { org, recordings, seen: payload.seen, encoded: encodeBatch(payload) };
+    return { org, recordings, seen: payload.seen, extent: payload.extent, encoded: encodeBatch(payload) };
   }
 
   async function call(
     generation: number,
     batch: PreparedBatch<CountableRecording>,
   ): Promise<ApplyBatchReply> {
-    const { org, seen } = batch;
+    const { org, seen, extent } = batch;
     const keys = [
       keyspace.orgBase(generation, org),
       keyspace.combos(generation, org),
       ...DIMENSION_KEYS.map((d) => keyspace.dimension(generation, org, d)),
+      keyspace.extent(generation, org),
     ];
     try {
-      return await redis.vuApplyBatchV2(...keys, seen[0], seen[1], String(seen[2]), batch.encoded);
+      return await redis.vuApplyBatchV2(
+        ...keys,
+        seen[0],
+        seen[1],
+        String(seen[2]),
+        batch.encoded,
+        String(extent[0]),
+        String(extent[1]),
+      );
     } catch (cause) {
       throw new StoreError("applying a batch to Redis failed", {
         retriable: isTransientRedisError(cause),

@@ -23,7 +23,7 @@ interface ScriptSpec {
 
 const version = STORE_VERSION.toUpperCase();
 export const SCRIPTS = {
-  applyBatch: { file: "applyBatch-6", command: `vuApplyBatch${version}`, numberOfKeys: 6 },
+  applyBatch: { file: "applyBatch-7", command: `vuApplyBatch${version}`, numberOfKeys: 7 },
 } as const satisfies Record<string, ScriptSpec>;
 
 /** A script's reply: `[1, counted]` or `[-1, duplicateIndexes]` (see the script header). */
@@ -33,7 +33,15 @@ declare module "ioredis" {
   interface RedisCommander<Context> {
     /** The script's ARGV goes in one array (ioredis flattens it): no spread of thousands of arguments. */
     vuApplyBatchV2(
-      ...args: [...keys: string[], currentSet: string, previousSet: string, expireAtMs: string, batch: Buffer]
+      ...args: [
+        ...keys: string[],
+        currentSet: string,
+        previousSet: string,
+        expireAtMs: string,
+        batch: Buffer,
+        firstRecordedAtMs: string,
+        lastRecordedAtMs: string,
+      ]
     ): Result<ApplyBatchReply, Context>;
   }
 }

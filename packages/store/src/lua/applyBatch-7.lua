@@ -12,6 +12,8 @@
     KEYS[2] combos: hash, combination JSON -> combination id
     KEYS[3] dim:member_email    KEYS[4] dim:voice_model
     KEYS[5] dim:language_model  KEYS[6] dim:app_name        (sets of distinct values)
+    KEYS[7] extent: hash, first / last = the earliest / latest counted recorded_at (ms), which
+            lets readers skip blocks where the organization has no data
 
     ARGV[1] this dedupe window's set suffix   ARGV[2] the previous window's   ARGV[3] expiry of the
             current one (ms)
@@ -28,6 +30,7 @@
                             llmMsSum, llmMsCount) in a stored cell's form: seven u32 (28 bytes)
                             when all of the block's sums fit, else seven doubles (56 bytes)
       fields are unique within a block.
+    ARGV[5] the earliest recorded_at of the batch (ms)   ARGV[6] the latest (they widen KEYS[7])
 
   Output:
      {1, n}           n recordings counted
@@ -45,6 +48,7 @@ local LARGE_CELL = "<ddddddd"
 --- @include "includes/lookupCombos"
 --- @include "includes/storeCombos"
 --- @include "includes/addToBlock"
+--- @include "includes/widenExtent"
 
 -- Phase 1: decode everything.
 local ids, combos, blocks = readBatch(ARGV[4])
@@ -59,6 +63,7 @@ local comboIds, fresh = lookupCombos(KEYS, combos, CHUNK)
 for _, block in ipairs(blocks) do
   readBlock(base, block, comboIds, CHUNK)
 end
+local extent = redis.call("HMGET", KEYS[7], "first", "last")
 
 -- Phase 3: write.
 for first = 1, #ids, CHUNK do
@@ -70,6 +75,9 @@ end
 storeCombos(KEYS, combos, comboIds, fresh, CHUNK)
 for _, block in ipairs(blocks) do
   writeBlock(block, ARGV[4], CHUNK)
+end
+if #ids > 0 then
+  widenExtent(KEYS[7], extent, ARGV[5], ARGV[6])
 end
 
 return {1, #ids}
