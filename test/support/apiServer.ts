@@ -50,6 +50,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     config: {
       retention: DEFAULT_RETENTION,
       rateLimitPerMinute: options.rateLimitPerMinute ?? 10_000_000,
+      unauthenticatedPerMinute: 10_000_000,
       tokenCacheMs: 1_000,
     },
     now: () => options.nowMs,

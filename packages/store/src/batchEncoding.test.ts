@@ -35,6 +35,7 @@ describe("encodeBatch", () => {
     const payload: BatchPayload = {
       ids: ["r-1", "r-ü"],
       seen: ["seen:1", "seen:0", 3],
+      extent: [0, 0],
       combos: [{ key: '["a@x","v",null,"Zoom"]', values: ["a@x", "v", null, "Zoom"] }],
       blocks: [
         {
@@ -80,7 +81,7 @@ describe("encodeBatch", () => {
 
   it("grows past its first buffer", () => {
     const ids = Array.from({ length: 20_000 }, (_, i) => `recording-${i}`);
-    const decoded = decode(encodeBatch({ ids, seen: ["a", "b", 0], combos: [], blocks: [] }));
+    const decoded = decode(encodeBatch({ ids, seen: ["a", "b", 0], combos: [], blocks: [], extent: [0, 0] }));
     expect(decoded.ids).toEqual(ids);
     expect(decoded.rest).toBe(0);
   });

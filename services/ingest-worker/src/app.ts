@@ -1,11 +1,11 @@
-import type { Logger } from "@vu/service-runtime";
+import type { Logger, Readiness } from "@vu/service-runtime";
 import { RetryAbortedError } from "@vu/service-runtime";
 import {
   createGenerationSource,
   createRollupWriter,
   type Keyspace,
-  pingRedis,
   type RedisClient,
+  redisHealth,
 } from "@vu/store";
 import type { Retention } from "@vu/time-buckets";
 import { type Consumer, type Kafka, Partitioners, type Producer } from "kafkajs";
@@ -51,7 +51,8 @@ export interface IngestWorker {
   start(): Promise<void>;
   /** Finishes the batch in hand, commits, leaves the group. */
   stop(): Promise<void>;
-  ready(): Promise<boolean>;
+  /** Connected to Kafka, and Redis answers on every node with a policy that evicts nothing. */
+  ready(): Promise<Readiness>;
   consumer: Consumer;
 }
 
@@ -151,7 +152,9 @@ export function createIngestWorker(deps: IngestWorkerDeps): IngestWorker {
       connected = false;
     },
     async ready() {
-      return connected && (await pingRedis(redis));
+      const health = await redisHealth(redis);
+      const reasons = connected ? health.reasons : ["the Kafka consumer is not connected", ...health.reasons];
+      return { ok: reasons.length === 0, reasons };
     },
   };
 }

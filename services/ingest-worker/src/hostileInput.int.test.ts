@@ -50,7 +50,10 @@ async function expectStored(
 ) {
   const expected = expectedBlocks(counted, "acme");
   let diff: string | null = "not compared yet";
-  const same = async () => (diff = await compareWithStore(redis, ctx.keyspace, "acme", expected)) === null;
+  const same = async () => {
+    diff = await compareWithStore(redis, ctx.keyspace, "acme", expected);
+    return diff === null;
+  };
   await waitFor(same, { timeoutMs: 30_000, message: "the store holds exactly the valid events" }).catch(
     (error: unknown) => {
       throw new Error(`${(error as Error).message}: ${diff}`);

@@ -3,10 +3,12 @@ import {
   createOpsServer,
   kafkaLogCreator,
   kafkaLogLevel,
+  listen,
   onShutdown,
+  registerRedisMetrics,
   retryWithBackoff,
 } from "@vu/service-runtime";
-import { createKeyspace, createRedisClient } from "@vu/store";
+import { createKeyspace, createRedisClient, redisHealth } from "@vu/store";
 import { Kafka } from "kafkajs";
 import { createIngestWorker, type IngestWorker } from "./app";
 import { loadWorkerEnv, workerConfigFromEnv } from "./env";
@@ -77,8 +79,21 @@ async function replace(crashed: IngestWorker): Promise<void> {
   logger.info("consumer restarted");
 }
 
+registerRedisMetrics(metrics.registry, () => redisHealth(redis));
+// Say loudly at every (re)connection when this Redis could lose data; /readyz says it too.
+redis.on("ready", () => {
+  void redisHealth(redis).then(({ ok, reasons }) => {
+    if (!ok) logger.error({ reasons }, "redis is not fit to count into; /readyz reports unavailable");
+  });
+});
 const ops = createOpsServer({ registry: metrics.registry, ready: () => worker.ready() });
-ops.listen(env.METRICS_PORT, () => logger.info({ port: env.METRICS_PORT }, "ops endpoints listening"));
+try {
+  await listen(ops, env.METRICS_PORT);
+} catch (error) {
+  logger.fatal({ err: error }, (error as Error).message);
+  process.exit(1);
+}
+logger.info({ port: env.METRICS_PORT }, "ops endpoints listening");
 await worker.start();
 logger.info({ topic: env.RECORDINGS_TOPIC, group: env.KAFKA_GROUP_ID }, "ingest worker consuming");
 

@@ -8,7 +8,13 @@ interface Rec extends CountableRecording {
 }
 const rec = (id: string) => ({ id }) as Rec;
 const batchOf = (recordings: Rec[]): PreparedBatch<Rec> =>
-  ({ org: "acme", recordings, seen: ["a", "b", 0], encoded: Buffer.alloc(0) }) as PreparedBatch<Rec>;
+  ({
+    org: "acme",
+    recordings,
+    seen: ["a", "b", 0],
+    extent: [0, 0],
+    encoded: Buffer.alloc(0),
+  }) as PreparedBatch<Rec>;
 
 /** A store that counts what it is given, refuses batches holding a poisoned id, and fails transiently on cue. */
 function fakeStore(options: { poisoned?: string[]; transientFailures?: number; counted?: Set<string> }) {

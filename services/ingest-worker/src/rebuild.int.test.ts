@@ -35,14 +35,23 @@ it("replays the topic into a new generation, switches readers, and the live work
   await producer.send(before);
   const raw = kafka.producer();
   await raw.connect();
-  await raw.send({ topic: ctx.topic, messages: [{ key: "acme", value: "{bad" }, { key: "acme", value: "[]" }] });
+  await raw.send({
+    topic: ctx.topic,
+    messages: [
+      { key: "acme", value: "{bad" },
+      { key: "acme", value: "[]" },
+    ],
+  });
   await raw.disconnect();
   await waitFor(async () => (await live.metrics.applied.get()).values[0]?.value === 200, {
     timeoutMs: 30_000,
   });
   const dlq = await collectDeadLetters(kafka, ctx.dlqTopic);
   onTestFinished(() => dlq.stop());
-  await waitFor(() => dlq.letters.length === 2, { timeoutMs: 30_000, message: "the live worker's dead letters" });
+  await waitFor(() => dlq.letters.length === 2, {
+    timeoutMs: 30_000,
+    message: "the live worker's dead letters",
+  });
   // Damage generation 1 by hand: a rebuild must not carry this over.
   await redis.del(ctx.keyspace.block(1, "acme", "month", Date.parse(before[0]?.recorded_at ?? ""), "total"));
 
