@@ -8,6 +8,7 @@ export {
 export {
   DIMENSIONS,
   type Dimension,
+  FUTURE_TOLERANCE_HOURS,
   RECORDINGS_DLQ_TOPIC,
   RECORDINGS_TOPIC,
   type RecordingCompleted,

@@ -4,6 +4,9 @@ import { z } from "zod";
 export const RECORDINGS_TOPIC = "recordings.completed";
 export const RECORDINGS_DLQ_TOPIC = "recordings.completed.dlq";
 
+/** A `recorded_at` further ahead than this is never counted (CONTRACT §1; the worker's default). */
+export const FUTURE_TOLERANCE_HOURS = 24;
+
 const text = (max: number) => z.string().min(1).max(max);
 const count = z.int().min(0);
 

@@ -15,6 +15,7 @@ export {
   switchGeneration,
 } from "./generation";
 export { createKeyspace, type Keyspace, type KeyspaceOptions, STORE_VERSION, utcStamp } from "./keyspace";
+export { type OrganizationExtent, sameExtent } from "./organizationExtent";
 export { createRedisClient, pingRedis, type RedisClient } from "./redisClient";
 export { isTransientRedisError } from "./redisErrors";
 export { type RedisHealth, type RedisHealthOptions, redisHealth } from "./redisHealth";

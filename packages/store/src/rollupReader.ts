@@ -1,6 +1,7 @@
 import { compareByteOrder, DIMENSIONS, type Dimension } from "@vu/events";
 import type { Tier } from "@vu/time-buckets";
 import type { Keyspace } from "./keyspace";
+import { type OrganizationExtent, parseExtent } from "./organizationExtent";
 import type { RedisClient } from "./redisClient";
 import { StoreError } from "./storeError";
 import type { View } from "./views";
@@ -27,6 +28,8 @@ export interface BlockSnapshot {
   combos: ReadonlyMap<string, ComboValues>;
   /** One entry per requested block, in order. */
   cells: StoredCells[];
+  /** The organization's extent in the same state as the cells (read in the same MULTI). */
+  extent: OrganizationExtent;
 }
 
 export interface RollupReaderOptions {
@@ -50,6 +53,8 @@ export interface RollupReader {
     options?: ReadOptions,
   ): Promise<BlockSnapshot>;
   dimensions(generation: number, org: string): Promise<Record<Dimension, string[]>>;
+  /** Where the organization has data (see OrganizationExtent): what a planner may skip. */
+  extent(generation: number, org: string): Promise<OrganizationExtent>;
 }
 
 export interface ReadOptions {
@@ -145,19 +150,25 @@ export function createRollupReader(options: RollupReaderOptions): RollupReader {
    */
   async function readAtomically(
     blocks: readonly BlockRef[],
-    blockKey: (b: BlockRef) => string,
-    combosKey: string | undefined,
+    keys: { block: (b: BlockRef) => string; combos: string; extent: string },
+    withCombos: boolean,
     org: string,
     fields?: string[],
-  ): Promise<{ cells: StoredCells[]; comboCount: number }> {
+  ): Promise<{ cells: StoredCells[]; comboCount: number; extent: OrganizationExtent }> {
     const multi = redis.multi();
-    for (const b of blocks) {
-      if (fields && SELECTIVE_TIERS.has(b.tier)) multi.callBuffer("HMGET", blockKey(b), ...fields);
-      else multi.callBuffer("HGETALL", blockKey(b));
+    // No field can match: the blocks need not be read, only the table's size and the extent.
+    const readBlocks = fields === undefined || fields.length > 0;
+    for (const b of readBlocks ? blocks : []) {
+      if (fields && SELECTIVE_TIERS.has(b.tier)) multi.callBuffer("HMGET", keys.block(b), ...fields);
+      else multi.callBuffer("HGETALL", keys.block(b));
     }
-    if (combosKey !== undefined) multi.hlen(combosKey);
+    multi.hmget(keys.extent, "first", "last");
+    multi.hlen(keys.combos);
     const replies = await execute(multi, org);
-    const comboCount = combosKey === undefined ? 0 : Number(replies.pop() ?? 0);
+    const comboCount = Number(replies.pop() ?? 0);
+    const [first, last] = (replies.pop() as Array<string | null> | undefined) ?? [];
+    const extent = parseExtent(first, last, comboCount);
+    if (!readBlocks) return { cells: blocks.map(() => []), comboCount, extent };
     const cells = (replies as Array<Array<Buffer | null>>).map((values, i): StoredCells => {
       if (!fields || !SELECTIVE_TIERS.has((blocks[i] as BlockRef).tier)) {
         return fieldsToStrings(values as Buffer[]);
@@ -168,7 +179,7 @@ export function createRollupReader(options: RollupReaderOptions): RollupReader {
       });
       return selected;
     });
-    return { cells, comboCount };
+    return { cells, comboCount: withCombos ? comboCount : 0, extent };
   }
 
   return {
@@ -187,29 +198,42 @@ export function createRollupReader(options: RollupReaderOptions): RollupReader {
     },
 
     async readBlocks(generation, org, blocks, view, options = {}) {
-      const blockKey = (b: BlockRef) => keyspace.block(generation, org, b.tier, b.startMs, view);
-      if (view !== "combos") {
-        const { cells } = await readAtomically(blocks, blockKey, undefined, org);
-        return { view, combos: new Map(), cells };
-      }
       const combosKey = keyspace.combos(generation, org);
+      const keys = {
+        block: (b: BlockRef) => keyspace.block(generation, org, b.tier, b.startMs, view),
+        combos: combosKey,
+        extent: keyspace.extent(generation, org),
+      };
+      if (view !== "combos") {
+        const { cells, extent } = await readAtomically(blocks, keys, false, org);
+        return { view, combos: new Map(), cells, extent };
+      }
       const matching = options.combosMatching;
       if (matching) {
         const known = await freshCombos(combosKey, org);
         const ids = [...known.values].filter(([, values]) => matching(values)).map(([id]) => id);
-        if (ids.length === 0) return { view, combos: known.values, cells: blocks.map(() => []) };
         if (ids.length <= known.size * SELECTIVE_SHARE) {
-          const read = await readAtomically(blocks, blockKey, combosKey, org, ids);
+          const read = await readAtomically(blocks, keys, true, org, ids);
           // No combination arrived since the table was read: the fields asked for are all that match.
-          if (read.comboCount <= known.size) return { view, combos: known.values, cells: read.cells };
+          if (read.comboCount <= known.size) {
+            return { view, combos: known.values, cells: read.cells, extent: read.extent };
+          }
           // One did: whole fine blocks may hold its cells while the coarse blocks were asked only for
           // the older ones, half a batch. Read everything again, with the table after the blocks.
         }
       }
-      const { cells, comboCount } = await readAtomically(blocks, blockKey, combosKey, org);
+      const { cells, comboCount, extent } = await readAtomically(blocks, keys, true, org);
       // The table only grows (ids 1..n, never reused): loaded now, it names every id the blocks hold.
       const combos = await freshCombos(combosKey, org, comboCount);
-      return { view, combos: combos.values, cells };
+      return { view, combos: combos.values, cells, extent };
+    },
+
+    async extent(generation, org) {
+      const pipeline = redis.pipeline();
+      pipeline.hmget(keyspace.extent(generation, org), "first", "last");
+      pipeline.exists(keyspace.combos(generation, org));
+      const [[first, last] = [], exists] = (await execute(pipeline, org)) as [Array<string | null>, number];
+      return parseExtent(first, last, exists);
     },
 
     async dimensions(generation, org) {

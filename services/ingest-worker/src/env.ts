@@ -1,4 +1,4 @@
-import { RECORDINGS_DLQ_TOPIC, RECORDINGS_TOPIC } from "@vu/events";
+import { FUTURE_TOLERANCE_HOURS, RECORDINGS_DLQ_TOPIC, RECORDINGS_TOPIC } from "@vu/events";
 import {
   checkRetention,
   envInt,
@@ -28,7 +28,7 @@ export const workerEnvSchema = z
       .regex(/^[A-Za-z0-9_-]+$/, "must be letters, digits, _ or -")
       .default("vu"),
     DEDUPE_WINDOW_HOURS: envInt(7 * 24, { min: 1 }),
-    FUTURE_TOLERANCE_HOURS: envInt(24),
+    FUTURE_TOLERANCE_HOURS: envInt(FUTURE_TOLERANCE_HOURS),
     METRICS_PORT: envInt(9464, { max: 65_535 }),
     LOG_LEVEL: envLogLevel,
     ...retentionEnvShape,

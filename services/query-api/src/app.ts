@@ -26,6 +26,8 @@ export interface ApiConfig {
   /** Express `trust proxy`: which `X-Forwarded-For` hops name the client address. Default: the env default. */
   trustProxy?: TrustProxy;
   tokenCacheMs: number;
+  /** Stored blocks one request may read (MAX_BLOCKS_PER_REQUEST). Default: the env default. */
+  maxBlocksPerRequest?: number;
 }
 
 export interface ApiDeps {
@@ -104,7 +106,11 @@ export function createApp(deps: ApiDeps): Express {
     createRateLimit({ store: rateLimitStore, perMinute: config.rateLimitPerMinute }),
   );
   const api = Router();
-  const routeDeps = { reader, planContext: () => ({ now: now(), retention: config.retention }) };
+  const routeDeps = {
+    reader,
+    planContext: () => ({ now: now(), retention: config.retention }),
+    maxBlocksPerRequest: config.maxBlocksPerRequest ?? API_ENV_DEFAULTS.MAX_BLOCKS_PER_REQUEST,
+  };
   for (const register of API_ROUTES) register(api, routeDeps);
   app.use(api);
 

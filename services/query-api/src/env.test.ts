@@ -1,6 +1,8 @@
 import { ConfigError } from "@vu/service-runtime";
+import { DEFAULT_RETENTION } from "@vu/time-buckets";
 import { describe, expect, it } from "vitest";
 import { API_ENV_DEFAULTS, loadApiEnv } from "./env";
+import { planQuery } from "./planner";
 
 describe("loadApiEnv", () => {
   it("defaults: 60 refused requests an address a minute, no proxy trusted", () => {
@@ -33,5 +35,31 @@ describe("loadApiEnv", () => {
     expect(() => loadApiEnv({ UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE: "0" })).toThrow(
       /UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE/,
     );
+  });
+});
+
+describe("MAX_BLOCKS_PER_REQUEST's default", () => {
+  // Sized so that every query of at most 10,000 buckets within the retention is answered.
+  it.each([
+    "+05:45",
+    "+05:30",
+    "Asia/Kolkata",
+    "America/St_Johns",
+    "Australia/Adelaide",
+    "Europe/Berlin",
+    "UTC",
+  ])("covers the longest hourly query in %s", (timezone) => {
+    const now = Date.parse("2026-11-22T12:00:00Z");
+    const plan = planQuery(
+      {
+        startDate: new Date(now - 9_990 * 3_600_000).toISOString(),
+        endDate: new Date(now).toISOString(),
+        granularity: "hour",
+        timezone,
+      },
+      { now, retention: DEFAULT_RETENTION },
+    );
+    const blocks = plan.buckets.reduce((n, b) => n + b.blocks.length, 0);
+    expect(blocks).toBeLessThanOrEqual(API_ENV_DEFAULTS.MAX_BLOCKS_PER_REQUEST);
   });
 });

@@ -14,6 +14,12 @@ export const apiEnvSchema = z
     /** Requests refused with 401 one client address may make a minute before it gets 429 (in memory). */
     UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE: envInt(60, { min: 1 }),
     TRUST_PROXY: trustProxyEnv,
+    /**
+     * Stored blocks one request may read; more is a 400 naming the range. The default answers every
+     * query of at most 10,000 buckets within the retention (env.test.ts checks it with the planner):
+     * the worst is hourly buckets in a :30 or :45 zone, 60 minute blocks per hour for 35 days.
+     */
+    MAX_BLOCKS_PER_REQUEST: envInt(60_000, { min: 1_000 }),
     /** Token lookups are cached this long: a revoked token is refused within it (≤ 5 s). */
     TOKEN_CACHE_MS: envInt(2_000, { max: 5_000 }),
     LOG_LEVEL: envLogLevel,

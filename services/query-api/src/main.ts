@@ -34,6 +34,7 @@ const app = createApp({
     unauthenticatedPerMinute: env.UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE,
     trustProxy: env.TRUST_PROXY,
     tokenCacheMs: env.TOKEN_CACHE_MS,
+    maxBlocksPerRequest: env.MAX_BLOCKS_PER_REQUEST,
   },
 });
 

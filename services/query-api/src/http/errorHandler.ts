@@ -1,6 +1,7 @@
 import type { Logger } from "@vu/service-runtime";
 import { StoreError } from "@vu/store";
 import type { ErrorRequestHandler, RequestHandler } from "express";
+import { InvalidParameterError } from "../planner";
 import { ProblemError } from "./problemError";
 
 function send(res: Parameters<RequestHandler>[1], problem: ProblemError): void {
@@ -17,13 +18,17 @@ export const notFound: RequestHandler = (req, _res, next) => {
 };
 
 /**
- * The one error middleware, three branches: ours → problem+json with its status; the store being
+ * The one error middleware: ours → problem+json with its status (a domain InvalidParameterError
+ * → a 400 naming the parameter); the store being
  * unreachable → 503; anything else is a bug → logged, and a 500 that reveals nothing.
  */
 export function createErrorHandler(logger: Logger): ErrorRequestHandler {
   return (error: unknown, _req, res, next) => {
     if (res.headersSent) return next(error);
     if (error instanceof ProblemError) return send(res, error);
+    if (error instanceof InvalidParameterError) {
+      return send(res, ProblemError.invalidParameter(error.parameter, error.message));
+    }
     if (error instanceof StoreError) {
       logger.warn({ err: error.cause ?? error }, "store unavailable");
       return send(

@@ -20,6 +20,8 @@ export interface PlanContext {
   /** The time of the request, epoch ms. */
   now: number;
   retention: Retention;
+  /** Where the organization may have data (dataExtent.ts); no block outside it is planned. */
+  dataExtent?: TimeRange | undefined;
 }
 
 /** The store's retention rule at the query's `now`, as a predicate. */

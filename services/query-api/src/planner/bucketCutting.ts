@@ -1,9 +1,9 @@
 import { floorUtc, MINUTE_MS, nextUtc } from "@vu/time-buckets";
 import { DateTime, type Zone } from "luxon";
-import { ProblemError } from "../http/problemError";
 import type { TimeRange } from "./block";
 import type { Granularity } from "./granularity";
 import { formatAtOffset } from "./instantFormat";
+import { InvalidParameterError } from "./invalidParameterError";
 
 /** CONTRACT §3: a range needing more output buckets than this is a 400. */
 export const MAX_BUCKETS = 10_000;
@@ -66,9 +66,9 @@ function firstEdge(ms: number, granularity: Granularity, zone: Zone): Edge {
   return edge;
 }
 
-function tooManyBuckets(granularity: Granularity): ProblemError {
+function tooManyBuckets(granularity: Granularity): InvalidParameterError {
   const coarser = granularity === "month" ? "" : "a coarser granularity or ";
-  return ProblemError.invalidParameter(
+  return new InvalidParameterError(
     "granularity",
     `the range needs more than ${MAX_BUCKETS} ${granularity} buckets; use ${coarser}a shorter range`,
   );

@@ -1,4 +1,4 @@
-import { ProblemError } from "../http/problemError";
+import { InvalidParameterError } from "./invalidParameterError";
 import { matchUtcOffset } from "./utcOffset";
 
 export interface DateParts {
@@ -48,29 +48,28 @@ function fractionToMillis(digits: string | undefined): number {
 }
 
 /**
- * Parses one date parameter. Throws a 400 ProblemError naming `parameter` when the value is not of
+ * Parses one date parameter. Throws a InvalidParameterError naming `parameter` when the value is not of
  * the seed's format or names a day or time that does not exist (2026-02-30, 24:00:00, second 60).
  */
 export function parseDateParam(parameter: string, value: string): DateParam {
   const m = DATE_PATTERN.exec(value);
-  if (!m) throw ProblemError.invalidParameter(parameter, FORMAT_MESSAGE);
+  if (!m) throw new InvalidParameterError(parameter, FORMAT_MESSAGE);
   const [, yyyy, mo, dd, hh, mi, ss, fraction, zone = ""] = m;
 
   // A space for `+` only after a time: `2026-11-01 10:00` is a mistyped date and time, never the
   // date at offset +10:00.
-  if (zone.startsWith(" ") && hh === undefined)
-    throw ProblemError.invalidParameter(parameter, FORMAT_MESSAGE);
+  if (zone.startsWith(" ") && hh === undefined) throw new InvalidParameterError(parameter, FORMAT_MESSAGE);
   let offsetMinutes: number | null = null;
   if (zone !== "") {
     const offset = matchUtcOffset(zone);
-    if (offset === null) throw ProblemError.invalidParameter(parameter, FORMAT_MESSAGE);
-    if (!offset.ok) throw ProblemError.invalidParameter(parameter, offset.message);
+    if (offset === null) throw new InvalidParameterError(parameter, FORMAT_MESSAGE);
+    if (!offset.ok) throw new InvalidParameterError(parameter, offset.message);
     offsetMinutes = offset.minutes;
   }
 
   const date = { year: Number(yyyy), month: Number(mo), day: Number(dd) };
   if (date.month < 1 || date.month > 12 || date.day < 1 || date.day > daysInMonth(date.year, date.month)) {
-    throw ProblemError.invalidParameter(parameter, `${yyyy}-${mo}-${dd} is not a calendar date`);
+    throw new InvalidParameterError(parameter, `${yyyy}-${mo}-${dd} is not a calendar date`);
   }
 
   if (hh === undefined || mi === undefined || ss === undefined) return { date, time: null, offsetMinutes };
@@ -82,10 +81,7 @@ export function parseDateParam(parameter: string, value: string): DateParam {
   };
   // 24:00:00 and leap seconds are rejected: the end of a day is written as the next day's 00:00.
   if (time.hour > 23 || time.minute > 59 || time.second > 59) {
-    throw ProblemError.invalidParameter(
-      parameter,
-      `${hh}:${mi}:${ss} is not a time of day (00:00:00–23:59:59)`,
-    );
+    throw new InvalidParameterError(parameter, `${hh}:${mi}:${ss} is not a time of day (00:00:00–23:59:59)`);
   }
   return { date, time, offsetMinutes };
 }

@@ -1,10 +1,12 @@
 export { type Block, type IsKept, keptAt, type PlanContext, type TimeRange } from "./block";
 export { coverInterval } from "./blockCover";
 export { cutBuckets, MAX_BUCKETS, type OutputBucket } from "./bucketCutting";
+export { clampToExtent, type DataExtent, mayHoldData } from "./dataExtent";
 export { type DateParam, type DateParts, parseDateParam, type TimeParts } from "./dateParam";
 export { coverWholeDays } from "./dayCover";
 export { DEFAULT_GRANULARITY, GRANULARITIES, type Granularity, isGranularity } from "./granularity";
 export { formatInstant } from "./instantFormat";
+export { InvalidParameterError } from "./invalidParameterError";
 export {
   type PlannedBucket,
   planQuery,

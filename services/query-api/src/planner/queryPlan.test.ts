@@ -1,8 +1,8 @@
 import { DAY_MS, DEFAULT_RETENTION, HOUR_MS, nextUtc, type Tier } from "@vu/time-buckets";
 import { describe, expect, it } from "vitest";
-import { ProblemError } from "../http/problemError";
 import type { Block } from "./block";
 import type { Granularity } from "./granularity";
+import { InvalidParameterError } from "./invalidParameterError";
 import { planQuery, planTotal, type StatsPlan } from "./queryPlan";
 
 const now = Date.parse("2026-11-22T12:00:00Z");
@@ -166,8 +166,8 @@ describe("planQuery", () => {
     } catch (error) {
       problem = error;
     }
-    expect(problem).toBeInstanceOf(ProblemError);
-    expect((problem as ProblemError).errors?.[0]?.parameter).toBe("granularity");
+    expect(problem).toBeInstanceOf(InvalidParameterError);
+    expect((problem as InvalidParameterError).parameter).toBe("granularity");
     expect(
       planQuery({ startDate: "2024-01-01", endDate: "2026-01-01", granularity: "day" }, context).buckets,
     ).toHaveLength(732);
@@ -245,5 +245,43 @@ describe("planQuery: totals stay exact under snapping", () => {
       for (const b of plan.buckets.slice(1))
         expect(Math.abs(b.startMs - Date.parse(b.label))).toBeLessThanOrEqual(12 * HOUR_MS);
     }
+  });
+});
+
+describe("the data extent", () => {
+  const now = Date.parse("2026-11-22T12:00:00Z");
+  const base = { now, retention: DEFAULT_RETENTION };
+  const dataExtent = {
+    startMs: Date.parse("2026-11-10T07:13:00Z"),
+    endMs: Date.parse("2026-11-12T03:00:00Z"),
+  };
+
+  it("plans no bucket outside it and leaves the others as they are", () => {
+    const params = {
+      startDate: "2026-11-01",
+      endDate: "2026-11-20",
+      granularity: "day" as const,
+      timezone: "+05:30",
+    };
+    const all = planQuery(params, base);
+    const clamped = planQuery(params, { ...base, dataExtent });
+    expect(clamped.meta).toEqual(all.meta);
+    expect(clamped.buckets.map((b) => b.label)).toEqual([
+      "2026-11-10T00:00:00.000+05:30",
+      "2026-11-11T00:00:00.000+05:30",
+      "2026-11-12T00:00:00.000+05:30",
+    ]);
+    for (const bucket of clamped.buckets) expect(all.buckets).toContainEqual(bucket);
+  });
+
+  it("cuts empty time off a summary on the stored grid", () => {
+    const params = { startDate: "2020-01-01", endDate: "2026-11-20", timezone: "Asia/Kolkata" };
+    const clamped = planTotal(params, { ...base, dataExtent });
+    expect(clamped.meta).toEqual(planTotal(params, base).meta);
+    const first = clamped.blocks[0];
+    const last = clamped.blocks.at(-1);
+    expect(first).toEqual({ tier: "minute", startMs: dataExtent.startMs });
+    expect(last).toEqual({ tier: "hour", startMs: dataExtent.endMs - 3_600_000 });
+    expect(planTotal(params, { ...base, dataExtent: { startMs: 0, endMs: 0 } }).blocks).toEqual([]);
   });
 });

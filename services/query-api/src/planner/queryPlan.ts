@@ -2,6 +2,7 @@ import type { Zone } from "luxon";
 import { type Block, keptAt, type PlanContext, type TimeRange } from "./block";
 import { coverInterval } from "./blockCover";
 import { cutBuckets } from "./bucketCutting";
+import { clampToExtent, mayHoldData } from "./dataExtent";
 import { DEFAULT_GRANULARITY, type Granularity } from "./granularity";
 import { formatInstant } from "./instantFormat";
 import { type RangeParams, resolveRange } from "./rangeResolution";
@@ -32,7 +33,10 @@ export interface StatsPlan {
   range: TimeRange;
   zoneName: string;
   meta: RangeMeta & { granularity: Granularity };
-  /** Sorted, disjoint, spanning exactly `range`; buckets left empty by snapping are omitted. */
+  /**
+   * Sorted and disjoint, spanning `range` except where no bucket can hold data: buckets left empty
+   * by snapping, and buckets outside the organization's data extent, are omitted.
+   */
   buckets: PlannedBucket[];
 }
 
@@ -40,7 +44,7 @@ export interface TotalPlan {
   range: TimeRange;
   zoneName: string;
   meta: RangeMeta;
-  /** The blocks whose sum is exactly `range`. */
+  /** The blocks whose sum is exactly `range` (empty time outside the data extent is not read). */
   blocks: Block[];
 }
 
@@ -55,22 +59,23 @@ function rangeMeta(range: TimeRange, zone: Zone, zoneName: string): RangeMeta {
 /**
  * Plans `GET /api/v1/stats`: resolves the range, cuts it into local buckets, moves bucket edges
  * onto stored block edges (retentionGrid.ts), and covers each bucket with the fewest blocks.
- * Throws 400 ProblemErrors for invalid parameters and for ranges needing too many buckets.
+ * Throws InvalidParameterError for invalid parameters and for ranges needing too many buckets.
  */
 export function planQuery(params: StatsPlanParams, context: PlanContext): StatsPlan {
   const { zone, zoneName, ...range } = resolveRange(params, context);
   const granularity = params.granularity ?? DEFAULT_GRANULARITY;
   const isKept = keptAt(context);
-  const buckets = snapBuckets(cutBuckets(range, granularity, zone), range, isKept).map((bucket) => ({
-    ...bucket,
-    blocks: coverInterval(bucket.startMs, bucket.endMs, isKept),
-  }));
+  const buckets = snapBuckets(cutBuckets(range, granularity, zone), range, isKept)
+    .filter((bucket) => mayHoldData(bucket, context.dataExtent))
+    .map((bucket) => ({ ...bucket, blocks: coverInterval(bucket.startMs, bucket.endMs, isKept) }));
   return { range, zoneName, meta: { ...rangeMeta(range, zone, zoneName), granularity }, buckets };
 }
 
 /** Plans `GET /api/v1/stats/summary`: the same range, answered as one interval. */
 export function planTotal(params: RangeParams, context: PlanContext): TotalPlan {
   const { zone, zoneName, ...range } = resolveRange(params, context);
-  const blocks = coverInterval(range.startMs, range.endMs, keptAt(context));
+  const isKept = keptAt(context);
+  const read = clampToExtent(range, context.dataExtent, isKept);
+  const blocks = read === null ? [] : coverInterval(read.startMs, read.endMs, isKept);
   return { range, zoneName, meta: rangeMeta(range, zone, zoneName), blocks };
 }

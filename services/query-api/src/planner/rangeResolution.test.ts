@@ -1,6 +1,6 @@
 import { DAY_MS, DEFAULT_RETENTION } from "@vu/time-buckets";
 import { describe, expect, it } from "vitest";
-import { ProblemError } from "../http/problemError";
+import { InvalidParameterError } from "./invalidParameterError";
 import { type RangeParams, resolveRange } from "./rangeResolution";
 
 const now = Date.parse("2026-11-22T12:00:30.500Z");
@@ -12,14 +12,14 @@ function utc(params: RangeParams): [string, string] {
   return [new Date(r.startMs).toISOString(), new Date(r.endMs).toISOString()];
 }
 
-function problemOf(params: RangeParams): ProblemError {
+function problemOf(params: RangeParams): InvalidParameterError {
   try {
     resolveRange(params, context);
   } catch (error) {
-    if (error instanceof ProblemError) return error;
+    if (error instanceof InvalidParameterError) return error;
     throw error;
   }
-  throw new Error("expected a ProblemError");
+  throw new Error("expected an InvalidParameterError");
 }
 
 describe("resolveRange: formats", () => {
@@ -119,7 +119,7 @@ describe("resolveRange: zone", () => {
   });
 
   it("rejects an unknown zone naming timezone", () => {
-    expect(problemOf({ timezone: "Europe/Atlantis" }).errors?.[0]?.parameter).toBe("timezone");
+    expect(problemOf({ timezone: "Europe/Atlantis" }).parameter).toBe("timezone");
   });
 });
 
@@ -146,16 +146,15 @@ describe("resolveRange: defaults and order", () => {
       "2026-11-01T10:00:00.000Z",
     ]);
     const problem = problemOf({ startDate: "2026-11-02", endDate: "2026-11-01T23:59:59Z" });
-    expect(problem.status).toBe(400);
-    expect(problem.errors).toEqual([{ parameter: "start_date", message: expect.stringContaining("after") }]);
+    expect(problem).toMatchObject({ parameter: "start_date", message: expect.stringContaining("after") });
     // A start in the future is after the default end (now).
-    expect(problemOf({ startDate: "2026-12-01" }).errors?.[0]?.parameter).toBe("start_date");
+    expect(problemOf({ startDate: "2026-12-01" }).parameter).toBe("start_date");
   });
 
   it("checks the order before widening: one millisecond apart is not an error", () => {
-    expect(problemOf({ startDate: "2026-11-01T10:00:00.001Z", endDate: "2026-11-01T10:00:00Z" }).status).toBe(
-      400,
-    );
+    expect(
+      problemOf({ startDate: "2026-11-01T10:00:00.001Z", endDate: "2026-11-01T10:00:00Z" }).parameter,
+    ).toBe("start_date");
     expect(utc({ startDate: "2026-11-01T10:00:00Z", endDate: "2026-11-01T10:00:00.001Z" })).toEqual([
       "2026-11-01T10:00:00.000Z",
       "2026-11-01T10:01:00.000Z",
@@ -169,8 +168,7 @@ describe("resolveRange: defaults and order", () => {
     ["end_date", { startDate: "2026-11-01", endDate: "2026-11-31" }],
   ] as const)("rejects an invalid date naming %s", (parameter, params) => {
     const problem = problemOf(params);
-    expect(problem.status).toBe(400);
-    expect(problem.errors?.[0]?.parameter).toBe(parameter);
+    expect(problem.parameter).toBe(parameter);
   });
 });
 

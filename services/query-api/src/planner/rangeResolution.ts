@@ -1,8 +1,8 @@
 import { ceilUtc, DAY_MS, floorUtc } from "@vu/time-buckets";
 import { FixedOffsetZone, type Zone } from "luxon";
-import { ProblemError } from "../http/problemError";
 import { keptAt, type PlanContext, type TimeRange } from "./block";
 import { type DateParam, parseDateParam } from "./dateParam";
+import { InvalidParameterError } from "./invalidParameterError";
 import { ceilToGrid, floorToGrid } from "./retentionGrid";
 import { resolveQueryZone } from "./timeZone";
 import { nextDayWallClockMs, wallClockMs, wallClockToInstant } from "./wallClock";
@@ -40,7 +40,7 @@ function instantOf(param: DateParam, edge: "start" | "end", queryZone: Zone): nu
  * Resolves `start_date`, `end_date` and `timezone` into the range answered (CONTRACT §2):
  * defaults (end = now, start = end − 7 × 24 h), then 400 when start is after end (start equal to
  * end is an empty range), then widened to whole minutes, then each bound widened to the finest
- * grid still stored at that instant (retentionGrid.ts). Throws 400 ProblemErrors naming the
+ * grid still stored at that instant (retentionGrid.ts). Throws InvalidParameterErrors naming the
  * parameter for malformed input.
  */
 export function resolveRange(params: RangeParams, context: PlanContext): ResolvedRange {
@@ -51,7 +51,7 @@ export function resolveRange(params: RangeParams, context: PlanContext): Resolve
   const endMs = end === undefined ? context.now : instantOf(end, "end", zone);
   const startMs = start === undefined ? endMs - DEFAULT_WINDOW_MS : instantOf(start, "start", zone);
   if (startMs > endMs) {
-    throw ProblemError.invalidParameter(
+    throw new InvalidParameterError(
       "start_date",
       `must not be after end_date (${new Date(startMs).toISOString()} is after ${new Date(endMs).toISOString()})`,
     );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ProblemError } from "../http/problemError";
+import { InvalidParameterError } from "./invalidParameterError";
 import { resolveQueryZone } from "./timeZone";
 
 const at = Date.parse("2026-07-01T12:00:00Z");
@@ -55,9 +55,8 @@ describe("resolveQueryZone", () => {
       } catch (error) {
         problem = error;
       }
-      expect(problem).toBeInstanceOf(ProblemError);
-      expect((problem as ProblemError).status).toBe(400);
-      expect((problem as ProblemError).errors?.[0]?.parameter).toBe("timezone");
+      expect(problem).toBeInstanceOf(InvalidParameterError);
+      expect((problem as InvalidParameterError).parameter).toBe("timezone");
     },
   );
 });

@@ -1,5 +1,5 @@
 import { FixedOffsetZone, IANAZone, type Zone } from "luxon";
-import { ProblemError } from "../http/problemError";
+import { InvalidParameterError } from "./invalidParameterError";
 import { formatUtcOffset, matchUtcOffset } from "./utcOffset";
 
 /** The zone a query is answered in, and its name as reported in `meta.timezone`. */
@@ -53,10 +53,10 @@ export function resolveQueryZone(timezone: string | undefined, startOffsetMinute
   }
   const offset = matchUtcOffset(timezone);
   if (offset !== null) {
-    if (!offset.ok) throw ProblemError.invalidParameter("timezone", offset.message);
+    if (!offset.ok) throw new InvalidParameterError("timezone", offset.message);
     return offsetQueryZone(offset.minutes);
   }
   const named = namedQueryZone(timezone);
-  if (named === null) throw ProblemError.invalidParameter("timezone", UNKNOWN_ZONE_MESSAGE);
+  if (named === null) throw new InvalidParameterError("timezone", UNKNOWN_ZONE_MESSAGE);
   return named;
 }

@@ -24,6 +24,7 @@ const buckets: PlannedBucket[] = [
 ];
 const snapshot: BlockSnapshot = {
   view: "combos",
+  extent: "unknown",
   combos,
   cells: [
     ["1", cell("1,10,1000,5,1,7,1"), "2", cell("2,20,2000,0,0,0,0")],
@@ -61,7 +62,12 @@ describe("aggregateRows", () => {
   });
 
   it("refuses a cell whose combination is unknown rather than dropping it", () => {
-    const broken: BlockSnapshot = { view: "combos", combos, cells: [["9", cell("1,1,1,1,1,1,1")]] };
+    const broken: BlockSnapshot = {
+      view: "combos",
+      extent: "unknown",
+      combos,
+      cells: [["9", cell("1,1,1,1,1,1,1")]],
+    };
     expect(() =>
       aggregateRows([{ label: "x", startMs: 0, blocks: [block(0)] }], broken, { filters: [] }),
     ).toThrow(/unknown combination 9/);
@@ -70,6 +76,7 @@ describe("aggregateRows", () => {
   it("answers from a projection: filtered and grouped on its own dimension, null as the empty field", () => {
     const projection: BlockSnapshot = {
       view: "language_model",
+      extent: "unknown",
       combos: new Map(),
       cells: [["gpt", cell("2,20,2000,0,0,0,0"), "", cell("1,1,1,1,1,0,0")], [], [], []],
     };

@@ -1,6 +1,5 @@
 import type { Dimension } from "@vu/events";
 import { addSums, emptySums, type ReadOptions, type RollupReader, viewFor } from "@vu/store";
-import { ProblemError } from "../http/problemError";
 import {
   type Granularity,
   type PlanContext,
@@ -9,6 +8,7 @@ import {
   type RangeMeta,
   type RangeParams,
 } from "../planner";
+import { readConsistently } from "./consistentRead";
 import { comboMatches, type DimensionFilter, parseFilters, type RawFilters } from "./filters";
 import { type Pagination, paginate } from "./pagination";
 import { aggregateRows } from "./rowAggregation";
@@ -18,6 +18,8 @@ export interface QueryDeps {
   reader: RollupReader;
   /** The request's `now` and the retention in force. */
   planContext: () => PlanContext;
+  /** Stored blocks one request may read (MAX_BLOCKS_PER_REQUEST). */
+  maxBlocksPerRequest: number;
 }
 
 /** With filters, the store may fetch only the combinations that pass them. */
@@ -47,22 +49,30 @@ export interface StatsResult {
   meta: StatsMeta;
 }
 
-/** Plans the buckets, reads every block in one round trip, then filters, groups, sorts and pages. */
+const describeRange = (meta: RangeMeta) => `${meta.start_date}..${meta.end_date}`;
+
+/**
+ * Plans the buckets where the organization has data, reads every block atomically, then filters,
+ * groups, sorts and pages.
+ */
 export async function queryStats(org: string, request: StatsRequest, deps: QueryDeps): Promise<StatsResult> {
-  const plan = planQuery(request, deps.planContext());
   const filters = parseFilters(request.filters);
-  const generation = await deps.reader.generation();
-  const view = viewFor(
-    filters.map((f) => f.dimension),
-    request.groupBy,
-  );
-  const snapshot = await deps.reader.readBlocks(
-    generation,
+  const { plan, snapshot } = await readConsistently({
+    reader: deps.reader,
+    context: deps.planContext(),
     org,
-    plan.buckets.flatMap((b) => b.blocks),
-    view,
-    readOptions(filters),
-  );
+    view: viewFor(
+      filters.map((f) => f.dimension),
+      request.groupBy,
+    ),
+    read: readOptions(filters),
+    plan: (context) => {
+      const plan = planQuery(request, context);
+      return { plan, blocks: plan.buckets.flatMap((b) => b.blocks) };
+    },
+    maxBlocks: deps.maxBlocksPerRequest,
+    describeRange: (plan) => describeRange(plan.meta),
+  });
   const rows = aggregateRows(plan.buckets, snapshot, { filters, groupBy: request.groupBy });
   const { items, pagination } = paginate(rows, request.page, request.pageSize);
   const groupBy = request.groupBy;
@@ -81,9 +91,6 @@ export async function queryStats(org: string, request: StatsRequest, deps: Query
   };
 }
 
-/** About 800 years of month blocks plus edges. */
-export const MAX_SUMMARY_BLOCKS = 10_000;
-
 export interface SummaryRequest extends RangeParams {
   filters: RawFilters;
 }
@@ -94,18 +101,20 @@ export async function querySummary(
   request: SummaryRequest,
   deps: QueryDeps,
 ): Promise<{ summary: Summary; meta: RangeMeta }> {
-  const plan = planTotal(request, deps.planContext());
-  // The cover of any range up to centuries is a few thousand blocks; beyond that it is a mistake.
-  if (plan.blocks.length > MAX_SUMMARY_BLOCKS) {
-    throw ProblemError.invalidParameter(
-      "start_date",
-      "the range is too long; ask for at most a few centuries",
-    );
-  }
   const filters = parseFilters(request.filters);
-  const generation = await deps.reader.generation();
-  const view = viewFor(filters.map((f) => f.dimension));
-  const snapshot = await deps.reader.readBlocks(generation, org, plan.blocks, view, readOptions(filters));
+  const { plan, snapshot } = await readConsistently({
+    reader: deps.reader,
+    context: deps.planContext(),
+    org,
+    view: viewFor(filters.map((f) => f.dimension)),
+    read: readOptions(filters),
+    plan: (context) => {
+      const plan = planTotal(request, context);
+      return { plan, blocks: plan.blocks };
+    },
+    maxBlocks: deps.maxBlocksPerRequest,
+    describeRange: (plan) => describeRange(plan.meta),
+  });
   const rows = aggregateRows([{ label: "", startMs: plan.range.startMs, blocks: plan.blocks }], snapshot, {
     filters,
   });

@@ -27,6 +27,7 @@ export interface HarnessOptions {
   redisUrl?: string;
   /** A client for a Redis that is not there, to test 503s. */
   redis?: RedisClient;
+  maxBlocksPerRequest?: number;
 }
 
 /** A recording with sensible defaults; tests override what they care about. */
@@ -67,10 +68,21 @@ export async function startApi(options: HarnessOptions) {
   const now = () => options.now;
   const writer = createRollupWriter({ redis: storeRedis, keyspace, dedupeWindowMs: 7 * DAY_MS, now });
   const tokens = createTokenStore({ redis: storeRedis, keyspace });
+  // Counts what the API asks the store for, so tests can assert what a request costs.
+  const reads = { blocks: 0, requests: 0 };
+  const reader = createRollupReader({ redis, keyspace });
+  const countingReader: typeof reader = {
+    ...reader,
+    readBlocks(generation, org, blocks, view, readOptions) {
+      reads.blocks += blocks.length;
+      reads.requests++;
+      return reader.readBlocks(generation, org, blocks, view, readOptions);
+    },
+  };
   const app = createApp({
     redis,
     keyspace,
-    reader: createRollupReader({ redis, keyspace }),
+    reader: countingReader,
     tokens: createTokenStore({ redis, keyspace }),
     logger: createLogger("test", "silent"),
     config: {
@@ -79,6 +91,9 @@ export async function startApi(options: HarnessOptions) {
       unauthenticatedPerMinute: options.unauthenticatedPerMinute ?? 10_000,
       trustProxy: options.trustProxy ?? false,
       tokenCacheMs: options.tokenCacheMs ?? 100,
+      ...(options.maxBlocksPerRequest === undefined
+        ? {}
+        : { maxBlocksPerRequest: options.maxBlocksPerRequest }),
     },
     now,
   });
@@ -90,6 +105,10 @@ export async function startApi(options: HarnessOptions) {
     baseUrl,
     keyspace,
     tokens,
+    /** Blocks and block reads asked of the store so far. */
+    reads,
+    /** The client the store's writer uses, for tests that set up odd states by hand. */
+    redis: storeRedis,
     async tokenFor(org: string): Promise<string> {
       return (await tokens.create(org, "test")).token;
     },

@@ -1,0 +1,22 @@
+/**
+ * Where an organization has data: from its first to its last counted `recorded_at` (ms, both
+ * inclusive), as the apply script records them. `null`: it has no data at all. "unknown": it has
+ * data written before the extent was recorded, so readers must not skip anything.
+ */
+export type OrganizationExtent = { firstMs: number; lastMs: number } | null | "unknown";
+
+/** From `HMGET <extent> first last` and `EXISTS <combos>` (any data interns a combination). */
+export function parseExtent(first: unknown, last: unknown, combosExist: unknown): OrganizationExtent {
+  if (first != null && last != null) {
+    const firstMs = Number(String(first));
+    const lastMs = Number(String(last));
+    if (Number.isFinite(firstMs) && Number.isFinite(lastMs)) return { firstMs, lastMs };
+  }
+  return Number(combosExist) > 0 ? "unknown" : null;
+}
+
+/** Whether two reads of an extent are the same state. */
+export function sameExtent(a: OrganizationExtent, b: OrganizationExtent): boolean {
+  if (a === null || b === null || a === "unknown" || b === "unknown") return a === b;
+  return a.firstMs === b.firstMs && a.lastMs === b.lastMs;
+}

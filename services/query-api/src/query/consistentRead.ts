@@ -1,0 +1,62 @@
+import { FUTURE_TOLERANCE_HOURS } from "@vu/events";
+import type { BlockRef, BlockSnapshot, OrganizationExtent, ReadOptions, RollupReader, View } from "@vu/store";
+import { type DataExtent, InvalidParameterError, type PlanContext } from "../planner";
+
+const FUTURE_TOLERANCE_MS = FUTURE_TOLERANCE_HOURS * 3_600_000;
+/** Plans made from an extent that then changed under them, before the plan ignores the extent. */
+const EXTENT_ATTEMPTS = 2;
+
+/**
+ * Where the planner must read, from where the organization has data. The end is never before
+ * `now` + the future tolerance: no recording can be counted later than that, so live ingest (which
+ * moves the last recording forward all the time) does not change the plan.
+ */
+export function dataExtentOf(extent: OrganizationExtent, nowMs: number): DataExtent {
+  if (extent === "unknown") return undefined;
+  if (extent === null) return { startMs: 0, endMs: 0 };
+  return { startMs: extent.firstMs, endMs: Math.max(extent.lastMs + 1, nowMs + FUTURE_TOLERANCE_MS) };
+}
+
+const sameDataExtent = (a: DataExtent, b: DataExtent) =>
+  a === b || (a !== undefined && b !== undefined && a.startMs === b.startMs && a.endMs === b.endMs);
+
+export interface ConsistentReadOptions<P> {
+  reader: RollupReader;
+  context: PlanContext;
+  org: string;
+  view: View;
+  read: ReadOptions;
+  /** A plan for the context (with the organization's data extent) and the blocks it reads. */
+  plan(context: PlanContext): { plan: P; blocks: readonly BlockRef[] };
+  /** At most this many blocks a request; more is a 400 naming the range. */
+  maxBlocks: number;
+  describeRange(plan: P): string;
+}
+
+/**
+ * Plans within the organization's data extent and reads the plan's blocks in one MULTI, which
+ * returns the extent again in the same state as the blocks. When the extent moved in between so
+ * that the plan would differ, the plan is made again: the answer is one state of the store.
+ */
+export async function readConsistently<P>(
+  options: ConsistentReadOptions<P>,
+): Promise<{ plan: P; snapshot: BlockSnapshot }> {
+  const { reader, context, org } = options;
+  const generation = await reader.generation();
+  let extent = dataExtentOf(await reader.extent(generation, org), context.now);
+  for (let attempt = 1; ; attempt++) {
+    const bounded = attempt <= EXTENT_ATTEMPTS;
+    const { plan, blocks } = options.plan({ ...context, dataExtent: bounded ? extent : undefined });
+    if (blocks.length > options.maxBlocks) {
+      throw new InvalidParameterError(
+        "start_date",
+        `the range ${options.describeRange(plan)} needs ${blocks.length} stored blocks, more than the ` +
+          `limit of ${options.maxBlocks}: ask for a shorter range or a coarser granularity`,
+      );
+    }
+    const snapshot = await reader.readBlocks(generation, org, blocks, options.view, options.read);
+    const seen = dataExtentOf(snapshot.extent, context.now);
+    if (!bounded || sameDataExtent(seen, extent)) return { plan, snapshot };
+    extent = seen;
+  }
+}
