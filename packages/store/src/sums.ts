@@ -60,26 +60,27 @@ export function packSums(s: Sums): Buffer {
 }
 
 /**
- * Adds a stored cell into an accumulator without allocating an intermediate object. Unrolled per
- * form on purpose: it runs for every cell a query reads.
+ * Adds a stored cell into an accumulator (or subtracts it, `sign` −1: a signed cover) without
+ * allocating an intermediate object. Unrolled per form on purpose: it runs for every cell a query
+ * reads. Integers stay exact: every sum is below 2^53.
  */
-export function addPacked(into: Sums, packed: Buffer): Sums {
+export function addPacked(into: Sums, packed: Buffer, sign: 1 | -1 = 1): Sums {
   if (packed.length === SMALL_CELL_BYTES) {
-    into.count += packed.readUInt32LE(0);
-    into.words += packed.readUInt32LE(4);
-    into.durationMs += packed.readUInt32LE(8);
-    into.voiceMsSum += packed.readUInt32LE(12);
-    into.voiceMsCount += packed.readUInt32LE(16);
-    into.llmMsSum += packed.readUInt32LE(20);
-    into.llmMsCount += packed.readUInt32LE(24);
+    into.count += sign * packed.readUInt32LE(0);
+    into.words += sign * packed.readUInt32LE(4);
+    into.durationMs += sign * packed.readUInt32LE(8);
+    into.voiceMsSum += sign * packed.readUInt32LE(12);
+    into.voiceMsCount += sign * packed.readUInt32LE(16);
+    into.llmMsSum += sign * packed.readUInt32LE(20);
+    into.llmMsCount += sign * packed.readUInt32LE(24);
   } else if (packed.length === LARGE_CELL_BYTES) {
-    into.count += packed.readDoubleLE(0);
-    into.words += packed.readDoubleLE(8);
-    into.durationMs += packed.readDoubleLE(16);
-    into.voiceMsSum += packed.readDoubleLE(24);
-    into.voiceMsCount += packed.readDoubleLE(32);
-    into.llmMsSum += packed.readDoubleLE(40);
-    into.llmMsCount += packed.readDoubleLE(48);
+    into.count += sign * packed.readDoubleLE(0);
+    into.words += sign * packed.readDoubleLE(8);
+    into.durationMs += sign * packed.readDoubleLE(16);
+    into.voiceMsSum += sign * packed.readDoubleLE(24);
+    into.voiceMsCount += sign * packed.readDoubleLE(32);
+    into.llmMsSum += sign * packed.readDoubleLE(40);
+    into.llmMsCount += sign * packed.readDoubleLE(48);
   } else {
     throw new Error(`malformed rollup cell: ${packed.length} bytes`);
   }

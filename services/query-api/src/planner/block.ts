@@ -6,6 +6,11 @@ export interface Block {
   startMs: number;
 }
 
+/** A block added to (+1) or subtracted from (−1) a sum: see signedCover.ts. */
+export interface SignedBlock extends Block {
+  sign: 1 | -1;
+}
+
 /** A half-open interval of epoch ms, [startMs, endMs). */
 export interface TimeRange {
   startMs: number;

@@ -1,4 +1,4 @@
-export { type Block, type IsKept, keptAt, type PlanContext, type TimeRange } from "./block";
+export { type Block, type IsKept, keptAt, type PlanContext, type SignedBlock, type TimeRange } from "./block";
 export { coverInterval } from "./blockCover";
 export { cutBuckets, MAX_BUCKETS, type OutputBucket } from "./bucketCutting";
 export { clampToExtent, type DataExtent, mayHoldData } from "./dataExtent";
@@ -26,4 +26,5 @@ export {
   RETENTION_SNAPPING_RULE,
   snapBuckets,
 } from "./retentionGrid";
+export { coverSigned } from "./signedCover";
 export { type QueryZone, resolveQueryZone, UTC_QUERY_ZONE } from "./timeZone";

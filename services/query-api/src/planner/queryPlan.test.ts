@@ -4,6 +4,7 @@ import type { Block } from "./block";
 import type { Granularity } from "./granularity";
 import { InvalidParameterError } from "./invalidParameterError";
 import { planQuery, planTotal, type StatsPlan } from "./queryPlan";
+import { netCoverage } from "./testing/netCoverage";
 
 const now = Date.parse("2026-11-22T12:00:00Z");
 const context = { now, retention: DEFAULT_RETENTION };
@@ -15,18 +16,13 @@ function tally(blocks: readonly Block[]): Partial<Record<Tier, number>> {
   return counts;
 }
 
-/** Buckets tile the range exactly and each bucket's blocks tile the bucket exactly. */
+/** Buckets tile the range exactly and each bucket's signed blocks count the bucket exactly once. */
 function expectExactPlan(plan: StatsPlan): void {
   let cursor = plan.range.startMs;
   for (const bucket of plan.buckets) {
     expect(bucket.startMs).toBe(cursor);
     expect(bucket.endMs).toBeGreaterThan(bucket.startMs);
-    let inner = bucket.startMs;
-    for (const block of bucket.blocks) {
-      expect(block.startMs).toBe(inner);
-      inner = nextUtc(block.tier, block.startMs);
-    }
-    expect(inner).toBe(bucket.endMs);
+    expect(netCoverage(bucket.blocks)).toEqual([{ startMs: bucket.startMs, endMs: bucket.endMs, weight: 1 }]);
     cursor = bucket.endMs;
   }
   if (plan.buckets.length > 0) expect(cursor).toBe(plan.range.endMs);
@@ -47,7 +43,7 @@ describe("planQuery", () => {
       label: "2026-11-02T00:00:00.000Z",
       startMs: Date.parse("2026-11-02T00:00:00Z"),
       endMs: Date.parse("2026-11-03T00:00:00Z"),
-      blocks: [{ tier: "day", startMs: Date.parse("2026-11-02T00:00:00Z") }],
+      blocks: [{ tier: "day", startMs: Date.parse("2026-11-02T00:00:00Z"), sign: 1 }],
     });
     expectExactPlan(plan);
   });
@@ -61,7 +57,7 @@ describe("planQuery", () => {
     ]);
   });
 
-  it("plans Berlin days with hour blocks and a 25-hour day, meta in Berlin time", () => {
+  it("plans Berlin days as UTC days corrected by hours, a 25-hour day too, meta in Berlin time", () => {
     const plan = planQuery(
       { startDate: "2026-10-24", endDate: "2026-10-26", timezone: "Europe/Berlin", granularity: "day" },
       context,
@@ -72,10 +68,19 @@ describe("planQuery", () => {
       granularity: "day",
       timezone: "Europe/Berlin",
     });
+    // + the previous day's last hours, the UTC day, − its own last hours (24 or 25 hours positive).
     expect(plan.buckets.map((b) => [b.label, tally(b.blocks)])).toEqual([
-      ["2026-10-24T00:00:00.000+02:00", { hour: 24 }],
-      ["2026-10-25T00:00:00.000+02:00", { hour: 25 }],
-      ["2026-10-26T00:00:00.000+01:00", { hour: 24 }],
+      ["2026-10-24T00:00:00.000+02:00", { hour: 4, day: 1 }],
+      ["2026-10-25T00:00:00.000+02:00", { hour: 3, day: 1 }],
+      ["2026-10-26T00:00:00.000+01:00", { hour: 2, day: 1 }],
+    ]);
+    const [first] = plan.buckets;
+    expect(first?.blocks.map((b) => `${b.sign > 0 ? "+" : "-"}${b.tier} ${iso(b.startMs)}`)).toEqual([
+      "+hour 2026-10-23T22:00:00.000Z",
+      "+hour 2026-10-23T23:00:00.000Z",
+      "+day 2026-10-24T00:00:00.000Z",
+      "-hour 2026-10-24T22:00:00.000Z",
+      "-hour 2026-10-24T23:00:00.000Z",
     ]);
     expectExactPlan(plan);
   });
@@ -86,7 +91,7 @@ describe("planQuery", () => {
       context,
     );
     expect(byMonth.buckets.map((b) => b.blocks)).toEqual([
-      [{ tier: "month", startMs: Date.parse("2026-06-01Z") }],
+      [{ tier: "month", startMs: Date.parse("2026-06-01Z"), sign: 1 }],
     ]);
     const byWeek = planQuery(
       { startDate: "2026-06-01", endDate: "2026-06-30", granularity: "week" },
@@ -124,7 +129,8 @@ describe("planQuery", () => {
       "2026-11-09T18:30:00.000Z",
       "2026-11-10T18:30:00.000Z",
     ]);
-    expect(tally(recent.buckets[0]?.blocks ?? [])).toEqual({ minute: 60, hour: 23 });
+    // + 30 minutes and 5 hours before the UTC day, the day, − the same at its end: 71 blocks, not 83.
+    expect(tally(recent.buckets[0]?.blocks ?? [])).toEqual({ minute: 60, hour: 10, day: 1 });
     expectExactPlan(recent);
   });
 
@@ -138,17 +144,17 @@ describe("planQuery", () => {
       [
         "2025-01-09T00:00:00.000+01:00",
         "2025-01-09T00:00:00.000Z",
-        [{ tier: "day", startMs: Date.parse("2025-01-09Z") }],
+        [{ tier: "day", startMs: Date.parse("2025-01-09Z"), sign: 1 }],
       ],
       [
         "2025-01-10T00:00:00.000+01:00",
         "2025-01-10T00:00:00.000Z",
-        [{ tier: "day", startMs: Date.parse("2025-01-10Z") }],
+        [{ tier: "day", startMs: Date.parse("2025-01-10Z"), sign: 1 }],
       ],
       [
         "2025-01-11T00:00:00.000+01:00",
         "2025-01-11T00:00:00.000Z",
-        [{ tier: "day", startMs: Date.parse("2025-01-11Z") }],
+        [{ tier: "day", startMs: Date.parse("2025-01-11Z"), sign: 1 }],
       ],
     ]);
   });
@@ -177,7 +183,7 @@ describe("planQuery", () => {
 describe("planTotal", () => {
   it("covers the whole range with the fewest blocks", () => {
     const plan = planTotal({ startDate: "2026-11-01", endDate: "2026-11-30" }, context);
-    expect(plan.blocks).toEqual([{ tier: "month", startMs: Date.parse("2026-11-01T00:00:00Z") }]);
+    expect(plan.blocks).toEqual([{ tier: "month", startMs: Date.parse("2026-11-01T00:00:00Z"), sign: 1 }]);
     expect(plan.meta).toEqual({
       start_date: "2026-11-01T00:00:00.000Z",
       end_date: "2026-12-01T00:00:00.000Z",
@@ -191,8 +197,11 @@ describe("planTotal", () => {
       "2026-11-15T12:34:00.000Z",
       "2026-11-22T12:35:00.000Z",
     ]);
-    // 26 minutes, 11 hours, 6 days (no Monday-to-Monday week fits), 12 hours, 35 minutes.
-    expect(tally(plan.blocks)).toEqual({ minute: 61, hour: 23, day: 6 });
+    // Positive: 26 minutes, 11 hours, 6 days (no Monday-to-Monday week fits), 12 hours, 35 minutes
+    // (90 blocks). Signed: the week from Monday the 16th, minus what lies past the end, plus the
+    // Sunday afternoon before it (74 blocks).
+    expect(tally(plan.blocks)).toEqual({ minute: 51, hour: 22, week: 1 });
+    expect(netCoverage(plan.blocks)).toEqual([{ ...plan.range, weight: 1 }]);
   });
 
   it("covers decades with month blocks", () => {
@@ -240,7 +249,9 @@ describe("planQuery: totals stay exact under snapping", () => {
       // The summary answers for exactly the same range.
       const total = planTotal(params, context);
       expect(total.range).toEqual(plan.range);
-      expect(total.blocks.length).toBeLessThanOrEqual(plan.buckets.reduce((n, b) => n + b.blocks.length, 0));
+      expect(netCoverage(total.blocks)).toEqual(
+        total.range.endMs > total.range.startMs ? [{ ...total.range, weight: 1 }] : [],
+      );
       // Boundaries move by at most half a grid step: a bucket never starts a day before its label.
       for (const b of plan.buckets.slice(1))
         expect(Math.abs(b.startMs - Date.parse(b.label))).toBeLessThanOrEqual(12 * HOUR_MS);
@@ -278,10 +289,7 @@ describe("the data extent", () => {
     const params = { startDate: "2020-01-01", endDate: "2026-11-20", timezone: "Asia/Kolkata" };
     const clamped = planTotal(params, { ...base, dataExtent });
     expect(clamped.meta).toEqual(planTotal(params, base).meta);
-    const first = clamped.blocks[0];
-    const last = clamped.blocks.at(-1);
-    expect(first).toEqual({ tier: "minute", startMs: dataExtent.startMs });
-    expect(last).toEqual({ tier: "hour", startMs: dataExtent.endMs - 3_600_000 });
+    expect(netCoverage(clamped.blocks)).toEqual([{ ...dataExtent, weight: 1 }]);
     expect(planTotal(params, { ...base, dataExtent: { startMs: 0, endMs: 0 } }).blocks).toEqual([]);
   });
 });

@@ -1,12 +1,12 @@
 import type { Zone } from "luxon";
-import { type Block, keptAt, type PlanContext, type TimeRange } from "./block";
-import { coverInterval } from "./blockCover";
+import { keptAt, type PlanContext, type SignedBlock, type TimeRange } from "./block";
 import { cutBuckets } from "./bucketCutting";
 import { clampToExtent, mayHoldData } from "./dataExtent";
 import { DEFAULT_GRANULARITY, type Granularity } from "./granularity";
 import { formatInstant } from "./instantFormat";
 import { type RangeParams, resolveRange } from "./rangeResolution";
 import { snapBuckets } from "./retentionGrid";
+import { coverSigned } from "./signedCover";
 
 export interface StatsPlanParams extends RangeParams {
   /** Defaults to `day`. */
@@ -22,11 +22,11 @@ export interface RangeMeta {
   timezone: string;
 }
 
-/** One output bucket with the stored blocks whose sum is exactly its part of the range. */
+/** One output bucket with the stored blocks whose signed sum is exactly its part of the range. */
 export interface PlannedBucket extends TimeRange {
   /** `time_bucket`: the bucket's full local start, ISO 8601 with ms and offset. */
   label: string;
-  blocks: Block[];
+  blocks: SignedBlock[];
 }
 
 export interface StatsPlan {
@@ -44,8 +44,8 @@ export interface TotalPlan {
   range: TimeRange;
   zoneName: string;
   meta: RangeMeta;
-  /** The blocks whose sum is exactly `range` (empty time outside the data extent is not read). */
-  blocks: Block[];
+  /** The blocks whose signed sum is exactly `range` (empty time outside the data extent is not read). */
+  blocks: SignedBlock[];
 }
 
 function rangeMeta(range: TimeRange, zone: Zone, zoneName: string): RangeMeta {
@@ -58,7 +58,8 @@ function rangeMeta(range: TimeRange, zone: Zone, zoneName: string): RangeMeta {
 
 /**
  * Plans `GET /api/v1/stats`: resolves the range, cuts it into local buckets, moves bucket edges
- * onto stored block edges (retentionGrid.ts), and covers each bucket with the fewest blocks.
+ * onto stored block edges (retentionGrid.ts), and covers each bucket with the fewest blocks, added
+ * or subtracted (signedCover.ts).
  * Throws InvalidParameterError for invalid parameters and for ranges needing too many buckets.
  */
 export function planQuery(params: StatsPlanParams, context: PlanContext): StatsPlan {
@@ -67,7 +68,7 @@ export function planQuery(params: StatsPlanParams, context: PlanContext): StatsP
   const isKept = keptAt(context);
   const buckets = snapBuckets(cutBuckets(range, granularity, zone), range, isKept)
     .filter((bucket) => mayHoldData(bucket, context.dataExtent))
-    .map((bucket) => ({ ...bucket, blocks: coverInterval(bucket.startMs, bucket.endMs, isKept) }));
+    .map((bucket) => ({ ...bucket, blocks: coverSigned(bucket.startMs, bucket.endMs, isKept) }));
   return { range, zoneName, meta: { ...rangeMeta(range, zone, zoneName), granularity }, buckets };
 }
 
@@ -76,6 +77,6 @@ export function planTotal(params: RangeParams, context: PlanContext): TotalPlan 
   const { zone, zoneName, ...range } = resolveRange(params, context);
   const isKept = keptAt(context);
   const read = clampToExtent(range, context.dataExtent, isKept);
-  const blocks = read === null ? [] : coverInterval(read.startMs, read.endMs, isKept);
+  const blocks = read === null ? [] : coverSigned(read.startMs, read.endMs, isKept);
   return { range, zoneName, meta: rangeMeta(range, zone, zoneName), blocks };
 }

@@ -16,7 +16,7 @@ const combos = new Map<string, ComboValues>([
   ["2", ["b@x.com", "v1", null, "Ärzte"]],
   ["3", ["a@x.com", "v2", "gpt", "Slack"]],
 ]);
-const block = (startMs: number) => ({ tier: "hour" as const, startMs });
+const block = (startMs: number, sign: 1 | -1 = 1) => ({ tier: "hour" as const, startMs, sign });
 const buckets: PlannedBucket[] = [
   { label: "day1", startMs: 0, blocks: [block(0), block(1)] },
   { label: "day2", startMs: 10, blocks: [block(10)] },
@@ -58,6 +58,28 @@ describe("aggregateRows", () => {
     expect(filtered.map((r) => [r.group, r.sums.count])).toEqual([
       ["Slack", 4],
       ["Zoom", 2],
+    ]);
+  });
+
+  it("subtracts blocks of sign -1, and a group that nets to zero gives no row", () => {
+    const signed: BlockSnapshot = {
+      view: "combos",
+      extent: "unknown",
+      combos,
+      cells: [
+        ["1", cell("3,30,3000,5,1,7,1"), "2", cell("2,20,2000,0,0,0,0")],
+        ["1", cell("1,10,1000,5,1,0,0"), "2", cell("2,20,2000,0,0,0,0")],
+      ],
+    };
+    const rows = aggregateRows([{ label: "d", startMs: 0, blocks: [block(0), block(1, -1)] }], signed, {
+      filters: [],
+      groupBy: "app_name",
+    });
+    expect(rows.map((r) => [r.group, r.sums])).toEqual([
+      [
+        "Zoom",
+        { count: 2, words: 20, durationMs: 2000, voiceMsSum: 0, voiceMsCount: 0, llmMsSum: 7, llmMsCount: 1 },
+      ],
     ]);
   });
 

@@ -12,7 +12,8 @@ import { comboMatches, DIMENSION_INDEX, type DimensionFilter } from "./filters";
 export interface PlannedBucket {
   label: string;
   startMs: number;
-  blocks: readonly BlockRef[];
+  /** Each block's cells are added (+1) or subtracted (−1): a signed cover (planner/signedCover.ts). */
+  blocks: ReadonlyArray<BlockRef & { sign: 1 | -1 }>;
 }
 
 export interface AggregatedRow {
@@ -70,8 +71,9 @@ function createClassifier(
 }
 
 /**
- * Sums the stored cells of each bucket's blocks into rows: filtered, then grouped. `snapshot.cells`
- * holds the blocks of all buckets in order. Buckets without recordings give no row.
+ * Sums the stored cells of each bucket's blocks, with their signs, into rows: filtered, then
+ * grouped. `snapshot.cells` holds the blocks of all buckets in order. A group whose count nets to
+ * zero had no recordings in the bucket (the signed sums are exact) and gives no row.
  */
 export function aggregateRows(
   buckets: readonly PlannedBucket[],
@@ -94,7 +96,7 @@ export function aggregateRows(
   let blockIndex = 0;
   for (const bucket of buckets) {
     const groups = new Map<string | null, Sums>();
-    for (let b = 0; b < bucket.blocks.length; b++) {
+    for (const { sign } of bucket.blocks) {
       const cells = snapshot.cells[blockIndex++] ?? [];
       for (let i = 0; i + 1 < cells.length; i += 2) {
         const cls = classify(cells[i] as string);
@@ -104,7 +106,7 @@ export function aggregateRows(
           sums = emptySums();
           groups.set(cls, sums);
         }
-        addPacked(sums, cells[i + 1] as Buffer);
+        addPacked(sums, cells[i + 1] as Buffer, sign);
       }
     }
     const bucketRows = [...groups]
