@@ -1,4 +1,4 @@
-import { DAY_MS, DEFAULT_RETENTION, HOUR_MS, nextUtc, type Tier } from "@vu/time-buckets";
+import { DAY_MS, DEFAULT_RETENTION, HOUR_MS, type Tier } from "@vu/time-buckets";
 import { describe, expect, it } from "vitest";
 import type { Block } from "./block";
 import type { Granularity } from "./granularity";
