@@ -1,12 +1,9 @@
-import { RECORDINGS_DLQ_TOPIC, RECORDINGS_TOPIC } from "@vu/events";
+import { RECORDINGS_DLQ_TOPIC, RECORDINGS_TOPIC, readMaxMessageBytes } from "@vu/events";
 import kafkajs, { type Admin } from "kafkajs";
 import { quietKafka } from "./kafkaProbe";
 
 // kafkajs is CommonJS, and Node's ESM loader cannot see this export by name.
 const { ConfigResourceTypes } = kafkajs;
-
-/** Kafka's default `message.max.bytes`, which a topic without an override accepts. */
-const DEFAULT_MAX_MESSAGE_BYTES = 1_048_588;
 /**
  * Room for what a dead letter adds to the message it carries: the worker's `x-dlq-*` headers
  * (a reason of at most 1,000 characters, source topic, partition, offset). So the largest message
@@ -59,7 +56,7 @@ export async function ensureTopics(
       await createTopic(admin, { topic, numPartitions: partitions, replicationFactor });
       created.push(topic);
     }
-    const dlqMax = String((await maxMessageBytes(admin, topic)) + DLQ_HEADER_ALLOWANCE_BYTES);
+    const dlqMax = String((await readMaxMessageBytes(admin, topic)) + DLQ_HEADER_ALLOWANCE_BYTES);
     if (!existing.has(dlqTopic)) {
       await createTopic(admin, {
         topic: dlqTopic,
@@ -68,7 +65,7 @@ export async function ensureTopics(
         configEntries: [{ name: "max.message.bytes", value: dlqMax }],
       });
       created.push(dlqTopic);
-    } else if ((await maxMessageBytes(admin, dlqTopic)) < Number(dlqMax)) {
+    } else if ((await readMaxMessageBytes(admin, dlqTopic)) < Number(dlqMax)) {
       // A dead-letter topic made before this rule: raise its limit (its only override).
       await admin.alterConfigs({
         validateOnly: false,
@@ -92,14 +89,4 @@ type TopicSpec = Parameters<Admin["createTopics"]>[0]["topics"][number];
 async function createTopic(admin: Admin, spec: TopicSpec): Promise<void> {
   // waitForLeaders: producers may use the topic as soon as this resolves.
   await admin.createTopics({ topics: [spec], waitForLeaders: true, timeout: 30_000 });
-}
-
-/** A topic's `max.message.bytes` (its override, else the broker's default). */
-export async function maxMessageBytes(admin: Admin, topic: string): Promise<number> {
-  const described = await admin.describeConfigs({
-    includeSynonyms: false,
-    resources: [{ type: ConfigResourceTypes.TOPIC, name: topic, configNames: ["max.message.bytes"] }],
-  });
-  const value = Number(described.resources[0]?.configEntries[0]?.configValue);
-  return Number.isSafeInteger(value) && value > 0 ? value : DEFAULT_MAX_MESSAGE_BYTES;
 }

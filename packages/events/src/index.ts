@@ -20,3 +20,4 @@ export {
   type RecordingProducer,
   type RecordingProducerOptions,
 } from "./recordingProducer";
+export { KAFKA_DEFAULT_MAX_MESSAGE_BYTES, readMaxMessageBytes } from "./topicLimits";
