@@ -16,6 +16,7 @@ export {
 } from "./generation";
 export { createKeyspace, type Keyspace, type KeyspaceOptions, STORE_VERSION, utcStamp } from "./keyspace";
 export { type OrganizationExtent, sameExtent } from "./organizationExtent";
+export { createRateLimitCounter, type RateLimitCounter } from "./rateLimitCounter";
 export { createRedisClient, pingRedis, type RedisClient } from "./redisClient";
 export { isTransientRedisError } from "./redisErrors";
 export { type RedisHealth, type RedisHealthOptions, redisHealth } from "./redisHealth";

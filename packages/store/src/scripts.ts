@@ -24,9 +24,10 @@ interface ScriptSpec {
 const version = STORE_VERSION.toUpperCase();
 export const SCRIPTS = {
   applyBatch: { file: "applyBatch-7", command: `vuApplyBatch${version}`, numberOfKeys: 7 },
+  countHit: { file: "countHit-1", command: `vuCountHit${version}`, numberOfKeys: 1 },
 } as const satisfies Record<string, ScriptSpec>;
 
-/** A script's reply: `[1, counted]` or `[-1, duplicateIndexes]` (see the script header). */
+/** applyBatch's reply: `[1, counted]` or `[-1, duplicateIndexes]` (see the script header). */
 export type ApplyBatchReply = [1, number] | [-1, number[]];
 
 declare module "ioredis" {
@@ -43,12 +44,18 @@ declare module "ioredis" {
         lastRecordedAtMs: string,
       ]
     ): Result<ApplyBatchReply, Context>;
+    /** countHit-1.lua: `[hits in the window, ms until it ends]`. */
+    vuCountHitV2(key: string, windowMs: number): Result<[number, number], Context>;
   }
 }
 
 const registered = new WeakSet<Redis | Cluster>();
 
-/** Defines every store script on a client once (ioredis loads them with EVALSHA on first use). */
+/**
+ * Defines every store script on a client once. ioredis sends EVALSHA and, when Redis answers
+ * NOSCRIPT (a restart without persistence, a failover, SCRIPT FLUSH), the script itself on that
+ * connection, so on Redis Cluster the node that owns the key reloads it.
+ */
 export function registerScripts(redis: Redis | Cluster): void {
   if (registered.has(redis)) return;
   for (const spec of Object.values(SCRIPTS)) {

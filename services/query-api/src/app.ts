@@ -1,6 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { type Logger, registerRedisMetrics } from "@vu/service-runtime";
-import { type Keyspace, type RedisClient, type RollupReader, redisHealth, type TokenStore } from "@vu/store";
+import {
+  createRateLimitCounter,
+  type Keyspace,
+  type RedisClient,
+  type RollupReader,
+  redisHealth,
+  type TokenStore,
+} from "@vu/store";
 import type { Retention } from "@vu/time-buckets";
 import express, { type Express, Router } from "express";
 import { pinoHttp } from "pino-http";
@@ -50,11 +57,9 @@ export function createApp(deps: ApiDeps): Express {
   const metrics = deps.metrics ?? createHttpMetrics();
   registerRedisMetrics(metrics.registry, () => redisHealth(redis));
   const openApi = createOpenApiDocument();
-  const rateLimitStore = createRedisRateLimitStore({
-    redis,
-    prefix: keyspace.rateLimitPrefix(),
-    windowMs: RATE_LIMIT_WINDOW_MS,
-  });
+  const rateLimitStore = createRedisRateLimitStore(
+    createRateLimitCounter(redis, keyspace, RATE_LIMIT_WINDOW_MS),
+  );
   const ready = createReadinessCheck({ redis, rateLimitStore });
   const app = express();
   app.disable("x-powered-by");
