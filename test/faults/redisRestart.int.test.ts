@@ -38,16 +38,18 @@ it(
     const probe = await createOffsetProbe(kafka, names.topic, names.groupId);
     onTestFinished(() => probe.close());
 
-    // Each outage starts as soon as the worker has committed a batch of the new part: more are in hand.
+    // Each outage starts as soon as the worker has committed a batch of the new part, and the next
+    // part is produced while Redis is down: the worker always has work in hand that it must retry
+    // (a part can be applied in full before the outage begins; then only new work meets it).
     const lagAtOutage: number[] = [];
     for (const [i, force] of [false, true].entries()) {
       await probe.progressPast((await probe.progress()).committed);
       lagAtOutage.push((await probe.progress()).lag);
       if (force) await redis.kill();
       else await redis.stop();
+      await produceWorkload(kafka, names.topic, thirds[i + 1] ?? []);
       await sleep(2_000);
       await redis.start();
-      await produceWorkload(kafka, names.topic, thirds[i + 1] ?? []);
     }
 
     await waitUntilCaughtUp(kafka, names.topic, names.groupId, 180_000);

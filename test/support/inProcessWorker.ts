@@ -5,6 +5,7 @@ import {
   type IngestMetrics,
   type IngestWorker,
   loadWorkerEnv,
+  WORKER_REDIS_OPTIONS,
   workerConfigFromEnv,
 } from "@vu/ingest-worker";
 import { createLogger } from "@vu/service-runtime";
@@ -42,8 +43,8 @@ export async function startInProcessWorker(options: {
   names: IsolatedNames;
   nowMs?: number;
 }): Promise<RunningWorker> {
-  // As main.ts builds it: a command fails after 2 retries, and the worker's own retry takes over.
-  const redis = createRedisClient(options.redisUrl, { maxRetriesPerRequest: 2 });
+  // As main.ts builds it: a command fails after 2 retries or a timeout; the worker's retry takes over.
+  const redis = createRedisClient(options.redisUrl, { ...WORKER_REDIS_OPTIONS });
   redis.on("error", () => undefined);
   const metrics = createIngestMetrics();
   const { nowMs } = options;
@@ -56,7 +57,7 @@ export async function startInProcessWorker(options: {
       kafka: options.kafka,
       redis,
       keyspace: createKeyspace({ prefix: options.names.prefix }),
-      logger: createLogger("e2e-worker", "silent"),
+      logger: createLogger("e2e-worker", process.env.VU_E2E_WORKER_LOG === "1" ? "debug" : "silent"),
       metrics,
       config: {
         ...workerConfigFromEnv(defaults),

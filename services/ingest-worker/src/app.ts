@@ -59,6 +59,15 @@ export interface IngestWorker {
 export const DEFAULT_MAX_BYTES_PER_PARTITION = 32 * 1024 * 1024;
 
 /**
+ * How the worker's Redis client is built (main.ts and the in-process test worker). A command fails
+ * after 2 reconnection attempts or 15 s without a reply, and the worker's own retry (with backoff,
+ * per organization) takes over: ioredis can otherwise leave a command that was in flight when the
+ * connection dropped pending for good, which stalled a partition after a Redis restart. A command
+ * that timed out but ran after all is found counted by the retry (dedupe), never counted twice.
+ */
+export const WORKER_REDIS_OPTIONS = { maxRetriesPerRequest: 2, commandTimeout: 15_000 } as const;
+
+/**
  * The consumer: each partition batch goes through `handleBatch` (validate, dead-letter, aggregate,
  * apply, then resolve offsets). This file wires Kafka, Redis and the dead-letter producer.
  */

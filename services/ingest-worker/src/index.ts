@@ -1,6 +1,12 @@
 // What end-to-end tests and benchmarks need to run the worker in-process.
 
-export { createIngestWorker, type IngestWorker, type IngestWorkerConfig, type IngestWorkerDeps } from "./app";
+export {
+  createIngestWorker,
+  type IngestWorker,
+  type IngestWorkerConfig,
+  type IngestWorkerDeps,
+  WORKER_REDIS_OPTIONS,
+} from "./app";
 export { sortBatch } from "./batchSorter";
 export { loadWorkerEnv, type WorkerEnv, workerConfigFromEnv, workerEnvSchema } from "./env";
 export { createIngestMetrics, type IngestMetrics } from "./metrics";

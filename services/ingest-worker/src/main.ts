@@ -10,7 +10,7 @@ import {
 } from "@vu/service-runtime";
 import { createKeyspace, createRedisClient, redisHealth } from "@vu/store";
 import { Kafka } from "kafkajs";
-import { createIngestWorker, type IngestWorker } from "./app";
+import { createIngestWorker, type IngestWorker, WORKER_REDIS_OPTIONS } from "./app";
 import { loadWorkerEnv, workerConfigFromEnv } from "./env";
 import { createIngestMetrics } from "./metrics";
 
@@ -22,7 +22,7 @@ const kafka = new Kafka({
   logLevel: kafkaLogLevel(env.LOG_LEVEL),
   logCreator: kafkaLogCreator(logger),
 });
-const redis = createRedisClient(env.REDIS_URL, { maxRetriesPerRequest: 2 });
+const redis = createRedisClient(env.REDIS_URL, { ...WORKER_REDIS_OPTIONS });
 const metrics = createIngestMetrics();
 const makeWorker = () =>
   createIngestWorker({
