@@ -1,6 +1,13 @@
 import type { RedisClient } from "@vu/store";
 
-const TIER_NAMES: Record<string, string> = { m: "minute", h: "hour", d: "day", w: "week", M: "month" };
+const TIER_NAMES: Record<string, string> = {
+  m: "minute",
+  q: "quarter",
+  h: "hour",
+  d: "day",
+  w: "week",
+  M: "month",
+};
 /** Block views (packages/store/README.md); a block key without a view suffix is the older one-view layout. */
 const VIEW_NAMES: Record<string, string> = {
   c: "combinations",

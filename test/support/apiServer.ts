@@ -1,18 +1,11 @@
 import type { AddressInfo } from "node:net";
-import { type ApiConfig, createApp } from "@vu/query-api";
+import { createApp } from "@vu/query-api";
 import { createLogger } from "@vu/service-runtime";
 import { createKeyspace, createRedisClient, createRollupReader, createTokenStore } from "@vu/store";
-
-const DAY_MS = 86_400_000;
+import { DEFAULT_RETENTION } from "@vu/time-buckets";
 
 /** The store's default retention (CONTRACT §2), which the oracle's kept grid assumes too. */
-export const DEFAULT_RETENTION: ApiConfig["retention"] = {
-  minute: 35 * DAY_MS,
-  hour: 400 * DAY_MS,
-  day: null,
-  week: null,
-  month: null,
-};
+export { DEFAULT_RETENTION };
 
 export interface ApiServerOptions {
   redisUrl: string;

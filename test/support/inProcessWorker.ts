@@ -23,6 +23,8 @@ export interface RunningWorker {
   metrics: IngestMetrics;
   /** Consumer crashes seen; kafkajs restarts the consumer itself after the retriable ones. */
   crashes: string[];
+  /** Times a consumer joined its group: more than once means it met a rebalance or an outage. */
+  readonly joins: number;
   /** Incarnations started after a crash kafkajs does not restart from (what a supervisor does). */
   restarts: number;
   stop(): Promise<void>;
@@ -49,6 +51,7 @@ export async function startInProcessWorker(options: {
   const metrics = createIngestMetrics();
   const { nowMs } = options;
   const crashes: string[] = [];
+  let joins = 0;
   let stopped = false;
   let restarts = 0;
 
@@ -67,6 +70,9 @@ export async function startInProcessWorker(options: {
         fromBeginning: true,
       },
       ...(nowMs === undefined ? {} : { now: () => nowMs }),
+    });
+    worker.consumer.on(worker.consumer.events.GROUP_JOIN, () => {
+      joins++;
     });
     worker.consumer.on(worker.consumer.events.CRASH, ({ payload }) => {
       crashes.push(`${payload.error.name}: ${payload.error.message} (restart: ${payload.restart})`);
@@ -97,6 +103,9 @@ export async function startInProcessWorker(options: {
     worker: () => current,
     metrics,
     crashes,
+    get joins() {
+      return joins;
+    },
     get restarts() {
       return restarts;
     },

@@ -8,6 +8,7 @@ import { envRetentionDays } from "./envFields";
  */
 export const retentionEnvShape = {
   RETENTION_MINUTE_DAYS: envRetentionDays(35),
+  RETENTION_QUARTER_DAYS: envRetentionDays(400),
   RETENTION_HOUR_DAYS: envRetentionDays(400),
   RETENTION_DAY_DAYS: envRetentionDays(null),
   RETENTION_WEEK_DAYS: envRetentionDays(null),
@@ -20,6 +21,7 @@ export function retentionFromEnv(env: RetentionEnv): Retention {
   const ms = (days: number | null) => (days === null ? null : days * DAY_MS);
   return {
     minute: ms(env.RETENTION_MINUTE_DAYS),
+    quarter: ms(env.RETENTION_QUARTER_DAYS),
     hour: ms(env.RETENTION_HOUR_DAYS),
     day: ms(env.RETENTION_DAY_DAYS),
     week: ms(env.RETENTION_WEEK_DAYS),

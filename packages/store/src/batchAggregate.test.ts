@@ -52,8 +52,8 @@ describe("aggregateBatch", () => {
       { key: '["ada@example.com","v1","gpt","Zoom"]', values: ["ada@example.com", "v1", "gpt", "Zoom"] },
       { key: '["ada@example.com","v1","gpt","Teams"]', values: ["ada@example.com", "v1", "gpt", "Teams"] },
     ]);
-    // 5 tiers × 6 views.
-    expect(payload.blocks).toHaveLength(30);
+    // 6 tiers × 6 views.
+    expect(payload.blocks).toHaveLength(36);
     expect(cellsOf(payload, "b:m:202611201000:c")).toEqual([
       1, 1, 100, 60_000, 500, 1, 200, 1, 2, 1, 100, 60_000, 100, 1, 0, 0,
     ]);
@@ -110,10 +110,11 @@ describe("aggregateBatch", () => {
       payload.blocks
         .filter(({ suffix }) => suffix.endsWith(":c") && suffix.slice(4).startsWith(stampPrefix))
         .map(({ suffix }) => suffix.slice(0, 3));
-    expect(tiersOf("202601150")).toEqual(["b:h", "b:d"]);
+    expect(tiersOf("202601150")).toEqual(["b:q", "b:h", "b:d"]);
     const expiry = (suffix: string) => blockOf(payload, suffix)?.expireAtMs;
     expect(expiry("b:m:202611221159:t")).toBe(Date.parse("2026-11-22T11:59:00Z") + 35 * DAY_MS + DAY_MS);
     expect(expiry("b:h:202601150800:a")).toBe(Date.parse("2026-01-15T08:00:00Z") + 400 * DAY_MS + DAY_MS);
+    expect(expiry("b:q:202601150830:a")).toBe(Date.parse("2026-01-15T08:30:00Z") + 400 * DAY_MS + DAY_MS);
     expect(expiry("b:M:202601010000:c")).toBe(0);
   });
 });

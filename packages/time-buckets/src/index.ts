@@ -6,5 +6,15 @@ export {
   type Retention,
   retentionProblems,
 } from "./retention";
-export { DAY_MS, HOUR_MS, isTier, MINUTE_MS, TIER_CODE, TIERS, type Tier, WEEK_MS } from "./tiers";
+export {
+  DAY_MS,
+  HOUR_MS,
+  isTier,
+  MINUTE_MS,
+  QUARTER_MS,
+  TIER_CODE,
+  TIERS,
+  type Tier,
+  WEEK_MS,
+} from "./tiers";
 export { bucketsOf, ceilUtc, floorUtc, isAlignedUtc, nextUtc } from "./utcBuckets";

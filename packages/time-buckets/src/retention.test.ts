@@ -29,7 +29,10 @@ describe("retentionProblems", () => {
   it("accepts the defaults and rejects a coarser tier kept shorter than a finer one", () => {
     expect(retentionProblems(DEFAULT_RETENTION)).toEqual([]);
     expect(retentionProblems({ ...DEFAULT_RETENTION, hour: DAY_MS })).toEqual([
-      "hour data must be kept at least as long as minute data",
+      "hour data must be kept at least as long as quarter data",
+    ]);
+    expect(retentionProblems({ ...DEFAULT_RETENTION, quarter: DAY_MS })).toEqual([
+      "quarter data must be kept at least as long as minute data",
     ]);
   });
 });

@@ -5,6 +5,7 @@ export type Retention = Readonly<Record<Tier, number | null>>;
 
 export const DEFAULT_RETENTION: Retention = {
   minute: 35 * DAY_MS,
+  quarter: 400 * DAY_MS,
   hour: 400 * DAY_MS,
   day: null,
   week: null,
@@ -40,7 +41,8 @@ export function blockExpiresAt(retention: Retention, tier: Tier, startMs: number
 export function retentionProblems(retention: Retention): string[] {
   const longest = (v: number | null) => (v === null ? Number.POSITIVE_INFINITY : v);
   const ladder: Array<[Tier, Tier]> = [
-    ["minute", "hour"],
+    ["minute", "quarter"],
+    ["quarter", "hour"],
     ["hour", "day"],
     ["day", "month"],
     ["day", "week"],

@@ -46,6 +46,7 @@ describe("bucketsOf", () => {
     const got = bucketsOf(at("2026-11-01T23:30:10Z")).map((b) => `${b.tier}=${iso(b.startMs)}`);
     expect(got).toEqual([
       "minute=2026-11-01T23:30:00.000Z",
+      "quarter=2026-11-01T23:30:00.000Z",
       "hour=2026-11-01T23:00:00.000Z",
       "day=2026-11-01T00:00:00.000Z",
       "week=2026-10-26T00:00:00.000Z",

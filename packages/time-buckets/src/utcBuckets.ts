@@ -1,4 +1,4 @@
-import { DAY_MS, HOUR_MS, MINUTE_MS, type Tier, WEEK_MS } from "./tiers";
+import { DAY_MS, HOUR_MS, MINUTE_MS, QUARTER_MS, TIERS, type Tier, WEEK_MS } from "./tiers";
 
 // 1970-01-05 was a Monday: ISO weeks are aligned to it.
 const FIRST_MONDAY_MS = 4 * DAY_MS;
@@ -19,6 +19,8 @@ export function floorUtc(tier: Tier, epochMs: number): number {
   switch (tier) {
     case "minute":
       return floorTo(epochMs, MINUTE_MS);
+    case "quarter":
+      return floorTo(epochMs, QUARTER_MS);
     case "hour":
       return floorTo(epochMs, HOUR_MS);
     case "day":
@@ -37,6 +39,8 @@ export function nextUtc(tier: Tier, startMs: number): number {
   switch (tier) {
     case "minute":
       return startMs + MINUTE_MS;
+    case "quarter":
+      return startMs + QUARTER_MS;
     case "hour":
       return startMs + HOUR_MS;
     case "day":
@@ -62,7 +66,7 @@ export function isAlignedUtc(tier: Tier, epochMs: number): boolean {
 
 /** The bucket of every tier that contains `epochMs`, finest first. */
 export function bucketsOf(epochMs: number): ReadonlyArray<{ tier: Tier; startMs: number }> {
-  return (["minute", "hour", "day", "week", "month"] as const).map((tier) => ({
+  return TIERS.map((tier) => ({
     tier,
     startMs: floorUtc(tier, epochMs),
   }));

@@ -27,6 +27,8 @@ export interface PlanContext {
   retention: Retention;
   /** Where the organization may have data (dataExtent.ts); no block outside it is planned. */
   dataExtent?: TimeRange | undefined;
+  /** Stored blocks a plan may read; planning stops with an InvalidParameterError past it. */
+  maxBlocks?: number;
 }
 
 /** The store's retention rule at the query's `now`, as a predicate. */

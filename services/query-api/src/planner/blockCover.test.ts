@@ -77,14 +77,24 @@ describe("coverInterval: hand-checked covers", () => {
     expect(blocks).toEqual([0, 1, 2, 3, 4].map((k) => ({ tier: "week", startMs: start + k * 7 * DAY_MS })));
   });
 
-  it("covers 10:17–14:42 with 43 minutes, 3 hours and 42 minutes", () => {
+  it("covers 10:17–14:42 with 13 minutes, 2 quarters, 3 hours, 2 quarters and 12 minutes", () => {
     const startMs = at("2026-11-04T10:17:00Z");
     const endMs = at("2026-11-04T14:42:00Z");
     const blocks = coverInterval(startMs, endMs, keepAll);
-    expect(tally(blocks)).toEqual({ minute: 85, hour: 3 });
+    expect(tally(blocks)).toEqual({ minute: 25, quarter: 4, hour: 3 });
     expect(
-      blocks.slice(42, 47).map((b) => `${b.tier}@${new Date(b.startMs).toISOString().slice(11, 16)}`),
-    ).toEqual(["minute@10:59", "hour@11:00", "hour@12:00", "hour@13:00", "minute@14:00"]);
+      blocks.slice(12, 21).map((b) => `${b.tier}@${new Date(b.startMs).toISOString().slice(11, 16)}`),
+    ).toEqual([
+      "minute@10:29",
+      "quarter@10:30",
+      "quarter@10:45",
+      "hour@11:00",
+      "hour@12:00",
+      "hour@13:00",
+      "quarter@14:00",
+      "quarter@14:15",
+      "minute@14:30",
+    ]);
     expectExactCover(blocks, startMs, endMs);
   });
 
@@ -96,9 +106,10 @@ describe("coverInterval: hand-checked covers", () => {
     expectExactCover(blocks, startMs, endMs);
   });
 
-  it("uses only minutes inside one hour or across one hour edge", () => {
+  it("uses minutes up to quarter-hour edges, and only minutes where no quarter hour fits", () => {
     expect(tally(coverInterval(at("2026-11-04T10:05:00Z"), at("2026-11-04T10:35:00Z"), keepAll))).toEqual({
-      minute: 30,
+      minute: 15,
+      quarter: 1,
     });
     expect(tally(coverInterval(at("2026-11-04T10:50:00Z"), at("2026-11-04T11:10:00Z"), keepAll))).toEqual({
       minute: 20,
@@ -110,8 +121,8 @@ describe("coverInterval: hand-checked covers", () => {
     const startMs = at("2026-10-30T22:17:00Z");
     const endMs = at("2026-12-02T01:05:00Z");
     const blocks = coverInterval(startMs, endMs, keepAll);
-    // 43 min, 23:00 hour, Oct 31, November, Dec 1, 00:00 hour, 5 min.
-    expect(tally(blocks)).toEqual({ minute: 48, hour: 2, day: 2, month: 1 });
+    // 13 min, 2 quarters, 23:00 hour, Oct 31, November, Dec 1, 00:00 hour, 5 min.
+    expect(tally(blocks)).toEqual({ minute: 18, quarter: 2, hour: 2, day: 2, month: 1 });
     expectExactCover(blocks, startMs, endMs);
   });
 
@@ -177,10 +188,12 @@ describe("coverInterval: minimal against brute force", () => {
   function randomKept(endMs: number): IsKept {
     if (random() < 0.5) return keepAll;
     const minuteFrom = endMs - Math.floor(random() * 3 * DAY_MS);
-    const hourFrom = minuteFrom - Math.floor(random() * 20 * DAY_MS);
+    const quarterFrom = minuteFrom - Math.floor(random() * 10 * DAY_MS);
+    const hourFrom = quarterFrom - Math.floor(random() * 10 * DAY_MS);
     const weeks = random() < 0.7;
     return (tier, startMs) => {
       if (tier === "minute") return startMs >= minuteFrom;
+      if (tier === "quarter") return startMs >= quarterFrom;
       if (tier === "hour") return startMs >= hourFrom;
       return tier !== "week" || weeks;
     };

@@ -106,19 +106,18 @@ describe("planQuery", () => {
     ]);
   });
 
-  it("plans Kolkata days older than 35 days on UTC hours, recent ones on the exact local midnight", () => {
+  it("plans Kolkata days on the exact local midnight, older than 35 days too (quarter hours)", () => {
     const old = planQuery(
       { startDate: "2026-10-01", endDate: "2026-10-02", timezone: "Asia/Kolkata" },
       context,
     );
-    expect(old.meta.start_date).toBe("2026-09-30T23:30:00.000+05:30");
-    // The widened start opens a half-hour bucket for the local 30th, emptied by the tie rule and
-    // dropped; the widened end opens one for the local 3rd, which keeps 18:00Z–19:00Z.
+    expect(old.meta.start_date).toBe("2026-10-01T00:00:00.000+05:30");
     expect(old.buckets.map((b) => `${b.label} ${iso(b.startMs)} ${iso(b.endMs)}`)).toEqual([
-      "2026-10-01T00:00:00.000+05:30 2026-09-30T18:00:00.000Z 2026-10-01T18:00:00.000Z",
-      "2026-10-02T00:00:00.000+05:30 2026-10-01T18:00:00.000Z 2026-10-02T18:00:00.000Z",
-      "2026-10-03T00:00:00.000+05:30 2026-10-02T18:00:00.000Z 2026-10-02T19:00:00.000Z",
+      "2026-10-01T00:00:00.000+05:30 2026-09-30T18:30:00.000Z 2026-10-01T18:30:00.000Z",
+      "2026-10-02T00:00:00.000+05:30 2026-10-01T18:30:00.000Z 2026-10-02T18:30:00.000Z",
     ]);
+    // Two quarter hours and five hours on each side of the UTC day: 15 blocks.
+    expect(tally(old.buckets[0]?.blocks ?? [])).toEqual({ quarter: 4, hour: 10, day: 1 });
     expectExactPlan(old);
 
     const recent = planQuery(
@@ -129,8 +128,8 @@ describe("planQuery", () => {
       "2026-11-09T18:30:00.000Z",
       "2026-11-10T18:30:00.000Z",
     ]);
-    // + 30 minutes and 5 hours before the UTC day, the day, − the same at its end: 71 blocks, not 83.
-    expect(tally(recent.buckets[0]?.blocks ?? [])).toEqual({ minute: 60, hour: 10, day: 1 });
+    // + 2 quarter hours and 5 hours before the UTC day, the day, − the same at its end: 15 blocks.
+    expect(tally(recent.buckets[0]?.blocks ?? [])).toEqual({ quarter: 4, hour: 10, day: 1 });
     expectExactPlan(recent);
   });
 
@@ -197,10 +196,10 @@ describe("planTotal", () => {
       "2026-11-15T12:34:00.000Z",
       "2026-11-22T12:35:00.000Z",
     ]);
-    // Positive: 26 minutes, 11 hours, 6 days (no Monday-to-Monday week fits), 12 hours, 35 minutes
-    // (90 blocks). Signed: the week from Monday the 16th, minus what lies past the end, plus the
-    // Sunday afternoon before it (74 blocks).
-    expect(tally(plan.blocks)).toEqual({ minute: 51, hour: 22, week: 1 });
+    // Signed: the week from Monday the 16th, minus what lies past the end, plus the Sunday afternoon
+    // before it, with quarter hours near the minute edges: 40 blocks (positive, without quarter
+    // hours: 90).
+    expect(tally(plan.blocks)).toEqual({ minute: 14, quarter: 3, hour: 22, week: 1 });
     expect(netCoverage(plan.blocks)).toEqual([{ ...plan.range, weight: 1 }]);
   });
 
@@ -291,5 +290,35 @@ describe("the data extent", () => {
     expect(clamped.meta).toEqual(planTotal(params, base).meta);
     expect(netCoverage(clamped.blocks)).toEqual([{ ...dataExtent, weight: 1 }]);
     expect(planTotal(params, { ...base, dataExtent: { startMs: 0, endMs: 0 } }).blocks).toEqual([]);
+  });
+});
+
+describe("the block limit", () => {
+  const context = { now: Date.parse("2026-11-22T12:00:00Z"), retention: DEFAULT_RETENTION };
+
+  it("refuses a plan past maxBlocks with a 400 naming the range, and stops planning there", () => {
+    // 9,600 months in +05:45 would need over 100,000 blocks; planning stops after the first few.
+    const params = {
+      startDate: "1500-01-01",
+      endDate: "2299-12-31",
+      granularity: "month" as const,
+      timezone: "+05:45",
+    };
+    const started = performance.now();
+    expect(() => planQuery(params, { ...context, maxBlocks: 1_000 })).toThrow(
+      expect.objectContaining({
+        parameter: "start_date",
+        message: expect.stringMatching(
+          /^the range 1499-12-31T05:45:00.000\+05:45..2300-01-01T00:00:00.000\+05:45 needs more than 1000 stored blocks/,
+        ),
+      }),
+    );
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(() =>
+      planTotal({ startDate: "0001-01-01", endDate: "9999-12-31" }, { ...context, maxBlocks: 1_000 }),
+    ).toThrow(/needs more than 1000 stored blocks/);
+    expect(
+      planQuery({ startDate: "2026-11-01", endDate: "2026-11-02" }, { ...context, maxBlocks: 2 }).buckets,
+    ).toHaveLength(2);
   });
 });

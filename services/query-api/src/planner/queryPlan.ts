@@ -4,6 +4,7 @@ import { cutBuckets } from "./bucketCutting";
 import { clampToExtent, mayHoldData } from "./dataExtent";
 import { DEFAULT_GRANULARITY, type Granularity } from "./granularity";
 import { formatInstant } from "./instantFormat";
+import { InvalidParameterError } from "./invalidParameterError";
 import { type RangeParams, resolveRange } from "./rangeResolution";
 import { snapBuckets } from "./retentionGrid";
 import { coverSigned } from "./signedCover";
@@ -66,10 +67,15 @@ export function planQuery(params: StatsPlanParams, context: PlanContext): StatsP
   const { zone, zoneName, ...range } = resolveRange(params, context);
   const granularity = params.granularity ?? DEFAULT_GRANULARITY;
   const isKept = keptAt(context);
+  const meta = rangeMeta(range, zone, zoneName);
+  const budget = blockBudget(meta, context.maxBlocks);
   const buckets = snapBuckets(cutBuckets(range, granularity, zone), range, isKept)
     .filter((bucket) => mayHoldData(bucket, context.dataExtent))
-    .map((bucket) => ({ ...bucket, blocks: coverSigned(bucket.startMs, bucket.endMs, isKept) }));
-  return { range, zoneName, meta: { ...rangeMeta(range, zone, zoneName), granularity }, buckets };
+    .map((bucket) => ({
+      ...bucket,
+      blocks: budget.spend(coverSigned(bucket.startMs, bucket.endMs, isKept)),
+    }));
+  return { range, zoneName, meta: { ...meta, granularity }, buckets };
 }
 
 /** Plans `GET /api/v1/stats/summary`: the same range, answered as one interval. */
@@ -77,6 +83,36 @@ export function planTotal(params: RangeParams, context: PlanContext): TotalPlan 
   const { zone, zoneName, ...range } = resolveRange(params, context);
   const isKept = keptAt(context);
   const read = clampToExtent(range, context.dataExtent, isKept);
-  const blocks = read === null ? [] : coverSigned(read.startMs, read.endMs, isKept);
-  return { range, zoneName, meta: rangeMeta(range, zone, zoneName), blocks };
+  const meta = rangeMeta(range, zone, zoneName);
+  const budget = blockBudget(meta, context.maxBlocks);
+  // No block spans more than 31 days, so a longer interval is refused before it is covered.
+  if (read !== null) budget.require(Math.ceil((read.endMs - read.startMs) / (31 * 86_400_000)));
+  const blocks = budget.spend(read === null ? [] : coverSigned(read.startMs, read.endMs, isKept));
+  return { range, zoneName, meta, blocks };
+}
+
+/**
+ * Counts the blocks a plan reads and stops planning as soon as they pass `maxBlocks`, so that a
+ * request too large to answer also costs little to refuse (CONTRACT §2: a 400 naming the range).
+ */
+function blockBudget(meta: RangeMeta, maxBlocks = Number.POSITIVE_INFINITY) {
+  let spent = 0;
+  const require = (blocks: number) => {
+    if (spent + blocks > maxBlocks) {
+      throw new InvalidParameterError(
+        "start_date",
+        `the range ${meta.start_date}..${meta.end_date} needs more than ${maxBlocks} stored blocks: ` +
+          "ask for a shorter range or a coarser granularity",
+      );
+    }
+  };
+  return {
+    /** Refuses now when at least `blocks` more are certain to be needed. */
+    require,
+    spend<B>(blocks: B[]): B[] {
+      require(blocks.length);
+      spent += blocks.length;
+      return blocks;
+    },
+  };
 }

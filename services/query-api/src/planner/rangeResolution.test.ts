@@ -178,11 +178,16 @@ describe("resolveRange: retention", () => {
     expect(r).toEqual(["2026-11-09T18:15:00.000Z", "2026-11-12T18:15:00.000Z"]);
   });
 
-  it("widens bounds older than the minute retention to UTC hours", () => {
-    // 2026-10-01 is 52 days before now: minute blocks are gone, hour blocks kept.
+  it("keeps Kolkata bounds older than the minute retention exact on UTC quarter hours", () => {
+    // 2026-10-01 is 52 days before now: minute blocks are gone, quarter-hour blocks kept.
     expect(utc({ startDate: "2026-10-01", endDate: "2026-10-02", timezone: "Asia/Kolkata" })).toEqual([
-      "2026-09-30T18:00:00.000Z",
-      "2026-10-02T19:00:00.000Z",
+      "2026-09-30T18:30:00.000Z",
+      "2026-10-02T18:30:00.000Z",
+    ]);
+    // A bound between quarter hours moves out to them.
+    expect(utc({ startDate: "2026-10-01T10:17:00Z", endDate: "2026-10-01T11:02:00Z" })).toEqual([
+      "2026-10-01T10:15:00.000Z",
+      "2026-10-01T11:15:00.000Z",
     ]);
   });
 
@@ -195,9 +200,9 @@ describe("resolveRange: retention", () => {
   });
 
   it("uses the finest grid still stored for each bound separately", () => {
-    // Start older than 35 days (hour grid), end recent (minute grid).
+    // Start older than 35 days (quarter-hour grid), end recent (minute grid).
     expect(utc({ startDate: "2026-10-01T10:17:00Z", endDate: "2026-11-20T10:17:00Z" })).toEqual([
-      "2026-10-01T10:00:00.000Z",
+      "2026-10-01T10:15:00.000Z",
       "2026-11-20T10:17:00.000Z",
     ]);
   });

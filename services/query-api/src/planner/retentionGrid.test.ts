@@ -13,12 +13,25 @@ import {
 } from "./retentionGrid";
 
 const now = Date.parse("2026-11-22T12:00:00Z");
-const isKept = keptAt({ now, retention: DEFAULT_RETENTION });
+/**
+ * Most cases below are about the hour and day grids, which the default retention reaches only after
+ * 400 days (quarter hours are kept as long as hours): they run with quarter hours kept only as
+ * long as minutes, a configuration the ladder allows. `defaultKept` is the default.
+ */
+const isKept = keptAt({ now, retention: { ...DEFAULT_RETENTION, quarter: DEFAULT_RETENTION.minute } });
+const defaultKept = keptAt({ now, retention: DEFAULT_RETENTION });
 const at = (iso: string) => Date.parse(iso);
 const iso = (ms: number) => new Date(ms).toISOString();
 
 describe("gridAt", () => {
-  it("uses minutes within 35 days, hours within 400 days, days beyond (default retention)", () => {
+  it("uses minutes within 35 days, quarter hours within 400 days, days beyond (default retention)", () => {
+    expect(gridAt(at("2026-11-20T10:17:00Z"), defaultKept)).toBe("minute");
+    expect(gridAt(at("2026-10-01T10:17:00Z"), defaultKept)).toBe("quarter");
+    expect(gridAt(at("2025-11-01T10:17:00Z"), defaultKept)).toBe("quarter");
+    expect(gridAt(at("2025-01-01T10:17:00Z"), defaultKept)).toBe("day");
+  });
+
+  it("uses minutes within 35 days, hours within 400 days, days beyond (quarters kept as minutes)", () => {
     expect(gridAt(at("2026-11-20T10:17:00Z"), isKept)).toBe("minute");
     expect(gridAt(at("2026-10-01T10:17:00Z"), isKept)).toBe("hour");
     expect(gridAt(at("2025-01-01T10:17:00Z"), isKept)).toBe("day");
@@ -77,6 +90,22 @@ describe("snapBuckets", () => {
     const buckets = snapBuckets(cutBuckets(range, "day", IANAZone.create(zone)), range, isKept);
     return { range, buckets };
   };
+
+  it("keeps Asia/Kolkata and Asia/Kathmandu days older than 35 days exact by default (quarter hours)", () => {
+    for (const [zone, offset] of [
+      ["Asia/Kolkata", "18:30"],
+      ["Asia/Kathmandu", "18:15"],
+    ] as const) {
+      const start = at(`2026-09-30T${offset}:00Z`);
+      const range = {
+        startMs: floorToGrid(start, defaultKept),
+        endMs: ceilToGrid(start + 3 * DAY_MS, defaultKept),
+      };
+      const unsnapped = cutBuckets(range, "day", IANAZone.create(zone));
+      expect(range.startMs).toBe(start);
+      expect(snapBuckets(unsnapped, range, defaultKept)).toEqual(unsnapped);
+    }
+  });
 
   it("moves Asia/Kolkata day boundaries older than 35 days to the nearest UTC hour", () => {
     const { buckets } = snapDays("Asia/Kolkata", "2026-09-30T18:30:00Z", "2026-10-03T18:30:00Z");

@@ -37,7 +37,7 @@ function fakeReader(first: OrganizationExtent, during: OrganizationExtent[]) {
   return { reader, reads };
 }
 
-function run(reader: RollupReader, maxBlocks = 100) {
+function run(reader: RollupReader) {
   const planned: DataExtent[] = [];
   const context: PlanContext = { now, retention: DEFAULT_RETENTION };
   const promise = readConsistently({
@@ -58,8 +58,6 @@ function run(reader: RollupReader, maxBlocks = 100) {
         blocks: Array.from({ length: Math.min(days, 1000) }, () => ({ tier: "day" as const, startMs: 0 })),
       };
     },
-    maxBlocks,
-    describeRange: () => "the range",
   });
   return { promise, planned };
 }
@@ -94,15 +92,5 @@ describe("readConsistently", () => {
     expect(plan).toBeUndefined();
     expect(planned.at(-1)).toBeUndefined();
     expect(fake.reads).toHaveLength(3);
-  });
-
-  it("refuses a plan over the block limit before reading anything", async () => {
-    const fake = fakeReader("unknown", []);
-    const { promise } = run(fake.reader, 5);
-    await expect(promise).rejects.toMatchObject({
-      parameter: "start_date",
-      message: expect.stringContaining("needs 10 stored blocks, more than the limit of 5"),
-    });
-    expect(fake.reads).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import { FUTURE_TOLERANCE_HOURS } from "@vu/events";
 import type { BlockRef, BlockSnapshot, OrganizationExtent, ReadOptions, RollupReader, View } from "@vu/store";
-import { type DataExtent, InvalidParameterError, type PlanContext } from "../planner";
+import type { DataExtent, PlanContext } from "../planner";
 
 const FUTURE_TOLERANCE_MS = FUTURE_TOLERANCE_HOURS * 3_600_000;
 /** Plans made from an extent that then changed under them, before the plan ignores the extent. */
@@ -26,11 +26,11 @@ export interface ConsistentReadOptions<P> {
   org: string;
   view: View;
   read: ReadOptions;
-  /** A plan for the context (with the organization's data extent) and the blocks it reads. */
+  /**
+   * A plan for the context (with the organization's data extent, and `maxBlocks` for the planner to
+   * refuse past) and the blocks it reads.
+   */
   plan(context: PlanContext): { plan: P; blocks: readonly BlockRef[] };
-  /** At most this many blocks a request; more is a 400 naming the range. */
-  maxBlocks: number;
-  describeRange(plan: P): string;
 }
 
 /**
@@ -47,13 +47,6 @@ export async function readConsistently<P>(
   for (let attempt = 1; ; attempt++) {
     const bounded = attempt <= EXTENT_ATTEMPTS;
     const { plan, blocks } = options.plan({ ...context, dataExtent: bounded ? extent : undefined });
-    if (blocks.length > options.maxBlocks) {
-      throw new InvalidParameterError(
-        "start_date",
-        `the range ${options.describeRange(plan)} needs ${blocks.length} stored blocks, more than the ` +
-          `limit of ${options.maxBlocks}: ask for a shorter range or a coarser granularity`,
-      );
-    }
     const snapshot = await reader.readBlocks(generation, org, blocks, options.view, options.read);
     const seen = dataExtentOf(snapshot.extent, context.now);
     if (!bounded || sameDataExtent(seen, extent)) return { plan, snapshot };

@@ -49,8 +49,6 @@ export interface StatsResult {
   meta: StatsMeta;
 }
 
-const describeRange = (meta: RangeMeta) => `${meta.start_date}..${meta.end_date}`;
-
 /**
  * Plans the buckets where the organization has data, reads every block atomically, then filters,
  * groups, sorts and pages.
@@ -59,7 +57,7 @@ export async function queryStats(org: string, request: StatsRequest, deps: Query
   const filters = parseFilters(request.filters);
   const { plan, snapshot } = await readConsistently({
     reader: deps.reader,
-    context: deps.planContext(),
+    context: { ...deps.planContext(), maxBlocks: deps.maxBlocksPerRequest },
     org,
     view: viewFor(
       filters.map((f) => f.dimension),
@@ -70,8 +68,6 @@ export async function queryStats(org: string, request: StatsRequest, deps: Query
       const plan = planQuery(request, context);
       return { plan, blocks: plan.buckets.flatMap((b) => b.blocks) };
     },
-    maxBlocks: deps.maxBlocksPerRequest,
-    describeRange: (plan) => describeRange(plan.meta),
   });
   const rows = aggregateRows(plan.buckets, snapshot, { filters, groupBy: request.groupBy });
   const { items, pagination } = paginate(rows, request.page, request.pageSize);
@@ -104,7 +100,7 @@ export async function querySummary(
   const filters = parseFilters(request.filters);
   const { plan, snapshot } = await readConsistently({
     reader: deps.reader,
-    context: deps.planContext(),
+    context: { ...deps.planContext(), maxBlocks: deps.maxBlocksPerRequest },
     org,
     view: viewFor(filters.map((f) => f.dimension)),
     read: readOptions(filters),
@@ -112,8 +108,6 @@ export async function querySummary(
       const plan = planTotal(request, context);
       return { plan, blocks: plan.blocks };
     },
-    maxBlocks: deps.maxBlocksPerRequest,
-    describeRange: (plan) => describeRange(plan.meta),
   });
   const rows = aggregateRows([{ label: "", startMs: plan.range.startMs, blocks: plan.blocks }], snapshot, {
     filters,
