@@ -16,6 +16,14 @@ export const REQUIRED_COVERAGE = [
   "timezone:Europe/Berlin",
   "timezone:America/New_York",
   "timezone:Asia/Kolkata",
+  "timezone:Asia/Kathmandu",
+  "timezone:Australia/Adelaide",
+  "timezone:America/St_Johns",
+  // Exact beyond the minute retention thanks to quarter-hour blocks (CONTRACT §2: 400 days).
+  "older than 35 days:Asia/Kolkata",
+  "older than 35 days:Asia/Kathmandu",
+  "older than 35 days:Australia/Adelaide",
+  "older than 35 days:America/St_Johns",
   "zone from start_date offset",
   "date-only bound",
   "datetime bound with fraction",
@@ -38,6 +46,7 @@ export const REQUIRED_COVERAGE = [
 export function coverageOf(
   queries: readonly QueryCase[],
   expected: readonly ReturnType<typeof expectationOf>[],
+  nowMs: number,
 ): Map<string, number> {
   const tally = new Map<string, number>();
   const add = (key: string) => tally.set(key, (tally.get(key) ?? 0) + 1);
@@ -50,6 +59,9 @@ export function coverageOf(
       add(`format:${answer.format}`);
       add(`granularity:${answer.meta.granularity}`);
       add(`timezone:${answer.meta.timezone}`);
+      if (Date.parse(answer.meta.start_date) < nowMs - 35 * 86_400_000) {
+        add(`older than 35 days:${answer.meta.timezone}`);
+      }
       if (answer.meta.group_by) add(`group_by:${answer.meta.group_by}`);
       const { page, total_pages } = answer.pagination;
       if (page > total_pages) add("page past the end");

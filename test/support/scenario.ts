@@ -162,6 +162,7 @@ export async function verifyAgainstOracle(
     const coverage = coverageOf(
       queries,
       queries.map((q) => expectationOf(q, ctx)),
+      nowMs,
     );
     console.info(
       `[${suite}] compared ${queries.length} random and ${snapped} off-grid queries in ${((performance.now() - started) / 1000).toFixed(1)} s; ` +

@@ -19,12 +19,21 @@ export interface GeneratedRange {
 
 /**
  * Zones by region (approach (a) of the brief): within the minute retention (35 days) any zone and
- * any minute; within the hour retention (400 days) only zones at whole-hour offsets, on whole hours;
- * beyond it only UTC, on whole days. A `null` zone means no `timezone` parameter.
+ * any minute; within the quarter-hour retention (400 days) zones whose offsets are whole quarter
+ * hours, on quarter hours; beyond it only UTC, on whole days. A `null` zone means no `timezone`.
  */
+const QUARTER_HOUR_ZONES = [
+  "Asia/Kolkata",
+  "Asia/Kathmandu",
+  "Australia/Adelaide",
+  "America/St_Johns",
+  "+05:30",
+  "-0330",
+  "+0545",
+] as const;
 const ZONES: Readonly<Record<Region, ReadonlyArray<string | null>>> = {
-  recent: [null, "UTC", "Europe/Berlin", "America/New_York", "Asia/Kolkata", "+05:30", "-0330", "+0545", "Z"],
-  middle: [null, "UTC", "Europe/Berlin", "America/New_York", "+02:00", "-0500", "Z"],
+  recent: [null, "UTC", "Europe/Berlin", "America/New_York", ...QUARTER_HOUR_ZONES, "Z"],
+  middle: [null, "UTC", "Europe/Berlin", "America/New_York", "+02:00", "-0500", ...QUARTER_HOUR_ZONES, "Z"],
   old: [null, "UTC", "Z"],
 };
 /** Offsets written into `start_date` (which then also name the zone when `timezone` is absent). */
@@ -33,7 +42,7 @@ const WRITTEN_OFFSETS: Readonly<Record<Region, readonly string[]>> = {
   middle: ["Z", "+01:00", "-0500", "+00:00", "+0200"],
   old: ["Z", "+00:00"],
 };
-const STEP: Readonly<Record<Region, number>> = { recent: 1, middle: HOUR_MS, old: DAY_MS };
+const STEP: Readonly<Record<Region, number>> = { recent: 1, middle: HOUR_MS / 4, old: DAY_MS };
 
 const zoneOf = (timezone: string | null, written: string | null): string => {
   const name = timezone ?? written ?? "UTC";
