@@ -297,14 +297,13 @@ describe("the block limit", () => {
   const context = { now: Date.parse("2026-11-22T12:00:00Z"), retention: DEFAULT_RETENTION };
 
   it("refuses a plan past maxBlocks with a 400 naming the range, and stops planning there", () => {
-    // 9,600 months in +05:45 would need over 100,000 blocks; planning stops after the first few.
+    // 9,600 months in +05:45 would need over 100,000 blocks: refused once the first 1,000 are planned.
     const params = {
       startDate: "1500-01-01",
       endDate: "2299-12-31",
       granularity: "month" as const,
       timezone: "+05:45",
     };
-    const started = performance.now();
     expect(() => planQuery(params, { ...context, maxBlocks: 1_000 })).toThrow(
       expect.objectContaining({
         parameter: "start_date",
@@ -313,7 +312,6 @@ describe("the block limit", () => {
         ),
       }),
     );
-    expect(performance.now() - started).toBeLessThan(2_000);
     expect(() =>
       planTotal({ startDate: "0001-01-01", endDate: "9999-12-31" }, { ...context, maxBlocks: 1_000 }),
     ).toThrow(/needs more than 1000 stored blocks/);
