@@ -1,5 +1,6 @@
 import { compareByteOrder, DIMENSIONS, type Dimension } from "@vu/events";
 import type { Tier } from "@vu/time-buckets";
+import { createGenerationSource } from "./generation";
 import type { Keyspace } from "./keyspace";
 import { type OrganizationExtent, parseExtent } from "./organizationExtent";
 import type { RedisClient } from "./redisClient";
@@ -97,7 +98,7 @@ export function createRollupReader(options: RollupReaderOptions): RollupReader {
   const { redis, keyspace } = options;
   const generationCacheMs = options.generationCacheMs ?? 1000;
   const comboCache = new Map<string, ComboCache>();
-  let cachedGeneration: { value: number; until: number } | undefined;
+  const generationSource = createGenerationSource({ redis, keyspace, cacheMs: generationCacheMs });
 
   async function loadCombos(key: string): Promise<ComboCache> {
     const flat = (await redis.call("HGETALL", key)) as string[];
@@ -183,19 +184,7 @@ export function createRollupReader(options: RollupReaderOptions): RollupReader {
   }
 
   return {
-    async generation() {
-      const now = Date.now();
-      if (cachedGeneration && cachedGeneration.until > now) return cachedGeneration.value;
-      let raw: string | null;
-      try {
-        raw = await redis.get(keyspace.generation());
-      } catch (cause) {
-        throw unavailable(cause);
-      }
-      const value = raw === null ? 1 : Number(raw);
-      cachedGeneration = { value, until: now + generationCacheMs };
-      return value;
-    },
+    generation: () => generationSource.current(),
 
     async readBlocks(generation, org, blocks, view, options = {}) {
       const combosKey = keyspace.combos(generation, org);
