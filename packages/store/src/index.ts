@@ -17,9 +17,9 @@ export {
 export { createKeyspace, type Keyspace, type KeyspaceOptions, STORE_VERSION, utcStamp } from "./keyspace";
 export { type OrganizationExtent, sameExtent } from "./organizationExtent";
 export { createRateLimitCounter, type RateLimitCounter } from "./rateLimitCounter";
-export { createRedisClient, pingRedis, type RedisClient } from "./redisClient";
+export { createRedisClient, type RedisClient } from "./redisClient";
 export { isTransientRedisError } from "./redisErrors";
-export { type RedisHealth, type RedisHealthOptions, redisHealth } from "./redisHealth";
+export { type RedisHealth, type RedisHealthOptions, redisHealth, withTimeout } from "./redisHealth";
 export {
   type BlockRef,
   type BlockSnapshot,

@@ -24,18 +24,3 @@ export function createRedisClient(urls: string, options: RedisOptions = {}): Red
     enableOfflineQueue: options.enableOfflineQueue ?? true,
   });
 }
-
-/** Liveness probe for /readyz: true when a PING answers within the timeout. */
-export async function pingRedis(redis: RedisClient, timeoutMs = 1000): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<boolean>((resolve) => {
-    timer = setTimeout(() => resolve(false), timeoutMs);
-  });
-  try {
-    return await Promise.race([redis.ping().then((r) => r === "PONG"), timeout]);
-  } catch {
-    return false;
-  } finally {
-    clearTimeout(timer);
-  }
-}

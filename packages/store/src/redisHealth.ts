@@ -35,7 +35,8 @@ function nodeName(node: Redis): string {
   return `${node.options.host ?? "?"}:${node.options.port ?? "?"}`;
 }
 
-function withTimeout<T>(promise: Promise<T>, timeoutMs: number, what: string): Promise<T> {
+/** `promise`, or a rejection naming `what` once `timeoutMs` have passed without an answer. */
+export function withTimeout<T>(promise: Promise<T>, timeoutMs: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_resolve, reject) => {
     timer = setTimeout(() => reject(new Error(`${what} did not answer within ${timeoutMs} ms`)), timeoutMs);

@@ -1,5 +1,5 @@
 import type { Readiness } from "@vu/service-runtime";
-import { type RedisClient, redisHealth } from "@vu/store";
+import { type RedisClient, redisHealth, withTimeout } from "@vu/store";
 import type { RedisRateLimitStore } from "./redisRateLimitStore";
 
 export interface ReadinessOptions {
@@ -25,16 +25,9 @@ export function createReadinessCheck({
   timeoutMs = 1000,
 }: ReadinessOptions): () => Promise<Readiness> {
   return async () => {
-    let timer: NodeJS.Timeout | undefined;
-    const probe = Promise.race([
-      rateLimitStore.probe(),
-      new Promise<never>((_resolve, reject) => {
-        timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
-      }),
-    ])
+    const probe = withTimeout(rateLimitStore.probe(), timeoutMs, "the rate limiter's script")
       .then(() => [])
-      .catch((error: unknown) => [`the rate limiter's script did not run: ${failure(error)}`])
-      .finally(() => clearTimeout(timer));
+      .catch((error: unknown) => [`the rate limiter's script did not run: ${failure(error)}`]);
     const [health, probeReasons] = await Promise.all([redisHealth(redis, { timeoutMs }), probe]);
     const reasons = [...health.reasons, ...probeReasons];
     return { ok: reasons.length === 0, reasons };
