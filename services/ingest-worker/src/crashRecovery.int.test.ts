@@ -1,17 +1,11 @@
-import type { ChildProcess } from "node:child_process";
 import { createRecordingProducer } from "@vu/events";
-import { sleep, spawnService, waitFor } from "@vu/infra";
+import { sleep, waitFor } from "@vu/infra";
 import { createRedisClient } from "@vu/store";
+import { recordingEvent, redisUrl } from "@vu/testkit";
+import { isolatedTopics, testKafka } from "@vu/testkit/kafka";
+import { compareWithStore, expectedBlocks, keyspaceOf } from "@vu/testkit/store";
+import { spawnWorker, stopProcess, workerProcessEnv } from "@vu/testkit/worker";
 import { afterAll, expect, it } from "vitest";
-import {
-  brokers,
-  compareWithStore,
-  event,
-  expectedBlocks,
-  isolatedIngest,
-  redisUrl,
-  testKafka,
-} from "./testing/ingestHarness";
 
 const redis = createRedisClient(redisUrl());
 afterAll(() => redis.quit());
@@ -25,38 +19,19 @@ function isAlive(pid: number): boolean {
   }
 }
 
-function spawnWorker(env: Record<string, string>): ChildProcess {
-  return spawnService("services/ingest-worker/src/main.ts", { env });
-}
-
 it("loses nothing and counts nothing twice when the worker is SIGKILLed mid-stream, repeatedly", async () => {
-  const ctx = await isolatedIngest(3);
-  const env = {
-    KAFKA_BROKERS: brokers().join(","),
-    REDIS_URL: redisUrl(),
-    RECORDINGS_TOPIC: ctx.topic,
-    DLQ_TOPIC: ctx.dlqTopic,
-    KAFKA_GROUP_ID: ctx.groupId,
-    REDIS_PREFIX: ctx.prefix,
-    METRICS_PORT: "0",
-    KAFKA_SESSION_TIMEOUT_MS: "6000",
-    KAFKA_HEARTBEAT_INTERVAL_MS: "500",
-    // Rebalances after each kill are expected; only a crash of the worker itself is news.
-    LOG_LEVEL: "fatal",
-  };
+  const ctx = await isolatedTopics("worker", { partitions: 3 });
+  // Rebalances after each kill are expected; only a crash of the worker itself is news.
+  const env = workerProcessEnv(ctx, { LOG_LEVEL: "fatal" });
   const producer = createRecordingProducer({ kafka: testKafka(), topic: ctx.topic });
   await producer.connect();
   const orgs = ["acme", "globex", "initech"];
   const events = Array.from({ length: 12_000 }, (_, i) =>
-    event(
-      orgs[i % 3] ?? "acme",
-      `rec-${i}`,
-      new Date(Date.now() - ((i * 7919) % 1_000_000) * 60_000).toISOString(),
-      {
-        word_count: i % 1000,
-        duration_ms: (i % 600) * 1000,
-      },
-    ),
+    recordingEvent(`rec-${i}`, new Date(Date.now() - ((i * 7919) % 1_000_000) * 60_000).toISOString(), {
+      organization_id: orgs[i % 3] ?? "acme",
+      word_count: i % 1000,
+      duration_ms: (i % 600) * 1000,
+    }),
   );
 
   const killed: number[] = [];
@@ -80,16 +55,15 @@ it("loses nothing and counts nothing twice when the worker is SIGKILLed mid-stre
   try {
     for (const org of orgs) {
       const expected = expectedBlocks(events, org);
-      await waitFor(async () => (await compareWithStore(redis, ctx.keyspace, org, expected)) === null, {
+      await waitFor(async () => (await compareWithStore(redis, keyspaceOf(ctx), org, expected)) === null, {
         timeoutMs: 120_000,
         message: `rollups of ${org} equal the events after crashes`,
       }).catch(async (error: unknown) => {
-        throw new Error(`${await compareWithStore(redis, ctx.keyspace, org, expected)}`, { cause: error });
+        throw new Error(`${await compareWithStore(redis, keyspaceOf(ctx), org, expected)}`, { cause: error });
       });
-      expect(await compareWithStore(redis, ctx.keyspace, org, expected)).toBeNull();
+      expect(await compareWithStore(redis, keyspaceOf(ctx), org, expected)).toBeNull();
     }
   } finally {
-    child.kill("SIGTERM");
-    await new Promise((resolve) => child.once("exit", resolve));
+    await stopProcess(child, "SIGTERM");
   }
 }, 300_000);

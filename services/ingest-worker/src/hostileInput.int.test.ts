@@ -1,19 +1,12 @@
 import { waitFor } from "@vu/infra";
 import { createRedisClient, type RedisClient } from "@vu/store";
+import { counterTotal, type IsolatedNames, recordingEvent, redisUrl } from "@vu/testkit";
+import { collectDeadLetters, isolatedTopics, testKafka } from "@vu/testkit/kafka";
+import { compareWithStore, expectedBlocks, keyspaceOf } from "@vu/testkit/store";
+import { QUICK_REBALANCE_ENV, startInProcessWorker } from "@vu/testkit/worker";
 import { floorUtc } from "@vu/time-buckets";
 import kafkajs, { type Message } from "kafkajs";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
-import {
-  collectDeadLetters,
-  compareWithStore,
-  counterTotal,
-  event,
-  expectedBlocks,
-  isolatedIngest,
-  redisUrl,
-  startWorker,
-  testKafka,
-} from "./testing/ingestHarness";
 
 const { ConfigResourceTypes } = kafkajs;
 const kafka = testKafka();
@@ -36,22 +29,19 @@ async function sendRaw(topic: string, messages: Message[]) {
 }
 
 async function started(partitions = 1) {
-  const ctx = await isolatedIngest(partitions);
-  const worker = await startWorker({ kafka, redis, ...ctx });
-  onTestFinished(() => worker.worker.stop());
+  const ctx = await isolatedTopics("worker", { partitions });
+  const worker = await startInProcessWorker({ kafka, redis, names: ctx, env: QUICK_REBALANCE_ENV });
+  onTestFinished(() => worker.stop());
   const dlq = await collectDeadLetters(kafka, ctx.dlqTopic);
   onTestFinished(() => dlq.stop());
-  return { ctx, ...worker, dlq };
+  return { ctx, metrics: worker.metrics, dlq };
 }
 
-async function expectStored(
-  ctx: Awaited<ReturnType<typeof isolatedIngest>>,
-  counted: ReturnType<typeof event>[],
-) {
+async function expectStored(ctx: IsolatedNames, counted: ReturnType<typeof recordingEvent>[]) {
   const expected = expectedBlocks(counted, "acme");
   let diff: string | null = "not compared yet";
   const same = async () => {
-    diff = await compareWithStore(redis, ctx.keyspace, "acme", expected);
+    diff = await compareWithStore(redis, keyspaceOf(ctx), "acme", expected);
     return diff === null;
   };
   await waitFor(same, { timeoutMs: 30_000, message: "the store holds exactly the valid events" }).catch(
@@ -65,14 +55,14 @@ describe("hostile input never costs another message its count", () => {
   it("an event with a lone surrogate, sent with 50 valid ones, is dead-lettered alone", async () => {
     const { ctx, metrics, dlq } = await started();
     const valid = Array.from({ length: 50 }, (_, i) =>
-      event("acme", `ok-${i}`, hoursAgo(i % 5), { app_name: i === 7 ? "Zoom \u0000 nul" : "Zoom" }),
+      recordingEvent(`ok-${i}`, hoursAgo(i % 5), { app_name: i === 7 ? "Zoom \u0000 nul" : "Zoom" }),
     );
-    const lone = JSON.stringify(event("acme", "lone", hoursAgo(1), { app_name: "PLACEHOLDER" })).replace(
+    const lone = JSON.stringify(recordingEvent("lone", hoursAgo(1), { app_name: "PLACEHOLDER" })).replace(
       '"PLACEHOLDER"',
       '"Zoom\\ud83d"',
     );
     const notUtf8 = Buffer.concat([
-      Buffer.from(JSON.stringify(event("acme", "bytes", hoursAgo(1))).slice(0, -1)),
+      Buffer.from(JSON.stringify(recordingEvent("bytes", hoursAgo(1))).slice(0, -1)),
       Buffer.from([0xff, 0xfe, 0x7d]),
     ]);
     await sendRaw(ctx.topic, [
@@ -96,22 +86,23 @@ describe("hostile input never costs another message its count", () => {
   });
 
   it("events the apply script refuses are isolated and dead-lettered; the rest of their chunk counts once", async () => {
-    const ctx = await isolatedIngest(1);
+    const ctx = await isolatedTopics("worker", { partitions: 1 });
     // A key of the wrong type where one minute block of `acme` goes: every batch touching that
     // minute fails in the script, deterministically, as a corrupted key would.
     const poisonedAt = Date.parse(hoursAgo(3));
     const minute = floorUtc("minute", poisonedAt);
-    await redis.set(ctx.keyspace.block(1, "acme", "minute", minute, "combos"), "not a hash");
-    const { worker, metrics } = await startWorker({ kafka, redis, ...ctx });
+    await redis.set(keyspaceOf(ctx).block(1, "acme", "minute", minute, "combos"), "not a hash");
+    const worker = await startInProcessWorker({ kafka, redis, names: ctx, env: QUICK_REBALANCE_ENV });
+    const { metrics } = worker;
     onTestFinished(() => worker.stop());
     const dlq = await collectDeadLetters(kafka, ctx.dlqTopic);
     onTestFinished(() => dlq.stop());
 
     const valid = Array.from({ length: 200 }, (_, i) =>
-      event("acme", `ok-${i}`, hoursAgo(i % 7 === 3 ? 3.5 : 1)),
+      recordingEvent(`ok-${i}`, hoursAgo(i % 7 === 3 ? 3.5 : 1)),
     );
     const poisoned = [40, 41, 150].map((i) =>
-      event("acme", `poisoned-${i}`, new Date(minute + i).toISOString()),
+      recordingEvent(`poisoned-${i}`, new Date(minute + i).toISOString()),
     );
     const messages = [...valid];
     messages.splice(40, 0, poisoned[0] as never, poisoned[1] as never);
@@ -124,7 +115,7 @@ describe("hostile input never costs another message its count", () => {
     await waitFor(() => dlq.letters.length === 3, { timeoutMs: 30_000, message: "three dead letters" });
     expect(dlq.letters.map((l) => l.sourceOffset)).toEqual(["40", "41", "150"]);
     for (const letter of dlq.letters) expect(letter.reason).toMatch(/^apply_failed: .*WRONGTYPE/);
-    await redis.del(ctx.keyspace.block(1, "acme", "minute", minute, "combos"));
+    await redis.del(keyspaceOf(ctx).block(1, "acme", "minute", minute, "combos"));
     await expectStored(ctx, valid);
     expect(await counterTotal(metrics.applied)).toBe(200);
     expect(await counterTotal(metrics.duplicates)).toBe(0);
@@ -137,7 +128,7 @@ describe("hostile input never costs another message its count", () => {
     await sendRaw(ctx.topic, [{ key: "acme", value: big("a", 600_000) }]);
     await sendRaw(ctx.topic, [{ key: "acme", value: big("b", 600_000) }]);
     await sendRaw(ctx.topic, [{ key: "acme", value: big("c", 1_000_000) }]);
-    const after = event("acme", "after", hoursAgo(1));
+    const after = recordingEvent("after", hoursAgo(1));
     await sendRaw(ctx.topic, [{ key: "acme", value: JSON.stringify(after) }]);
 
     await expectStored(ctx, [after]);
@@ -151,7 +142,7 @@ describe("hostile input never costs another message its count", () => {
   });
 
   it("a message too large for the dead-letter topic is cut to fit and marked", async () => {
-    const ctx = await isolatedIngest(1);
+    const ctx = await isolatedTopics("worker", { partitions: 1 });
     const admin = kafka.admin();
     await admin.connect();
     await admin.alterConfigs({
@@ -165,7 +156,7 @@ describe("hostile input never costs another message its count", () => {
       ],
     });
     await admin.disconnect();
-    const { worker } = await startWorker({ kafka, redis, ...ctx });
+    const worker = await startInProcessWorker({ kafka, redis, names: ctx, env: QUICK_REBALANCE_ENV });
     onTestFinished(() => worker.stop());
     const dlq = await collectDeadLetters(kafka, ctx.dlqTopic);
     onTestFinished(() => dlq.stop());

@@ -10,3 +10,4 @@ export {
 export { sortBatch } from "./batchSorter";
 export { loadWorkerEnv, type WorkerEnv, workerConfigFromEnv, workerEnvSchema } from "./env";
 export { createIngestMetrics, type IngestMetrics } from "./metrics";
+export { createWorkerSupervisor, type WorkerSupervisor, type WorkerSupervisorOptions } from "./supervisor";

@@ -1,15 +1,11 @@
 import { createRecordingProducer } from "@vu/events";
 import { redisTargets, waitFor } from "@vu/infra";
 import { createRedisClient, type RedisClient } from "@vu/store";
+import { type IsolatedNames, recordingEvent } from "@vu/testkit";
+import { isolatedTopics, testKafka } from "@vu/testkit/kafka";
+import { compareWithStore, expectedBlocks, keyspaceOf } from "@vu/testkit/store";
+import { QUICK_REBALANCE_ENV, startInProcessWorker } from "@vu/testkit/worker";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
-import {
-  compareWithStore,
-  event,
-  expectedBlocks,
-  isolatedIngest,
-  startWorker,
-  testKafka,
-} from "./testing/ingestHarness";
 
 const kafka = testKafka();
 let redis: RedisClient;
@@ -26,16 +22,12 @@ async function produce(
   await producer.disconnect();
 }
 
-async function expectExact(
-  ctx: Awaited<ReturnType<typeof isolatedIngest>>,
-  org: string,
-  expected: ReturnType<typeof expectedBlocks>,
-) {
-  await waitFor(async () => (await compareWithStore(redis, ctx.keyspace, org, expected)) === null, {
+async function expectExact(ctx: IsolatedNames, org: string, expected: ReturnType<typeof expectedBlocks>) {
+  await waitFor(async () => (await compareWithStore(redis, keyspaceOf(ctx), org, expected)) === null, {
     timeoutMs: 60_000,
     message: `rollups of ${org} equal the events`,
   }).catch(async (error: unknown) => {
-    throw new Error(`${await compareWithStore(redis, ctx.keyspace, org, expected)}`, { cause: error });
+    throw new Error(`${await compareWithStore(redis, keyspaceOf(ctx), org, expected)}`, { cause: error });
   });
 }
 
@@ -52,22 +44,23 @@ describe.each(redisTargets())("ingest worker through real Kafka and $name", (tar
   });
 
   it("counts events in every tier exactly, once per recording, late events in their old buckets", async () => {
-    const ctx = await isolatedIngest(3);
-    const { worker, metrics } = await startWorker({ kafka, redis, ...ctx });
+    const ctx = await isolatedTopics("worker", { partitions: 3 });
+    const worker = await startInProcessWorker({ kafka, redis, names: ctx, env: QUICK_REBALANCE_ENV });
+    const { metrics } = worker;
     onTestFinished(() => worker.stop());
 
     const events = [
-      event("acme", "a1", hoursAgo(1)),
-      event("acme", "a2", hoursAgo(1), {
+      recordingEvent("a1", hoursAgo(1)),
+      recordingEvent("a2", hoursAgo(1), {
         language_model: null,
         llm_processing_ms: null,
         app_name: "日本語メモ",
       }),
-      event("acme", "a3", hoursAgo(30), { member_email: "Bob@Example.com", voice_processing_ms: null }),
-      event("acme", "late", "2025-10-26T01:30:00+02:00", { duration_ms: 0, word_count: 0 }),
-      event("globex", "g1", hoursAgo(2), { word_count: 7 }),
+      recordingEvent("a3", hoursAgo(30), { member_email: "Bob@Example.com", voice_processing_ms: null }),
+      recordingEvent("late", "2025-10-26T01:30:00+02:00", { duration_ms: 0, word_count: 0 }),
+      recordingEvent("g1", hoursAgo(2), { organization_id: "globex", word_count: 7 }),
       // A corrected copy of a1 re-sent later: the first one counted stands.
-      event("acme", "a1", hoursAgo(5), { word_count: 99_999 }),
+      recordingEvent("a1", hoursAgo(5), { word_count: 99_999 }),
     ];
     await produce(ctx.topic, events);
     await expectExact(ctx, "acme", expectedBlocks(events, "acme"));
@@ -76,8 +69,9 @@ describe.each(redisTargets())("ingest worker through real Kafka and $name", (tar
   });
 
   it("sends malformed messages to the dead-letter topic with their reason and keeps going", async () => {
-    const ctx = await isolatedIngest(1);
-    const { worker, metrics } = await startWorker({ kafka, redis, ...ctx });
+    const ctx = await isolatedTopics("worker", { partitions: 1 });
+    const worker = await startInProcessWorker({ kafka, redis, names: ctx, env: QUICK_REBALANCE_ENV });
+    const { metrics } = worker;
     onTestFinished(() => worker.stop());
 
     const raw = kafka.producer();
@@ -86,12 +80,14 @@ describe.each(redisTargets())("ingest worker through real Kafka and $name", (tar
       topic: ctx.topic,
       messages: [
         { key: "acme", value: "{not json" },
-        { key: "acme", value: JSON.stringify({ ...event("acme", "bad", hoursAgo(1)), duration_ms: -5 }) },
+        { key: "acme", value: JSON.stringify({ ...recordingEvent("bad", hoursAgo(1)), duration_ms: -5 }) },
         {
           key: "acme",
-          value: JSON.stringify(event("acme", "future", new Date(Date.now() + 48 * 3_600_000).toISOString())),
+          value: JSON.stringify(
+            recordingEvent("future", new Date(Date.now() + 48 * 3_600_000).toISOString()),
+          ),
         },
-        { key: "acme", value: JSON.stringify(event("acme", "good", hoursAgo(1))) },
+        { key: "acme", value: JSON.stringify(recordingEvent("good", hoursAgo(1))) },
       ],
     });
     await raw.disconnect();
@@ -117,21 +113,24 @@ describe.each(redisTargets())("ingest worker through real Kafka and $name", (tar
       "recorded_at: more than 24 hours in the future",
     ]);
     expect(dead.map((d) => d.offset)).toEqual(["0", "1", "2"]);
-    await expectExact(ctx, "acme", expectedBlocks([event("acme", "good", hoursAgo(1))], "acme"));
+    await expectExact(ctx, "acme", expectedBlocks([recordingEvent("good", hoursAgo(1))], "acme"));
     expect((await metrics.deadLettered.get()).values.reduce((n, v) => n + v.value, 0)).toBe(3);
   });
 
   it("keeps totals exact with two workers sharing the partitions", async () => {
-    const ctx = await isolatedIngest(4);
-    const first = await startWorker({ kafka, redis, ...ctx });
-    const second = await startWorker({ kafka, redis, ...ctx });
+    const ctx = await isolatedTopics("worker", { partitions: 4 });
+    const first = await startInProcessWorker({ kafka, redis, names: ctx, env: QUICK_REBALANCE_ENV });
+    const second = await startInProcessWorker({ kafka, redis, names: ctx, env: QUICK_REBALANCE_ENV });
     onTestFinished(async () => {
-      await first.worker.stop();
-      await second.worker.stop();
+      await first.stop();
+      await second.stop();
     });
     // 500 of the 3000 repeat an earlier (organization, recording_id) with other values.
     const events = Array.from({ length: 3000 }, (_, i) =>
-      event(`org${(i % 2500) % 7}`, `r${i % 2500}`, hoursAgo((i * 7) % 2000), { word_count: i }),
+      recordingEvent(`r${i % 2500}`, hoursAgo((i * 7) % 2000), {
+        organization_id: `org${(i % 2500) % 7}`,
+        word_count: i,
+      }),
     );
     await produce(ctx.topic, events);
     for (let o = 0; o < 7; o++) await expectExact(ctx, `org${o}`, expectedBlocks(events, `org${o}`));

@@ -1,0 +1,148 @@
+import type { AddressInfo } from "node:net";
+import { type ApiConfig, createApp } from "@vu/query-api";
+import { createLogger } from "@vu/service-runtime";
+import {
+  type CountableRecording,
+  createKeyspace,
+  createRedisClient,
+  createRollupReader,
+  createRollupWriter,
+  createTokenStore,
+  type RedisClient,
+} from "@vu/store";
+import { DAY_MS, DEFAULT_RETENTION } from "@vu/time-buckets";
+import { uniquePrefix } from "./names";
+import { redisUrl } from "./stackEnv";
+
+export interface ApiServerOptions {
+  /** The API's clock, fixed so that expectations (and an oracle) agree on "now". */
+  nowMs: number;
+  /** The key prefix to read (and write) under. Default: one of this server's own. */
+  prefix?: string;
+  /** Default: the test stack's Redis. */
+  redisUrl?: string;
+  /** The client the API reads with, e.g. one for a Redis that is not there (503s). */
+  redis?: RedisClient;
+  /** Organizations that get a token at start (`tokenFor`). */
+  orgs?: readonly string[];
+  /** Tokens of another replica to use instead of creating new ones (replicas share limits per token). */
+  tokens?: ReadonlyMap<string, string>;
+  /** Default: a limit no test reaches; the limiters are not what most tests are about. */
+  rateLimitPerMinute?: number;
+  unauthenticatedPerMinute?: number;
+  trustProxy?: ApiConfig["trustProxy"];
+  /** Default 100 ms, so tests of revocation stay quick. */
+  tokenCacheMs?: number;
+  maxBlocksPerRequest?: number;
+}
+
+/**
+ * The query API in-process on a random port over real Redis. Rollups are written with the store's
+ * writer (the worker's code path) and tokens with the token store, under the server's prefix.
+ */
+export async function startApiServer(options: ApiServerOptions) {
+  const storeRedis = createRedisClient(options.redisUrl ?? redisUrl());
+  // Tests that stop their Redis expect connection errors; they reach the test through its requests.
+  storeRedis.on("error", () => undefined);
+  const redis = options.redis ?? storeRedis;
+  const keyspace = createKeyspace({ prefix: options.prefix ?? uniquePrefix("api") });
+  const now = () => options.nowMs;
+  const writer = createRollupWriter({ redis: storeRedis, keyspace, dedupeWindowMs: 7 * DAY_MS, now });
+  const tokens = createTokenStore({ redis: storeRedis, keyspace });
+  // Counts what the API asks the store for, so tests can assert what a request costs.
+  const reads = { blocks: 0, requests: 0 };
+  const reader = createRollupReader({ redis, keyspace });
+  const countingReader: typeof reader = {
+    ...reader,
+    readBlocks(generation, org, blocks, view, readOptions) {
+      reads.blocks += blocks.length;
+      reads.requests++;
+      return reader.readBlocks(generation, org, blocks, view, readOptions);
+    },
+  };
+  const app = createApp({
+    redis,
+    keyspace,
+    reader: countingReader,
+    tokens: createTokenStore({ redis, keyspace }),
+    logger: createLogger("test-api", "silent"),
+    config: {
+      retention: DEFAULT_RETENTION,
+      rateLimitPerMinute: options.rateLimitPerMinute ?? 10_000_000,
+      unauthenticatedPerMinute: options.unauthenticatedPerMinute ?? 10_000_000,
+      trustProxy: options.trustProxy ?? false,
+      tokenCacheMs: options.tokenCacheMs ?? 100,
+      ...(options.maxBlocksPerRequest === undefined
+        ? {}
+        : { maxBlocksPerRequest: options.maxBlocksPerRequest }),
+    },
+    now,
+  });
+  const server = app.listen(0, "127.0.0.1");
+  // A test's oracle may hold this event loop for a while; with Node's 5 s default an idle
+  // keep-alive socket may be closed just as the client reuses it (ECONNRESET).
+  server.keepAliveTimeout = 120_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once("listening", resolve);
+    server.once("error", reject);
+  });
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const byOrg = new Map<string, string>(options.tokens ?? []);
+  for (const org of options.orgs ?? []) {
+    if (!byOrg.has(org)) byOrg.set(org, (await tokens.create(org, "test")).token);
+  }
+
+  return {
+    baseUrl,
+    keyspace,
+    /** The token of each organization named in `orgs` (or given in `tokens`). */
+    tokens: byOrg as ReadonlyMap<string, string>,
+    tokenFor(org: string): string {
+      const token = byOrg.get(org);
+      if (token === undefined) throw new Error(`no token for organization ${org}`);
+      return token;
+    },
+    /** A new token for `org`. */
+    async createToken(org: string): Promise<string> {
+      return (await tokens.create(org, "test")).token;
+    },
+    /** The token store, for tests of revocation. */
+    tokenStore: tokens,
+    /** Blocks and block reads asked of the store so far. */
+    reads,
+    /** The client the store's writer uses, for tests that set up odd states by hand. */
+    redis: storeRedis,
+    async write(org: string, recordings: CountableRecording[]): Promise<void> {
+      await writer.apply(1, org, recordings);
+    },
+    get(path: string, token?: string, headers: Record<string, string> = {}): Promise<Response> {
+      const auth: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+      return fetch(`${baseUrl}${path}`, { headers: { ...auth, ...headers } });
+    },
+    async close(): Promise<void> {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await storeRedis.quit();
+      if (options.redis) options.redis.disconnect();
+    },
+  };
+}
+
+export type ApiServer = Awaited<ReturnType<typeof startApiServer>>;
+
+/** The JSON bodies the tests read, typed loosely enough to inspect any field. */
+export interface JsonBody {
+  [key: string]: unknown;
+  // biome-ignore lint/suspicious/noExplicitAny: tests index into arbitrary response JSON
+  data: any[];
+  // biome-ignore lint/suspicious/noExplicitAny: as above
+  errors: any[];
+  // biome-ignore lint/suspicious/noExplicitAny: as above
+  meta: any;
+  // biome-ignore lint/suspicious/noExplicitAny: as above
+  pagination: any;
+}
+
+export async function bodyOf(res: Response): Promise<JsonBody> {
+  return (await res.json()) as JsonBody;
+}

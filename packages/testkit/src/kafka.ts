@@ -1,0 +1,55 @@
+import { ensureTopics } from "@vu/infra";
+import { Kafka, logLevel } from "kafkajs";
+import { type IsolatedNames, isolatedNames, uniqueId } from "./names";
+import { brokers } from "./stackEnv";
+
+/** A Kafka client for tests: silent, with short retries (a test that waits for a broker polls itself). */
+export function testKafka(brokerList: string[] = brokers()): Kafka {
+  return new Kafka({
+    clientId: `test-${uniqueId()}`,
+    brokers: brokerList,
+    logLevel: logLevel.NOTHING,
+    retry: { initialRetryTime: 100, retries: 8 },
+  });
+}
+
+/** `isolatedNames`, with its topic pair created (`partitions` each, default 6). */
+export async function isolatedTopics(
+  suite: string,
+  options: { partitions?: number; brokers?: string[] } = {},
+): Promise<IsolatedNames> {
+  const names = isolatedNames(suite);
+  await ensureTopics(options.brokers ?? brokers(), {
+    topic: names.topic,
+    dlqTopic: names.dlqTopic,
+    partitions: options.partitions ?? 6,
+  });
+  return names;
+}
+
+export interface CollectedDeadLetter {
+  reason: string;
+  sourceOffset: string;
+  value: Buffer | null;
+  truncated: string | undefined;
+}
+
+/** Collects the dead-letter topic as it fills; `stop` disconnects the reader. */
+export async function collectDeadLetters(kafka: Kafka, dlqTopic: string) {
+  const letters: CollectedDeadLetter[] = [];
+  const consumer = kafka.consumer({ groupId: `test-dlq-reader-${uniqueId()}`, maxWaitTimeInMs: 100 });
+  await consumer.connect();
+  await consumer.subscribe({ topic: dlqTopic, fromBeginning: true });
+  await consumer.run({
+    eachMessage: async ({ message }) => {
+      const header = (name: string) => message.headers?.[name]?.toString();
+      letters.push({
+        reason: header("x-dlq-reason") ?? "",
+        sourceOffset: header("x-dlq-source-offset") ?? "",
+        value: message.value,
+        truncated: header("x-dlq-truncated"),
+      });
+    },
+  });
+  return { letters, stop: () => consumer.disconnect() };
+}

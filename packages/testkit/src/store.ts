@@ -1,0 +1,97 @@
+import { type RecordingCompletedInput, recordingCompletedSchema } from "@vu/events";
+import {
+  addPacked,
+  createKeyspace,
+  createRollupReader,
+  emptySums,
+  type Keyspace,
+  type RedisClient,
+  type Sums,
+  utcStamp,
+  VIEWS,
+  type View,
+} from "@vu/store";
+import { bucketsOf, DEFAULT_RETENTION, isBlockKept, type Tier } from "@vu/time-buckets";
+
+export interface ExpectedBlocks {
+  /** Recordings counted. */
+  count: number;
+  blocks: Array<{ tier: Tier; startMs: number; sums: Sums }>;
+}
+
+/**
+ * What every block of every tier must hold after the events are counted once: the first copy of
+ * each (organization, recording_id) counts; blocks past the default retention are not stored.
+ */
+export function expectedBlocks(
+  events: readonly RecordingCompletedInput[],
+  org: string,
+  nowMs = Date.now(),
+): ExpectedBlocks {
+  const seen = new Set<string>();
+  const blocks = new Map<string, { tier: Tier; startMs: number; sums: Sums }>();
+  for (const input of events) {
+    const e = recordingCompletedSchema.parse(input);
+    if (e.organization_id !== org || seen.has(e.recording_id)) continue;
+    seen.add(e.recording_id);
+    for (const { tier, startMs } of bucketsOf(Date.parse(e.recorded_at))) {
+      if (!isBlockKept(DEFAULT_RETENTION, tier, startMs, nowMs)) continue;
+      const key = `${tier}:${utcStamp(startMs)}`;
+      const block = blocks.get(key) ?? { tier, startMs, sums: emptySums() };
+      blocks.set(key, block);
+      block.sums.count += 1;
+      block.sums.words += e.word_count;
+      block.sums.durationMs += e.duration_ms;
+      if (e.voice_processing_ms !== null) {
+        block.sums.voiceMsSum += e.voice_processing_ms;
+        block.sums.voiceMsCount += 1;
+      }
+      if (e.llm_processing_ms !== null) {
+        block.sums.llmMsSum += e.llm_processing_ms;
+        block.sums.llmMsCount += 1;
+      }
+    }
+  }
+  return { count: seen.size, blocks: [...blocks.values()] };
+}
+
+/** The stored totals of the given blocks (all combinations summed), in one round trip. */
+export async function storedBlocks(
+  redis: RedisClient,
+  keyspace: Keyspace,
+  org: string,
+  blocks: ReadonlyArray<{ tier: Tier; startMs: number }>,
+  generation = 1,
+  view: View = "total",
+): Promise<Sums[]> {
+  const snapshot = await createRollupReader({ redis, keyspace }).readBlocks(generation, org, blocks, view);
+  return snapshot.cells.map((cells) => {
+    const sums = emptySums();
+    for (let i = 1; i < cells.length; i += 2) addPacked(sums, cells[i] as Buffer);
+    return sums;
+  });
+}
+
+/** Whether the stored blocks equal the expected ones exactly, and the first difference if not. */
+export async function compareWithStore(
+  redis: RedisClient,
+  keyspace: Keyspace,
+  org: string,
+  expected: ExpectedBlocks,
+): Promise<string | null> {
+  // Every view of a block must hold the same totals: combinations, total and each projection.
+  for (const view of VIEWS) {
+    const stored = await storedBlocks(redis, keyspace, org, expected.blocks, 1, view);
+    for (const [i, block] of expected.blocks.entries()) {
+      const got = JSON.stringify(stored[i]);
+      const want = JSON.stringify(block.sums);
+      if (got !== want) {
+        return `${org} ${block.tier} ${utcStamp(block.startMs)} ${view}: stored ${got}, expected ${want}`;
+      }
+    }
+  }
+  return null;
+}
+
+/** The keyspace of a test's own prefix. */
+export const keyspaceOf = (names: { prefix: string }): Keyspace => createKeyspace({ prefix: names.prefix });
