@@ -1,5 +1,6 @@
+import { recording } from "@vu/testkit";
+import { type ApiServer, bodyOf, startApiServer } from "@vu/testkit/api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ApiHarness, bodyOf, recording, startApi } from "../testing/apiHarness";
 
 // Regression: a query reads an organization's combination table, then its blocks. A batch applied
 // in between can add a combination id to the blocks that the table read did not have: the query
@@ -9,12 +10,12 @@ import { type ApiHarness, bodyOf, recording, startApi } from "../testing/apiHarn
 const now = Date.parse("2026-11-22T12:00:00Z");
 const ORG = "concurrent";
 const BATCH = 3;
-let api: ApiHarness;
+let api: ApiServer;
 let token: string;
 
 beforeAll(async () => {
-  api = await startApi({ now });
-  token = await api.tokenFor(ORG);
+  api = await startApiServer({ nowMs: now });
+  token = await api.createToken(ORG);
   // Many combinations of another app, so the query's (Zoom) combinations are a small share of the
   // table: the reader then fetches only their fields from day blocks and whole hour blocks.
   await api.write(

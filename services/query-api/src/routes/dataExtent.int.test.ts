@@ -1,10 +1,11 @@
+import { recording } from "@vu/testkit";
+import { type ApiServer, type JsonBody, startApiServer } from "@vu/testkit/api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type JsonBody, recording, startApi } from "../testing/apiHarness";
 
 // A query reads nothing where the organization has no data, and no request can read more than
 // MAX_BLOCKS_PER_REQUEST blocks (CONTRACT §2 "Cost").
 const now = Date.parse("2026-11-22T12:00:00Z");
-let api: Awaited<ReturnType<typeof startApi>>;
+let api: ApiServer;
 let token: string;
 let wholeToken: string;
 // 51 recordings over ten days; an organization of its own per case keeps the extents apart.
@@ -16,10 +17,10 @@ const recordings = Array.from({ length: 51 }, (_, i) =>
 );
 
 beforeAll(async () => {
-  api = await startApi({ now, maxBlocksPerRequest: 5_000 });
+  api = await startApiServer({ nowMs: now, maxBlocksPerRequest: 5_000 });
   await api.write("extent", recordings);
-  token = await api.tokenFor("extent");
-  wholeToken = await api.tokenFor("no-data");
+  token = await api.createToken("extent");
+  wholeToken = await api.createToken("no-data");
 });
 afterAll(() => api.close());
 
@@ -88,7 +89,7 @@ describe("the data extent", () => {
     await api.redis.del(api.keyspace.extent(1, "legacy"));
     const reply = await cost(
       "/api/v1/stats?granularity=month&timezone=%2B05:45&start_date=1500-01-01&end_date=2299-12-31",
-      await api.tokenFor("legacy"),
+      await api.createToken("legacy"),
     );
     expect(reply.status).toBe(400);
     expect(reply.body.errors).toEqual([

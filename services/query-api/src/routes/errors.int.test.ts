@@ -1,12 +1,13 @@
+import { recording } from "@vu/testkit";
+import { type ApiServer, bodyOf, startApiServer } from "@vu/testkit/api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ApiHarness, bodyOf, recording, startApi } from "../testing/apiHarness";
 
-let api: ApiHarness;
+let api: ApiServer;
 let token: string;
 
 beforeAll(async () => {
-  api = await startApi({ now: Date.parse("2026-11-22T12:00:00Z") });
-  token = await api.tokenFor("acme");
+  api = await startApiServer({ nowMs: Date.parse("2026-11-22T12:00:00Z") });
+  token = await api.createToken("acme");
 });
 afterAll(() => api.close());
 

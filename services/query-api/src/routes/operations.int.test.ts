@@ -1,11 +1,11 @@
+import { type ApiServer, startApiServer } from "@vu/testkit/api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ApiHarness, startApi } from "../testing/apiHarness";
 import { statsQuerySchema } from "./v1Stats";
 import { summaryQuerySchema } from "./v1StatsSummary";
 
-let api: ApiHarness;
+let api: ApiServer;
 beforeAll(async () => {
-  api = await startApi({ now: Date.parse("2026-11-22T12:00:00Z") });
+  api = await startApiServer({ nowMs: Date.parse("2026-11-22T12:00:00Z") });
 });
 afterAll(() => api.close());
 

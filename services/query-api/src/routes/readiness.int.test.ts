@@ -1,19 +1,19 @@
 import { type RedisServerHandle, startRedisServer } from "@vu/infra";
+import { type ApiServer, bodyOf, startApiServer } from "@vu/testkit/api";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ApiHarness, bodyOf, startApi } from "../testing/apiHarness";
 
 // /readyz says whether the API can serve and be trusted, not only whether Redis answers PING.
 // A private redis-server: the shared one's maxmemory-policy must not change under other tests.
 
 let server: RedisServerHandle;
 let admin: Redis;
-let api: ApiHarness;
+let api: ApiServer;
 
 beforeAll(async () => {
   server = await startRedisServer({ appendonly: false });
   admin = new Redis(server.url);
-  api = await startApi({ now: Date.parse("2026-11-22T12:00:00Z"), redisUrl: server.url });
+  api = await startApiServer({ nowMs: Date.parse("2026-11-22T12:00:00Z"), redisUrl: server.url });
 });
 afterAll(async () => {
   await api.close();

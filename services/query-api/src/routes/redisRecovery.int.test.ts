@@ -1,9 +1,9 @@
 import { type RedisServerHandle, startRedisCluster, startRedisServer, waitFor } from "@vu/infra";
 import { createRedisClient, type RedisClient } from "@vu/store";
+import { type ApiServer, bodyOf, startApiServer } from "@vu/testkit/api";
 import { Cluster } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { API_REDIS_OPTIONS } from "../redisOptions";
-import { type ApiHarness, bodyOf, startApi } from "../testing/apiHarness";
 
 // Regression: after `SCRIPT FLUSH` (what a Redis restarted without persistence, or a failover, does)
 // every authenticated request answered 503 until the API was restarted, while /readyz stayed 200:
@@ -26,10 +26,16 @@ async function flushScripts(url: string): Promise<void> {
   }
 }
 
-async function startOn(url: string, rateLimitPerMinute: number): Promise<ApiHarness> {
+async function startOn(url: string, rateLimitPerMinute: number): Promise<ApiServer> {
   const redis: RedisClient = createRedisClient(url, { ...API_REDIS_OPTIONS });
   redis.on("error", () => undefined);
-  const api = await startApi({ now, redisUrl: url, redis, rateLimitPerMinute, tokenCacheMs: 5_000 });
+  const api = await startApiServer({
+    nowMs: now,
+    redisUrl: url,
+    redis,
+    rateLimitPerMinute,
+    tokenCacheMs: 5_000,
+  });
   await waitFor(async () => (await api.get("/readyz")).status === 200, { message: "API ready" });
   return api;
 }
@@ -62,7 +68,7 @@ describe.each(targets)("the rate limiter on $name", (target) => {
   it("reloads its script after SCRIPT FLUSH and keeps counting", async () => {
     const api = await startOn(url, 6);
     try {
-      const token = await api.tokenFor("flushed");
+      const token = await api.createToken("flushed");
       const statuses: number[] = [];
       for (let i = 0; i < 3; i++) statuses.push((await api.get("/api/v1/stats/dimensions", token)).status);
       await flushScripts(url);
@@ -86,7 +92,7 @@ describe("a Redis restarted without persistence", () => {
   it("answers 503 with a problem body while Redis is away (fail closed), then serves again without an API restart", async () => {
     const api = await startOn(server.url, 1_000);
     try {
-      const token = await api.tokenFor("restarted");
+      const token = await api.createToken("restarted");
       expect((await api.get("/api/v1/stats/dimensions", token)).status).toBe(200);
 
       await server.stop();
@@ -107,7 +113,7 @@ describe("a Redis restarted without persistence", () => {
         message: "API ready again",
       });
       // Scripts do not survive a restart; the data may (RDB on shutdown), so take a fresh token.
-      const again = await api.tokenFor("restarted");
+      const again = await api.createToken("restarted");
       expect((await api.get("/api/v1/stats/dimensions", again)).status).toBe(200);
     } finally {
       await api.close();

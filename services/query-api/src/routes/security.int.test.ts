@@ -1,12 +1,13 @@
 import { createRedisClient } from "@vu/store";
+import { recording } from "@vu/testkit";
+import { type ApiServer, bodyOf, startApiServer } from "@vu/testkit/api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ApiHarness, bodyOf, recording, startApi } from "../testing/apiHarness";
 
 const now = Date.parse("2026-11-22T12:00:00Z");
-let api: ApiHarness;
+let api: ApiServer;
 
 beforeAll(async () => {
-  api = await startApi({ now, rateLimitPerMinute: 5 });
+  api = await startApiServer({ nowMs: now, rateLimitPerMinute: 5 });
 });
 afterAll(() => api.close());
 
@@ -36,9 +37,9 @@ describe("authentication", () => {
   });
 
   it("refuses a revoked token within the cache time", async () => {
-    const { token, record } = await api.tokens.create("acme", "to revoke");
+    const { token, record } = await api.tokenStore.create("acme", "to revoke");
     expect((await api.get("/api/v1/stats/dimensions", token)).status).toBe(200);
-    await api.tokens.revoke("acme", record.id);
+    await api.tokenStore.revoke("acme", record.id);
     await new Promise((resolve) => setTimeout(resolve, 150));
     expect((await api.get("/api/v1/stats/dimensions", token)).status).toBe(401);
   });
@@ -52,7 +53,7 @@ describe("authentication", () => {
         word_count: 999,
       }),
     ]);
-    const globex = await api.tokenFor("globex");
+    const globex = await api.createToken("globex");
     const dims = await bodyOf(await api.get("/api/v1/stats/dimensions", globex));
     expect(dims.app_names).toEqual(["GlobexApp"]);
     const summary = await bodyOf(await api.get("/api/v1/stats/summary", globex));
@@ -63,7 +64,7 @@ describe("authentication", () => {
 
 describe("rate limit", () => {
   it("gives 429 with Retry-After and RateLimit headers past the per-token limit", async () => {
-    const token = await api.tokenFor("ratelimited");
+    const token = await api.createToken("ratelimited");
     const statuses: number[] = [];
     let last: Response | undefined;
     for (let i = 0; i < 7; i++) {
@@ -74,16 +75,16 @@ describe("rate limit", () => {
     expect(Number(last?.headers.get("retry-after"))).toBeGreaterThan(0);
     expect(last?.headers.get("ratelimit-policy")).toMatch(/q=5/);
     expect(last && (await bodyOf(last)).status).toBe(429);
-    const other = await api.tokenFor("ratelimited");
+    const other = await api.createToken("ratelimited");
     expect((await api.get("/api/v1/stats/dimensions", other)).status).toBe(200);
   });
 });
 
 describe("requests without a valid token", () => {
   it("are limited per client address before any store work; a cached valid token still passes", async () => {
-    const limited = await startApi({ now, unauthenticatedPerMinute: 3, tokenCacheMs: 5_000 });
+    const limited = await startApiServer({ nowMs: now, unauthenticatedPerMinute: 3, tokenCacheMs: 5_000 });
     try {
-      const token = await limited.tokenFor("held");
+      const token = await limited.createToken("held");
       expect((await limited.get("/api/v1/stats/dimensions", token)).status).toBe(200);
       const madeUp = `sk-vu-${"m".repeat(40)}`;
       const statuses: number[] = [];
@@ -110,7 +111,7 @@ describe("Redis unavailable", () => {
       lazyConnect: true,
     });
     dead.on("error", () => undefined);
-    const down = await startApi({ now, redis: dead });
+    const down = await startApiServer({ nowMs: now, redis: dead });
     try {
       const res = await down.get("/api/v1/stats", `sk-vu-${"b".repeat(40)}`);
       expect(res.status).toBe(503);

@@ -1,13 +1,14 @@
+import { recording } from "@vu/testkit";
+import { type ApiServer, bodyOf, startApiServer } from "@vu/testkit/api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ApiHarness, bodyOf, recording, startApi } from "../testing/apiHarness";
 
 const now = Date.parse("2026-11-22T12:00:00Z");
-let api: ApiHarness;
+let api: ApiServer;
 let token: string;
 
 beforeAll(async () => {
-  api = await startApi({ now });
-  token = await api.tokenFor("acme");
+  api = await startApiServer({ nowMs: now });
+  token = await api.createToken("acme");
   await api.write("acme", [
     recording("r1", "2026-11-02T09:15:00Z", { app_name: "Zoom", word_count: 100, duration_ms: 60_000 }),
     recording("r2", "2026-11-02T23:30:00Z", {
