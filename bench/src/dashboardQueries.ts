@@ -1,13 +1,13 @@
 import type { Dimension } from "@vu/events";
 import { DateTime } from "luxon";
 import type { Dataset } from "./dataset";
+import type { RawQuery, ResponseKind } from "./engines/rawQuery";
 
-/** How the API's answer is read back for the comparison. */
-export type ResponseKind = "stats" | "summary" | "csv";
+export type { ResponseKind };
 
 /**
- * One dashboard query, said twice: as the API request a dashboard sends, and as the SQL an analyst
- * would run on the raw table for the same numbers. Both carry the same resolved range.
+ * One dashboard query, said twice: as the API request a dashboard sends, and as the engine-neutral
+ * question (`raw`) each raw-scan engine answers with its own SQL. Both carry the same resolved range.
  */
 export interface DashboardQuery {
   id: string;
@@ -16,53 +16,14 @@ export interface DashboardQuery {
   /** Path and query string, relative to the API's base URL. */
   path: string;
   groupBy?: Dimension;
-  sql: string;
-  params: Array<string | string[] | Date>;
+  raw: RawQuery;
+  /** The query this one is the UTC twin of: the same question, cut in UTC instead of a zone. */
+  twinOf?: string;
 }
 
-const ZONE = "Europe/Berlin";
+const BERLIN = "Europe/Berlin";
+const KOLKATA = "Asia/Kolkata";
 const PAGE_SIZE = 1000;
-
-/** Row metrics of CONTRACT §2 in SQL: exact sums, AVG over non-null values (0 if none), words per minute. */
-const ROW_METRICS = `
-  count(*)::bigint AS recording_count,
-  sum(word_count)::bigint AS total_words,
-  sum(duration_ms)::bigint AS total_duration,
-  coalesce(round(avg(llm_processing_ms), 3), 0) AS avg_llm_processing_time,
-  coalesce(round(avg(voice_processing_ms), 3), 0) AS avg_voice_processing_time,
-  CASE WHEN sum(duration_ms) = 0 THEN 0
-       ELSE round(sum(word_count) / (sum(duration_ms) / 60000.0), 3) END AS avg_wpm`;
-
-const RANGE = "organization_id = $1 AND recorded_at >= $2 AND recorded_at < $3";
-
-/**
- * Buckets with date_trunc in the query's zone (the three-argument form keeps the repeated autumn
- * hour as two buckets, as the API does); groups in byte order (COLLATE "C"), NULL last; the page
- * by LIMIT/OFFSET with the total row count alongside, as the API's pagination reports it.
- */
-function statsSql(
-  table: string,
-  unit: "hour" | "day" | "month",
-  groupBy: Dimension | undefined,
-  page: number,
-): string {
-  const group = groupBy ? `, ${groupBy}` : "";
-  const order = groupBy ? `, ${groupBy} COLLATE "C" NULLS LAST` : "";
-  return `SELECT date_trunc('${unit}', recorded_at, $4) AS bucket${group},${ROW_METRICS},
-    count(*) OVER () AS total_rows
-  FROM ${table} WHERE ${RANGE}
-  GROUP BY 1${group} ORDER BY 1${order}
-  LIMIT ${PAGE_SIZE} OFFSET ${(page - 1) * PAGE_SIZE}`;
-}
-
-function summarySql(table: string): string {
-  return `SELECT count(*)::bigint AS total_recordings,
-    round(coalesce(sum(duration_ms), 0) / 60000.0, 3) AS total_duration_minutes,
-    coalesce(sum(word_count), 0)::bigint AS total_words,
-    coalesce(round(avg(llm_processing_ms) / 1000.0, 3), 0) AS avg_llm_processing_seconds,
-    coalesce(round(avg(voice_processing_ms) / 1000.0, 3), 0) AS avg_voice_processing_seconds
-  FROM ${table} WHERE ${RANGE} AND voice_model = ANY($4) AND app_name = ANY($5)`;
-}
 
 const isoZ = (ms: number) => new Date(ms).toISOString().replace(".000Z", "Z");
 
@@ -70,18 +31,75 @@ function path(route: string, params: Record<string, string>): string {
   return `${route}?${new URLSearchParams(params).toString()}`;
 }
 
+/** The last 7 days up to `end`, by hour in `zone` (instants, so the range is the same in every zone). */
+function weekByHour(id: string, title: string, dataset: Dataset, zone: string): DashboardQuery {
+  const end = dataset.toMs;
+  const weekAgo = end - 7 * 24 * 3_600_000;
+  return {
+    id,
+    title,
+    kind: "stats",
+    path: path("/api/v1/stats", {
+      start_date: isoZ(weekAgo),
+      end_date: isoZ(end),
+      timezone: zone,
+      granularity: "hour",
+      page_size: String(PAGE_SIZE),
+    }),
+    raw: {
+      kind: "stats",
+      org: dataset.large.organizationId,
+      fromMs: weekAgo,
+      toMs: end,
+      zone,
+      unit: "hour",
+      page: 1,
+      pageSize: PAGE_SIZE,
+    },
+  };
+}
+
+/** The 30 whole days before the zone's today, by day × app_name. */
+function monthByApp(id: string, title: string, dataset: Dataset, zone: string): DashboardQuery {
+  const today = DateTime.fromMillis(dataset.toMs, { zone }).startOf("day");
+  const start = today.minus({ days: 30 });
+  return {
+    id,
+    title,
+    kind: "stats",
+    groupBy: "app_name",
+    path: path("/api/v1/stats", {
+      start_date: start.toISODate() ?? "",
+      end_date: today.minus({ days: 1 }).toISODate() ?? "",
+      timezone: zone,
+      granularity: "day",
+      group_by: "app_name",
+      page_size: String(PAGE_SIZE),
+    }),
+    raw: {
+      kind: "stats",
+      org: dataset.large.organizationId,
+      fromMs: start.toMillis(),
+      toMs: today.toMillis(),
+      zone,
+      unit: "day",
+      groupBy: "app_name",
+      page: 1,
+      pageSize: PAGE_SIZE,
+    },
+  };
+}
+
 /**
  * The fixed dashboard set, anchored at the data set's end so every run asks the same questions of
  * its own data: recent hours, a month by app, a year by member (the widest read), a filtered
- * quarter summary, and a CSV export page.
+ * quarter summary, a CSV export page, a week by hour in a half-hour zone; and the UTC twins of
+ * the two zoned queries, which show what the zone costs.
  */
-export function dashboardQueries(dataset: Dataset, table: string): DashboardQuery[] {
+export function dashboardQueries(dataset: Dataset): DashboardQuery[] {
   const org = dataset.large.organizationId;
   const end = dataset.toMs;
-  const weekAgo = end - 7 * 24 * 3_600_000;
-  const today = DateTime.fromMillis(end, { zone: ZONE }).startOf("day");
-  const monthStart = today.minus({ days: 30 });
-  const lastDay = today.minus({ days: 1 }).toISODate() ?? "";
+  const today = DateTime.fromMillis(end, { zone: BERLIN }).startOf("day");
   const quarterStart = today.startOf("quarter").minus({ quarters: 1 });
   const quarterEnd = quarterStart.endOf("quarter").startOf("day");
   const utcToday = DateTime.fromMillis(end, { zone: "utc" }).startOf("day");
@@ -90,36 +108,8 @@ export function dashboardQueries(dataset: Dataset, table: string): DashboardQuer
   const apps = ["Zoom", "Bürokratie-Assistent"];
 
   return [
-    {
-      id: "a",
-      title: "7 days by hour",
-      kind: "stats",
-      path: path("/api/v1/stats", {
-        start_date: isoZ(weekAgo),
-        end_date: isoZ(end),
-        timezone: ZONE,
-        granularity: "hour",
-        page_size: String(PAGE_SIZE),
-      }),
-      sql: statsSql(table, "hour", undefined, 1),
-      params: [org, new Date(weekAgo), new Date(end), ZONE],
-    },
-    {
-      id: "b",
-      title: "30 days by day × app_name",
-      kind: "stats",
-      groupBy: "app_name",
-      path: path("/api/v1/stats", {
-        start_date: monthStart.toISODate() ?? "",
-        end_date: lastDay,
-        timezone: ZONE,
-        granularity: "day",
-        group_by: "app_name",
-        page_size: String(PAGE_SIZE),
-      }),
-      sql: statsSql(table, "day", "app_name", 1),
-      params: [org, monthStart.toJSDate(), today.toJSDate(), ZONE],
-    },
+    weekByHour("a", "7 days by hour (Berlin)", dataset, BERLIN),
+    monthByApp("b", "30 days by day × app_name (Berlin)", dataset, BERLIN),
     {
       id: "c",
       title: "13 months by month × member_email",
@@ -132,22 +122,39 @@ export function dashboardQueries(dataset: Dataset, table: string): DashboardQuer
         group_by: "member_email",
         page_size: String(PAGE_SIZE),
       }),
-      sql: statsSql(table, "month", "member_email", 1),
-      params: [org, new Date(dataset.fromMs), new Date(end), "UTC"],
+      raw: {
+        kind: "stats",
+        org,
+        fromMs: dataset.fromMs,
+        toMs: end,
+        zone: "UTC",
+        unit: "month",
+        groupBy: "member_email",
+        page: 1,
+        pageSize: PAGE_SIZE,
+      },
     },
     {
       id: "d",
-      title: "quarter summary, 2 filters",
+      title: "quarter summary, 2 filters (Berlin)",
       kind: "summary",
       path: path("/api/v1/stats/summary", {
         start_date: quarterStart.toISODate() ?? "",
         end_date: quarterEnd.toISODate() ?? "",
-        timezone: ZONE,
+        timezone: BERLIN,
         "filter[voice_model]": voiceModel,
         "filter[app_name]": apps.join(","),
       }),
-      sql: summarySql(table),
-      params: [org, quarterStart.toJSDate(), quarterEnd.plus({ days: 1 }).toJSDate(), [voiceModel], apps],
+      raw: {
+        kind: "summary",
+        org,
+        fromMs: quarterStart.toMillis(),
+        toMs: quarterEnd.plus({ days: 1 }).toMillis(),
+        zone: BERLIN,
+        filters: { voice_model: [voiceModel], app_name: apps },
+        page: 1,
+        pageSize: 1,
+      },
     },
     {
       id: "e",
@@ -163,8 +170,20 @@ export function dashboardQueries(dataset: Dataset, table: string): DashboardQuer
         page_size: String(PAGE_SIZE),
         format: "csv",
       }),
-      sql: statsSql(table, "day", "member_email", 2),
-      params: [org, utcMonthStart.toJSDate(), utcToday.toJSDate(), "UTC"],
+      raw: {
+        kind: "csv",
+        org,
+        fromMs: utcMonthStart.toMillis(),
+        toMs: utcToday.toMillis(),
+        zone: "UTC",
+        unit: "day",
+        groupBy: "member_email",
+        page: 2,
+        pageSize: PAGE_SIZE,
+      },
     },
+    weekByHour("f", "7 days by hour (Kolkata)", dataset, KOLKATA),
+    { ...monthByApp("b-utc", "30 days by day × app_name (UTC)", dataset, "UTC"), twinOf: "b" },
+    { ...weekByHour("f-utc", "7 days by hour (UTC)", dataset, "UTC"), twinOf: "f" },
   ];
 }

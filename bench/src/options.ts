@@ -18,6 +18,11 @@ export interface BenchOptions {
   pgMinSamples: number;
   /** …but never longer than this, so a slow query cannot eat the run. */
   pgMaxDurationS: number;
+  /** Throughput section: autocannon connections and seconds per target. */
+  throughputConnections: number;
+  throughputDurationS: number;
+  /** Skip DuckDB and ClickHouse (they install ~600 MB on first use). */
+  skipEngines: boolean;
   /** Freshness probe: events per second and for how long. */
   freshRate: number;
   freshDurationS: number;
@@ -61,6 +66,9 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
       "query-duration": { type: "string" },
       "pg-min-samples": { type: "string" },
       "pg-max-duration": { type: "string" },
+      "throughput-connections": { type: "string" },
+      "throughput-duration": { type: "string" },
+      "skip-engines": { type: "boolean", default: false },
       "fresh-rate": { type: "string" },
       "fresh-duration": { type: "string" },
       profile: { type: "boolean", default: false },
@@ -84,6 +92,9 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     queryDurationS: positive("--query-duration", values["query-duration"], quick ? 3 : 10),
     pgMinSamples: positive("--pg-min-samples", values["pg-min-samples"], quick ? 10 : 30),
     pgMaxDurationS: positive("--pg-max-duration", values["pg-max-duration"], quick ? 10 : 90),
+    throughputConnections: positive("--throughput-connections", values["throughput-connections"], 200),
+    throughputDurationS: positive("--throughput-duration", values["throughput-duration"], quick ? 10 : 60),
+    skipEngines: values["skip-engines"] ?? false,
     freshRate: positive("--fresh-rate", values["fresh-rate"], 2000),
     freshDurationS: positive("--fresh-duration", values["fresh-duration"], quick ? 8 : 25),
     profile: values.profile ?? false,

@@ -1,9 +1,9 @@
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import type { RecordingCompletedInput } from "@vu/events";
 import pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
-import { allEvents, type Dataset } from "./dataset";
+import type { Dataset } from "./dataset";
+import { csvChunks } from "./engines/rawEventsCsv";
 import { fmt, log } from "./log";
 
 export interface PostgresLoad {
@@ -33,45 +33,6 @@ export async function ensureDatabase(url: string): Promise<void> {
 }
 
 export const schemaFor = (size: number) => `bench_${size}`;
-
-const quote = (text: string) => `"${text.replaceAll('"', '""')}"`;
-const optional = (n: number | null) => (n === null ? "" : String(n));
-
-/**
- * One CSV line per event, in the form the worker stores it: the contract lower-cases member_email
- * on the way in, so the comparison would otherwise differ only by spelling. An unquoted empty
- * field is NULL in COPY's CSV format; text is always quoted, so an empty string could not be.
- */
-function csvLine(e: RecordingCompletedInput): string {
-  return [
-    quote(e.organization_id),
-    quote(e.recording_id),
-    quote(e.member_email.toLowerCase()),
-    quote(e.voice_model),
-    e.language_model === null ? "" : quote(e.language_model),
-    quote(e.app_name),
-    e.recorded_at,
-    e.duration_ms,
-    e.word_count,
-    optional(e.voice_processing_ms),
-    optional(e.llm_processing_ms),
-  ].join(",");
-}
-
-function* csvChunks(dataset: Dataset, onRows: (rows: number) => void): Generator<string> {
-  let lines: string[] = [];
-  let rows = 0;
-  for (const event of allEvents(dataset)) {
-    lines.push(csvLine(event));
-    if (lines.length === 5000) {
-      rows += lines.length;
-      onRows(rows);
-      yield `${lines.join("\n")}\n`;
-      lines = [];
-    }
-  }
-  if (lines.length > 0) yield `${lines.join("\n")}\n`;
-}
 
 /**
  * The raw-table baseline: COPY (FREEZE, in the transaction that creates the table, so the rows are

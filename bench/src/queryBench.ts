@@ -2,11 +2,12 @@ import type { RedisClient } from "@vu/store";
 import autocannon from "autocannon";
 import pg from "pg";
 import type { DashboardQuery } from "./dashboardQueries";
+import { postgresSql } from "./engines/postgresSql";
 import { type LatencySummary, summarize } from "./latencyStats";
 import { fmt, log } from "./log";
 import { measureCpu } from "./processCpu";
 import { commandStats, commandStatsDelta, netOutputBytes } from "./redisInfo";
-import { compareAnswers, fromApi, fromSql } from "./resultCheck";
+import { type ComparableAnswer, compareAnswers, fromApi, fromSql } from "./resultCheck";
 
 /** What one API request cost the servers, averaged over the autocannon run. */
 export interface RequestCost {
@@ -43,6 +44,8 @@ export interface QueryBenchOptions {
   baseUrl: string;
   token: string;
   postgresUrl: string;
+  /** The raw table PostgreSQL scans (schema-qualified). */
+  table: string;
   connections: number;
   durationS: number;
   pgMinSamples: number;
@@ -64,7 +67,7 @@ async function pgClient(url: string): Promise<pg.Client> {
  * is also recorded from its `response` event, because its own histogram keeps whole milliseconds,
  * too coarse for answers that take one or two.
  */
-function runAutocannon(url: string, token: string, connections: number, durationS: number) {
+export function runAutocannon(url: string, token: string, connections: number, durationS: number) {
   const times: number[] = [];
   return new Promise<LatencySummary & { requestsPerSecond: number; non2xx: number }>((resolve, reject) => {
     const instance = autocannon(
@@ -86,6 +89,7 @@ function runAutocannon(url: string, token: string, connections: number, duration
 
 /** The same closed loop against PostgreSQL: `connections` clients, each running the query back to back. */
 async function runPostgres(query: DashboardQuery, options: QueryBenchOptions) {
+  const sql = postgresSql(query.raw, options.table);
   const clients = await Promise.all(
     Array.from({ length: options.connections }, () => pgClient(options.postgresUrl)),
   );
@@ -100,7 +104,7 @@ async function runPostgres(query: DashboardQuery, options: QueryBenchOptions) {
       clients.map(async (client) => {
         while (keepGoing()) {
           const t0 = performance.now();
-          await client.query({ text: query.sql, values: query.params });
+          await client.query(sql);
           times.push(performance.now() - t0);
         }
       }),
@@ -121,11 +125,9 @@ async function verify(query: DashboardQuery, options: QueryBenchOptions) {
   const api = fromApi(query, body, res.headers);
   const client = await pgClient(options.postgresUrl);
   try {
-    const sql = fromSql(query, (await client.query({ text: query.sql, values: query.params })).rows);
-    const explain = await client.query({
-      text: `EXPLAIN (ANALYZE, BUFFERS) ${query.sql}`,
-      values: query.params,
-    });
+    const { text, values } = postgresSql(query.raw, options.table);
+    const sql = fromSql(query, (await client.query({ text, values })).rows);
+    const explain = await client.query({ text: `EXPLAIN (ANALYZE, BUFFERS) ${text}`, values });
     const plan = explain.rows.map((r: Record<string, string>) => Object.values(r)[0]).join("\n");
     let mismatch = compareAnswers(api, sql);
     const empty = sql.rows.length === 0 || (query.kind === "summary" && sql.rows[0]?.total_recordings === 0);
@@ -136,13 +138,19 @@ async function verify(query: DashboardQuery, options: QueryBenchOptions) {
   }
 }
 
+/**
+ * Each query checked against PostgreSQL, then run under autocannon against the API and in the same
+ * closed loop against PostgreSQL. Returns the API's answers too, for the other engines to match.
+ */
 export async function benchQueries(
   queries: readonly DashboardQuery[],
   options: QueryBenchOptions,
-): Promise<QueryResult[]> {
+): Promise<{ results: QueryResult[]; answers: Map<string, ComparableAnswer> }> {
   const results: QueryResult[] = [];
+  const answers = new Map<string, ComparableAnswer>();
   for (const query of queries) {
     const { api: answer, mismatch, plan } = await verify(query, options);
+    answers.set(query.id, answer);
     if (mismatch) log(`  !!! MISMATCH in query ${query.id} (${query.title}): ${mismatch}`);
     const cpu = measureCpu({ api: options.apiPid, redis: options.redisPid });
     const statsBefore = await commandStats(options.redis);
@@ -188,5 +196,5 @@ export async function benchQueries(
     if (api.non2xx > 0) throw new Error(`query ${query.id}: ${api.non2xx} requests failed under load`);
     results.push(result);
   }
-  return results;
+  return { results, answers };
 }

@@ -42,6 +42,14 @@ function statsRow(bucketMs: number, group: Dimension | undefined, source: Record
   return row;
 }
 
+/** Buckets come back as a Date (PostgreSQL), epoch milliseconds (DuckDB) or epoch seconds as text (ClickHouse, `bucket_s`). */
+function bucketMs(row: SqlRow): number {
+  if (row.bucket instanceof Date) return row.bucket.getTime();
+  if (row.bucket_s !== undefined) return toNumber(row.bucket_s) * 1000;
+  return toNumber(row.bucket);
+}
+
+/** A raw-scan engine's rows for the query (any of the three SQL engines). */
 export function fromSql(query: DashboardQuery, rows: readonly SqlRow[]): ComparableAnswer {
   if (query.kind === "summary") {
     const row = rows[0] ?? {};
@@ -49,7 +57,7 @@ export function fromSql(query: DashboardQuery, rows: readonly SqlRow[]): Compara
   }
   return {
     totalRows: rows.length === 0 ? 0 : toNumber(rows[0]?.total_rows),
-    rows: rows.map((r) => statsRow((r.bucket as Date).getTime(), query.groupBy, r)),
+    rows: rows.map((r) => statsRow(bucketMs(r), query.groupBy, r)),
   };
 }
 

@@ -1,3 +1,4 @@
+import type { EngineResult } from "./engineBench";
 import type { FreshnessResult } from "./freshness";
 import type { BareResult, RateMeasurement, WorkerMetrics } from "./ingestBench";
 import type { ProduceResult } from "./kafkaTopics";
@@ -7,6 +8,7 @@ import type { CpuWindow } from "./processCpu";
 import type { ProfileEntry } from "./profileSummary";
 import type { QueryResult } from "./queryBench";
 import type { MemoryBreakdown } from "./redisMemory";
+import type { ThroughputResult } from "./throughputBench";
 
 export interface IngestResult {
   bare: BareResult;
@@ -36,6 +38,9 @@ export interface SizeResult {
   ingest: IngestResult;
   memory: MemoryResult;
   queries: QueryResult[];
+  /** DuckDB and ClickHouse (in process) on the same raw events; empty with --skip-engines. */
+  engines: EngineResult[];
+  throughput: ThroughputResult[];
   /** 1-minute load average at phase ends: above the core count, other work competed for the CPU. */
   loadAverage: Record<string, number>;
   /** Top self-time functions of the query API over all query runs, when run with --profile. */
@@ -52,6 +57,8 @@ export interface BenchResults {
   redis: string;
   connections: number;
   queryDurationS: number;
+  throughputConnections: number;
+  throughputDurationS: number;
   machine: MachineInfo;
   sizes: SizeResult[];
 }

@@ -59,6 +59,8 @@ async function main(): Promise<void> {
       redis: server ? "private redis-server started by the bench" : `shared, ${options.redisUrl}`,
       connections: options.connections,
       queryDurationS: options.queryDurationS,
+      throughputConnections: options.throughputConnections,
+      throughputDurationS: options.throughputDurationS,
       machine,
       sizes,
     };

@@ -1,3 +1,4 @@
+import { rmSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import type { RedisClient } from "@vu/store";
@@ -5,6 +6,8 @@ import { startApi } from "./apiService";
 import { OUT_DIR } from "./childService";
 import { dashboardQueries } from "./dashboardQueries";
 import { buildDataset } from "./dataset";
+import { benchEngines } from "./engineBench";
+import { rawEventsFile } from "./engines/rawEventsCsv";
 import { measureFreshness } from "./freshness";
 import { runBareConsumer, runWorkerIngest, type WorkerIngest } from "./ingestBench";
 import { benchKafka, createTopics, deleteTopics, produceDataset } from "./kafkaTopics";
@@ -16,6 +19,7 @@ import { benchQueries } from "./queryBench";
 import { redisPid, usedMemory } from "./redisInfo";
 import { deletePrefix, memoryBreakdown } from "./redisMemory";
 import type { SizeResult } from "./results";
+import { benchThroughput } from "./throughputBench";
 
 const MIB = 2 ** 20;
 
@@ -36,6 +40,7 @@ export async function runSize(
   const { topic, dlqTopic } = await createTopics(options.kafkaBrokers, `bench-${runId}`);
   let worker: WorkerIngest["worker"] | undefined;
   let api: Awaited<ReturnType<typeof startApi>> | undefined;
+  const csvFile = join(OUT_DIR, `raw-${runId}.csv`);
   try {
     log(`size ${fmt(size)}: producing ${fmt(dataset.total)} events into ${topic}`);
     const produce = await produceDataset(kafka, topic, dataset);
@@ -51,6 +56,11 @@ export async function runSize(
           `analyze ${fmt(postgres.analyzeSeconds, 1)} s; table ${fmt(postgres.tableBytes / MIB)} MiB, ` +
           `index ${fmt(postgres.indexBytes / MIB)} MiB`,
       );
+
+    if (!options.ingestOnly && !options.skipEngines) {
+      log("  writing the raw events as CSV for DuckDB and ClickHouse");
+      await rawEventsFile(dataset, csvFile);
+    }
 
     const ingestTopic = { brokers: options.kafkaBrokers, topic, dlqTopic, total: dataset.total, runId };
     log("  bare kafkajs consumer reading the topic");
@@ -95,13 +105,15 @@ export async function runSize(
     api = await startApi({ runId, redis, redisUrl: options.redisUrl, prefix, profile: options.profile });
     const token = await api.tokenFor(dataset.large.organizationId);
     log(`  dashboard queries (${options.connections} connections, ${options.queryDurationS} s each)`);
-    const queries = await benchQueries(dashboardQueries(dataset, `${postgres.schema}.recordings`), {
+    const dashboard = dashboardQueries(dataset);
+    const { results: queries, answers } = await benchQueries(dashboard, {
       redis,
       apiPid: api.api.pid,
       redisPid: await redisPid(redis),
       baseUrl: api.baseUrl,
       token,
       postgresUrl: options.postgresUrl,
+      table: `${postgres.schema}.recordings`,
       connections: options.connections,
       durationS: options.queryDurationS,
       pgMinSamples: options.pgMinSamples,
@@ -109,6 +121,30 @@ export async function runSize(
     });
 
     load.afterQueries = loadavg()[0] ?? 0;
+
+    log(`  throughput: ${options.throughputConnections} connections, ${options.throughputDurationS} s each`);
+    const throughput = await benchThroughput(dashboard, ["b", "f"], {
+      baseUrl: api.baseUrl,
+      token,
+      connections: options.throughputConnections,
+      durationS: options.throughputDurationS,
+    });
+
+    const engines = options.skipEngines
+      ? []
+      : await benchEngines(
+          csvFile,
+          dashboard.map((query) => {
+            const apiAnswer = answers.get(query.id);
+            if (apiAnswer === undefined) throw new Error(`no API answer for ${query.id}`);
+            return { query, apiAnswer };
+          }),
+          {
+            durationS: options.queryDurationS,
+            minSamples: options.pgMinSamples,
+            maxDurationS: options.pgMaxDurationS,
+          },
+        );
     const freshOrg = `bench-fresh-${runId}`;
     log(`  freshness: ${fmt(options.freshRate)} events/s for ${options.freshDurationS} s`);
     const freshness = await measureFreshness({
@@ -154,6 +190,8 @@ export async function runSize(
       },
       memory,
       queries,
+      engines,
+      throughput,
       loadAverage: load,
       ...(apiProfile ? { apiProfile: summarizeProfile(apiProfile) } : {}),
       freshness,
@@ -161,7 +199,8 @@ export async function runSize(
   } finally {
     await worker?.stop();
     await api?.api.stop();
-    log(`  cleaning up: Redis prefix ${prefix}, topics, PostgreSQL schema`);
+    log(`  cleaning up: Redis prefix ${prefix}, topics, PostgreSQL schema, raw CSV`);
+    rmSync(csvFile, { force: true });
     const deleted = await deletePrefix(redis, prefix);
     log(`  unlinked ${fmt(deleted)} Redis keys`);
     await deleteTopics(kafka, [topic, dlqTopic]);

@@ -1,0 +1,81 @@
+import type { DashboardQuery } from "./dashboardQueries";
+import { fmt, log } from "./log";
+import { runAutocannon } from "./queryBench";
+
+export interface ThroughputResult {
+  id: string;
+  path: string;
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  /** Non-2xx answers, connection errors and time-outs (autocannon's 10 s). */
+  errors: number;
+}
+
+export interface ThroughputOptions {
+  baseUrl: string;
+  token: string;
+  connections: number;
+  durationS: number;
+}
+
+/** The fixed-cost reference: authentication, the rate limit and one small read. */
+export const DIMENSIONS_PATH = "/api/v1/stats/dimensions";
+
+/**
+ * autocannon stops sending at the end of its run, but requests already queued in the API are still
+ * answered: wait until a health check answers quickly, so one target's backlog is not measured as
+ * the next one's latency.
+ */
+async function waitUntilIdle(baseUrl: string): Promise<void> {
+  for (let i = 0; i < 600; i++) {
+    const t0 = performance.now();
+    await fetch(`${baseUrl}/healthz`).then((r) => r.arrayBuffer());
+    if (performance.now() - t0 < 20) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/**
+ * Many clients at once on the zoned queries and on `/stats/dimensions`: how many requests per
+ * second the API sustains, and whether anyone waits too long or is refused. A zoned query that
+ * costs what it returns keeps a good share of the fixed-cost reference's rate.
+ */
+export async function benchThroughput(
+  queries: readonly DashboardQuery[],
+  ids: readonly string[],
+  options: ThroughputOptions,
+): Promise<ThroughputResult[]> {
+  const targets = [
+    ...ids.map((id) => {
+      const query = queries.find((q) => q.id === id);
+      if (query === undefined) throw new Error(`no dashboard query ${id}`);
+      return { id, path: query.path };
+    }),
+    { id: "dimensions", path: DIMENSIONS_PATH },
+  ];
+  const results: ThroughputResult[] = [];
+  for (const { id, path } of targets) {
+    await waitUntilIdle(options.baseUrl);
+    const run = await runAutocannon(
+      options.baseUrl + path,
+      options.token,
+      options.connections,
+      options.durationS,
+    );
+    const result = {
+      id,
+      path,
+      requestsPerSecond: run.requestsPerSecond,
+      p50: run.p50,
+      p99: run.p99,
+      errors: run.non2xx,
+    };
+    log(
+      `  throughput (${id}) ${options.connections} connections: ${fmt(result.requestsPerSecond)} req/s, ` +
+        `p50 ${fmt(result.p50, 1)} ms, p99 ${fmt(result.p99, 1)} ms, ${fmt(result.errors)} errors`,
+    );
+    results.push(result);
+  }
+  return results;
+}
