@@ -14,6 +14,7 @@ import { pinoHttp } from "pino-http";
 import { createTokenAuthenticator } from "./auth/tokenAuthenticator";
 import { API_ENV_DEFAULTS } from "./env";
 import { authenticate } from "./http/authenticate";
+import { createDashboardRouter } from "./http/dashboardStatic";
 import { createErrorHandler, notFound } from "./http/errorHandler";
 import { createHttpMetrics, type HttpMetrics } from "./http/httpMetrics";
 import { parseQueryString } from "./http/queryString";
@@ -35,6 +36,8 @@ export interface ApiConfig {
   tokenCacheMs: number;
   /** Stored blocks one request may read (MAX_BLOCKS_PER_REQUEST). Default: the env default. */
   maxBlocksPerRequest?: number;
+  /** The dashboard's built files, served at /dashboard/ (DASHBOARD_DIR). Default: the env default. */
+  dashboardDir?: string;
 }
 
 export interface ApiDeps {
@@ -94,6 +97,8 @@ export function createApp(deps: ApiDeps): Express {
   app.get("/api/v1/openapi.json", (_req, res) => {
     res.json(openApi);
   });
+  // A client like any other: the page calls the three public operations with the user's token.
+  app.use(createDashboardRouter(config.dashboardDir ?? API_ENV_DEFAULTS.DASHBOARD_DIR));
 
   const authenticator = createTokenAuthenticator({
     tokens,

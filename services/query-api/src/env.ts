@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url";
 import { checkRetention, envInt, envLogLevel, parseEnv, retentionEnvShape } from "@vu/service-runtime";
 import { z } from "zod";
 import { trustProxyEnv } from "./http/trustProxy";
@@ -23,6 +24,11 @@ export const apiEnvSchema = z
     /** Token lookups are cached this long: a revoked token is refused within it (≤ 5 s). */
     TOKEN_CACHE_MS: envInt(2_000, { max: 5_000 }),
     LOG_LEVEL: envLogLevel,
+    /** The dashboard's built files (services/dashboard's `vite build`), served at /dashboard/. */
+    DASHBOARD_DIR: z
+      .string()
+      .min(1)
+      .default(fileURLToPath(new URL("../../dashboard/dist/", import.meta.url))),
     ...retentionEnvShape,
   })
   .superRefine(checkRetention);

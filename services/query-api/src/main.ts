@@ -35,6 +35,7 @@ const app = createApp({
     trustProxy: env.TRUST_PROXY,
     tokenCacheMs: env.TOKEN_CACHE_MS,
     maxBlocksPerRequest: env.MAX_BLOCKS_PER_REQUEST,
+    dashboardDir: env.DASHBOARD_DIR,
   },
 });
 

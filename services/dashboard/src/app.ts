@@ -1,0 +1,219 @@
+import { ApiError } from "./api/apiError";
+import { type ApiClient, createApiClient } from "./api/client";
+import type { Dimensions } from "./api/types";
+import { tokenStorage } from "./auth/tokenStorage";
+import { bucketStarts, buildSeries } from "./chart/series";
+import { statsQuery } from "./state/apiQuery";
+import { type LoadedView, loadView } from "./state/loadView";
+import { browserZone } from "./state/presets";
+import { updateView, type ViewState, viewStateFromUrl, viewStateToUrl } from "./state/viewState";
+import { renderCards } from "./ui/cards";
+import { type ChartPanel, createChartPanel } from "./ui/chartPanel";
+import { type Controls, createControls } from "./ui/controls";
+import { CSV_PAGE_SIZE, downloadCsv } from "./ui/csvDownload";
+import { el } from "./ui/dom";
+import { formatRange } from "./ui/format";
+import { renderFailure, retryMessage } from "./ui/messages";
+import { renderSignIn } from "./ui/signIn";
+import { renderStatsTable } from "./ui/statsTable";
+
+/** What the page is doing, on `<main data-state>`: for styling, and for tests to wait on. */
+type PageState = "signed-out" | "loading" | "ready" | "empty" | "error";
+
+const isAbort = (error: unknown) => error instanceof DOMException && error.name === "AbortError";
+const zoneNames = (): string[] => {
+  try {
+    return ["UTC", ...Intl.supportedValuesOf("timeZone")];
+  } catch {
+    return ["UTC"];
+  }
+};
+
+/** The dashboard: sign-in, then one view at a time, its state in the URL and its token in sessionStorage. */
+export function startDashboard(main: HTMLElement, signOutButton: HTMLButtonElement): void {
+  let view = viewStateFromUrl(location.search, browserZone());
+  history.replaceState(null, "", `?${viewStateToUrl(view)}`);
+  let api: ApiClient | null = null;
+  let controls: Controls | null = null;
+  let loaded: { view: ViewState; data: LoadedView } | null = null;
+  let inFlight: AbortController | null = null;
+  let chart: ChartPanel | null = null;
+
+  const status = el("p", { id: "status", class: "status", role: "status", "aria-live": "polite" });
+  const rangeLine = el("p", { class: "range-line" });
+  const summarySection = el(
+    "section",
+    { "aria-labelledby": "summary-title" },
+    el("h2", { id: "summary-title" }, "Summary"),
+  );
+  const chartSection = el(
+    "section",
+    { "aria-labelledby": "chart-title" },
+    el("h2", { id: "chart-title" }, "Over time"),
+  );
+  const csvButton = el("button", { type: "button", class: "secondary" }, "Download CSV");
+  const rowsSection = el(
+    "section",
+    { "aria-labelledby": "rows-title" },
+    el("div", { class: "section-head" }, el("h2", { id: "rows-title" }, "Rows"), csvButton),
+  );
+  const body = el("div", { class: "view-body" }, summarySection, chartSection, rowsSection);
+
+  const setState = (state: PageState) => {
+    main.dataset.state = state;
+    body.setAttribute("aria-busy", String(state === "loading"));
+  };
+  const replaceContent = (section: HTMLElement, content: Node | null) => {
+    const heading = section.firstElementChild;
+    section.replaceChildren(...(heading ? [heading] : []), ...(content ? [content] : []));
+  };
+
+  function signOut(problem: string | null) {
+    inFlight?.abort();
+    chart?.destroy();
+    tokenStorage.clear();
+    api = null;
+    controls = null;
+    loaded = null;
+    signOutButton.hidden = true;
+    setState("signed-out");
+    main.replaceChildren(renderSignIn(problem, (token) => void signIn(token)));
+  }
+
+  /** A 401 anywhere ends the session and shows the API's reason on the sign-in form. */
+  const handleUnauthorized = (error: unknown): boolean => {
+    if (error instanceof ApiError && error.status === 401) {
+      signOut(error.problem.detail ?? "The token was refused.");
+      return true;
+    }
+    return false;
+  };
+
+  async function signIn(token: string) {
+    tokenStorage.write(token);
+    api = createApiClient({ token, onRetry: (notice) => (status.textContent = retryMessage(notice)) });
+    signOutButton.hidden = false;
+    setState("loading");
+    status.textContent = "Signing in…";
+    let dimensions: Dimensions;
+    try {
+      dimensions = await api.dimensions();
+    } catch (error) {
+      if (handleUnauthorized(error)) return;
+      setState("error");
+      main.replaceChildren(
+        status,
+        renderFailure(error, () => void signIn(token)),
+      );
+      status.textContent = "";
+      return;
+    }
+    controls = createControls(view, dimensions, zoneNames(), (change) => navigate(updateView(view, change)));
+    main.replaceChildren(controls.element, rangeLine, status, body);
+    await refresh();
+  }
+
+  function navigate(next: ViewState) {
+    const onlyMetric = loaded !== null && sameExceptMetric(loaded.view, next);
+    view = next;
+    history.pushState(null, "", `?${viewStateToUrl(view)}`);
+    controls?.show(view);
+    if (onlyMetric && loaded) render({ view, data: loaded.data });
+    else void refresh();
+  }
+
+  async function refresh() {
+    if (!api) return;
+    inFlight?.abort();
+    const controller = new AbortController();
+    inFlight = controller;
+    setState("loading");
+    status.textContent = "Loading…";
+    try {
+      const data = await loadView(api, view, Date.now(), controller.signal);
+      if (controller.signal.aborted) return;
+      loaded = { view, data };
+      render(loaded);
+    } catch (error) {
+      if (isAbort(error) || controller.signal.aborted || handleUnauthorized(error)) return;
+      setState("error");
+      status.textContent = "";
+      chart?.destroy();
+      chart = null;
+      replaceContent(summarySection, null);
+      replaceContent(
+        chartSection,
+        renderFailure(error, () => void refresh()),
+      );
+      replaceContent(rowsSection, null);
+      csvButton.hidden = true;
+    }
+  }
+
+  function render({ view: shown, data }: { view: ViewState; data: LoadedView }) {
+    const empty = data.summary.total_recordings === 0;
+    const meta = data.table.meta;
+    rangeLine.textContent = `${formatRange(meta.start_date, meta.end_date)} · ${shown.timezone}`;
+    replaceContent(summarySection, renderCards(data.summary));
+    chart?.destroy();
+    chart = null;
+    if (empty) {
+      replaceContent(
+        chartSection,
+        el("p", { class: "empty" }, "No recordings in this range. Choose another period or fewer filters."),
+      );
+    } else {
+      const series = buildSeries({
+        rows: data.chartRows,
+        groupBy: shown.groupBy,
+        metric: shown.metric,
+        buckets: bucketStarts(data.range.start, data.range.end, shown.granularity),
+      });
+      chart = createChartPanel(series, shown, data.chartTruncated);
+      replaceContent(chartSection, chart.element);
+      chart.mount();
+    }
+    const heading = rowsSection.firstElementChild;
+    rowsSection.replaceChildren(
+      ...(heading ? [heading] : []),
+      renderStatsTable(data.table, shown, {
+        onPage: (page) => navigate(updateView(view, { page })),
+        onPageSize: (pageSize) => navigate(updateView(view, { pageSize })),
+      }),
+    );
+    csvButton.hidden = empty;
+    status.textContent = empty ? "No recordings in this range." : "";
+    setState(empty ? "empty" : "ready");
+  }
+
+  csvButton.addEventListener("click", async () => {
+    if (!api || !loaded) return;
+    status.textContent = "Preparing the CSV…";
+    try {
+      const query = statsQuery(loaded.view, loaded.data.range, {
+        page: 1,
+        pageSize: CSV_PAGE_SIZE,
+        format: "csv",
+      });
+      const filename = await downloadCsv(api, query);
+      status.textContent = `Downloaded ${filename}.`;
+    } catch (error) {
+      if (handleUnauthorized(error)) return;
+      status.textContent = `The CSV could not be made: ${error instanceof Error ? error.message : String(error)}`;
+    }
+  });
+  signOutButton.addEventListener("click", () => signOut(null));
+  window.addEventListener("popstate", () => {
+    view = viewStateFromUrl(location.search, browserZone());
+    controls?.show(view);
+    void refresh();
+  });
+
+  const token = tokenStorage.read();
+  if (token) void signIn(token);
+  else signOut(null);
+}
+
+function sameExceptMetric(a: ViewState, b: ViewState): boolean {
+  return viewStateToUrl({ ...a, metric: b.metric }).toString() === viewStateToUrl(b).toString();
+}

@@ -1,0 +1,49 @@
+import type { ApiClient } from "../api/client";
+import type { StatsPage, StatsRow, Summary } from "../api/types";
+import { statsQuery, summaryQuery, viewRange } from "./apiQuery";
+import type { ZonedRange } from "./presets";
+import type { ViewState } from "./viewState";
+
+/** The chart reads at most this many rows (10 pages of the API's largest page). */
+const CHART_PAGE_SIZE = 1000;
+const CHART_MAX_PAGES = 10;
+
+export interface LoadedView {
+  range: ZonedRange;
+  summary: Summary;
+  /** Every row of the view (up to the cap), for the chart. */
+  chartRows: StatsRow[];
+  chartTruncated: boolean;
+  /** The page the table shows. */
+  table: StatsPage;
+}
+
+/** Reads all of `/stats` for the chart, page by page. */
+async function allRows(api: ApiClient, view: ViewState, range: ZonedRange, signal: AbortSignal) {
+  const rows: StatsRow[] = [];
+  for (let page = 1; page <= CHART_MAX_PAGES; page++) {
+    const answer = await api.stats(statsQuery(view, range, { page, pageSize: CHART_PAGE_SIZE }), signal);
+    rows.push(...answer.data);
+    if (page >= answer.pagination.total_pages) return { rows, truncated: false };
+  }
+  return { rows, truncated: true };
+}
+
+/**
+ * Everything a view shows, through the three public operations only: the range is resolved once,
+ * so cards, chart and table count the same instants.
+ */
+export async function loadView(
+  api: ApiClient,
+  view: ViewState,
+  nowMs: number,
+  signal: AbortSignal,
+): Promise<LoadedView> {
+  const range = viewRange(view, nowMs);
+  const [summary, chart, table] = await Promise.all([
+    api.summary(summaryQuery(view, range), signal),
+    allRows(api, view, range, signal),
+    api.stats(statsQuery(view, range, { page: view.page, pageSize: view.pageSize }), signal),
+  ]);
+  return { range, summary, chartRows: chart.rows, chartTruncated: chart.truncated, table };
+}

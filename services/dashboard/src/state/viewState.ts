@@ -1,0 +1,130 @@
+import { DateTime } from "luxon";
+import { isKnownZone } from "./presets";
+import {
+  CHART_METRICS,
+  type ChartMetric,
+  DIMENSIONS,
+  type Dimension,
+  filterParam,
+  GRANULARITIES,
+  type Granularity,
+  includes,
+  PAGE_SIZES,
+  RANGE_PRESETS,
+  type RangeChoice,
+} from "./vocabulary";
+
+/** Everything a view shows, except the token: what a bookmark or a shared link must restore. */
+export interface ViewState {
+  range: RangeChoice;
+  /** Custom range only: first and last local day, `yyyy-MM-dd`, both included. */
+  from: string | null;
+  to: string | null;
+  timezone: string;
+  granularity: Granularity;
+  groupBy: Dimension | null;
+  /** Selected values per dimension; an empty list is no filter. */
+  filters: Readonly<Record<Dimension, readonly string[]>>;
+  metric: ChartMetric;
+  /** The table's page (the API's pagination). */
+  page: number;
+  pageSize: number;
+}
+
+const DEFAULTS = {
+  range: "last_30_days",
+  granularity: "day",
+  metric: "recordings",
+  page: 1,
+  pageSize: 50,
+} as const satisfies Partial<ViewState>;
+
+const noFilters = (): Record<Dimension, string[]> => ({
+  member_email: [],
+  voice_model: [],
+  language_model: [],
+  app_name: [],
+});
+
+export function defaultViewState(timezone: string): ViewState {
+  return { ...DEFAULTS, from: null, to: null, timezone, groupBy: null, filters: noFilters() };
+}
+
+const isLocalDate = (value: string | null): value is string =>
+  value !== null && /^\d{4}-\d{2}-\d{2}$/.test(value) && DateTime.fromISO(value).isValid;
+
+/** A list as the API writes it: comma-separated, items trimmed, empty items and repeats dropped. */
+export function splitList(value: string | null): string[] {
+  if (value === null) return [];
+  return [...new Set(value.split(",").map((item) => item.trim()))].filter((item) => item !== "");
+}
+
+function positiveInt(value: string | null, fallback: number, allowed?: readonly number[]): number {
+  if (value === null || !/^\d{1,6}$/.test(value)) return fallback;
+  const n = Number(value);
+  if (n < 1 || (allowed && !allowed.includes(n))) return fallback;
+  return n;
+}
+
+/**
+ * Reads a view from the page's query string. Anything missing or not understood (a link edited by
+ * hand, an unknown zone) falls back to the default, so every URL opens some view.
+ */
+export function viewStateFromUrl(search: string | URLSearchParams, defaultZone: string): ViewState {
+  const params = typeof search === "string" ? new URLSearchParams(search) : search;
+  const view = defaultViewState(defaultZone);
+  const zone = params.get("timezone");
+  if (zone !== null && isKnownZone(zone)) view.timezone = zone;
+
+  const range = params.get("range");
+  const from = params.get("from");
+  const to = params.get("to");
+  if (range === "custom" && isLocalDate(from) && isLocalDate(to)) {
+    Object.assign(view, { range, from, to });
+  } else if (includes(RANGE_PRESETS, range)) {
+    view.range = range;
+  }
+
+  const granularity = params.get("granularity");
+  if (includes(GRANULARITIES, granularity)) view.granularity = granularity;
+  const groupBy = params.get("group_by");
+  if (includes(DIMENSIONS, groupBy)) view.groupBy = groupBy;
+  const metric = params.get("metric");
+  if (includes(CHART_METRICS, metric)) view.metric = metric;
+  const filters = noFilters();
+  for (const dimension of DIMENSIONS) filters[dimension] = splitList(params.get(filterParam(dimension)));
+  view.filters = filters;
+  view.page = positiveInt(params.get("page"), DEFAULTS.page);
+  view.pageSize = positiveInt(params.get("page_size"), DEFAULTS.pageSize, PAGE_SIZES);
+  return view;
+}
+
+/**
+ * Writes a view as a query string, in a fixed order. The range and the zone are always written (a
+ * link opened in another zone shows the same numbers); other settings only when not the default.
+ */
+export function viewStateToUrl(view: ViewState): URLSearchParams {
+  const params = new URLSearchParams();
+  params.set("range", view.range);
+  if (view.range === "custom") {
+    params.set("from", view.from ?? "");
+    params.set("to", view.to ?? "");
+  }
+  params.set("timezone", view.timezone);
+  if (view.granularity !== DEFAULTS.granularity) params.set("granularity", view.granularity);
+  if (view.groupBy !== null) params.set("group_by", view.groupBy);
+  for (const dimension of DIMENSIONS) {
+    const values = view.filters[dimension];
+    if (values.length > 0) params.set(filterParam(dimension), values.join(","));
+  }
+  if (view.metric !== DEFAULTS.metric) params.set("metric", view.metric);
+  if (view.page !== DEFAULTS.page) params.set("page", String(view.page));
+  if (view.pageSize !== DEFAULTS.pageSize) params.set("page_size", String(view.pageSize));
+  return params;
+}
+
+/** The same view with some settings changed; anything but paging sends the table to page 1. */
+export function updateView(view: ViewState, change: Partial<ViewState>): ViewState {
+  const pagingOnly = Object.keys(change).every((key) => key === "page");
+  return { ...view, ...(pagingOnly ? {} : { page: 1 }), ...change };
+}

@@ -1,0 +1,59 @@
+// The API's own words (seed: granularity, group_by, filter[...]) and the dashboard's choices
+// derived from them, in one place: URL keys, API parameters and controls all read from here.
+
+export const GRANULARITIES = ["hour", "day", "week", "month"] as const;
+export type Granularity = (typeof GRANULARITIES)[number];
+
+/** The four dimensions: each can be grouped by and filtered on. */
+export const DIMENSIONS = ["member_email", "voice_model", "language_model", "app_name"] as const;
+export type Dimension = (typeof DIMENSIONS)[number];
+
+export const DIMENSION_LABELS: Readonly<Record<Dimension, string>> = {
+  member_email: "Member",
+  voice_model: "Voice model",
+  language_model: "Language model",
+  app_name: "App",
+};
+
+/** The API's query parameter for a dimension's filter. */
+export const filterParam = (dimension: Dimension): string => `filter[${dimension}]`;
+
+/** In `filter[language_model]`, this item selects recordings without a language model (CONTRACT §2). */
+export const NO_LANGUAGE_MODEL = "null";
+
+/** What the chart plots; each is a row field, minutes derived from milliseconds. */
+export const CHART_METRICS = ["recordings", "minutes", "words"] as const;
+export type ChartMetric = (typeof CHART_METRICS)[number];
+
+export const CHART_METRIC_LABELS: Readonly<Record<ChartMetric, string>> = {
+  recordings: "Recordings",
+  minutes: "Minutes",
+  words: "Words",
+};
+
+export const RANGE_PRESETS = [
+  "last_24_hours",
+  "last_7_days",
+  "last_30_days",
+  "this_month",
+  "last_month",
+  "last_quarter",
+] as const;
+export type RangePreset = (typeof RANGE_PRESETS)[number];
+export type RangeChoice = RangePreset | "custom";
+
+export const RANGE_LABELS: Readonly<Record<RangeChoice, string>> = {
+  last_24_hours: "Last 24 hours",
+  last_7_days: "Last 7 days",
+  last_30_days: "Last 30 days",
+  this_month: "This month",
+  last_month: "Last month",
+  last_quarter: "Last quarter",
+  custom: "Custom range",
+};
+
+/** Table page sizes offered (the API allows 1 to 1000). */
+export const PAGE_SIZES = [25, 50, 100, 200] as const;
+
+export const includes = <T extends string>(list: readonly T[], value: string | null): value is T =>
+  value !== null && (list as readonly string[]).includes(value);

@@ -1,0 +1,117 @@
+import { DateTime } from "luxon";
+import type { ChartData } from "../chart/series";
+import { createTimeChart, seriesColour } from "../chart/timeChart";
+import type { ViewState } from "../state/viewState";
+import { CHART_METRIC_LABELS, DIMENSION_LABELS } from "../state/vocabulary";
+import { el } from "./dom";
+import { formatBucket, formatCompact, formatDecimal, formatInteger } from "./format";
+
+export interface ChartPanel {
+  element: HTMLElement;
+  /** Draws the chart once the panel is in the document (uPlot measures its container). */
+  mount(): void;
+  destroy(): void;
+}
+
+/**
+ * The chart with its legend, a hover readout, and the same numbers as a table for screen readers
+ * and for anyone who wants the exact values (each cell's `data-value` is the plotted number).
+ */
+export function createChartPanel(data: ChartData, view: ViewState, truncated: boolean): ChartPanel {
+  const formatValue = view.metric === "minutes" ? formatDecimal : formatInteger;
+  const metricLabel = CHART_METRIC_LABELS[view.metric];
+  const legend = el(
+    "ul",
+    { class: "legend", "aria-label": "Legend" },
+    ...data.series.map((s, i) => {
+      const swatch = el("span", { class: "swatch", "aria-hidden": "true" });
+      // CSSOM, not a style attribute: the CSP refuses inline style attributes.
+      swatch.style.setProperty("--swatch", seriesColour(i, typeof s.key === "symbol"));
+      return el("li", {}, swatch, `${s.label} `, el("span", { class: "legend-total" }, formatValue(s.total)));
+    }),
+  );
+  const canvas = el("div", {
+    class: "chart",
+    role: "img",
+    "aria-label": `${metricLabel} over time, bar chart; the values are in the table below`,
+  });
+  const readout = el("p", { class: "readout", "aria-hidden": "true" });
+  const dataTable = el(
+    "table",
+    { class: "chart-data" },
+    el(
+      "thead",
+      {},
+      el(
+        "tr",
+        {},
+        el("th", { scope: "col" }, "Period"),
+        ...data.series.map((s) => el("th", { scope: "col", class: "num" }, s.label)),
+      ),
+    ),
+    el(
+      "tbody",
+      {},
+      ...data.x.map((seconds, i) =>
+        el(
+          "tr",
+          {},
+          el(
+            "th",
+            { scope: "row", "data-value": seconds * 1000 },
+            formatBucket(
+              DateTime.fromSeconds(seconds, { zone: view.timezone }).toISO() ?? "",
+              view.granularity,
+            ),
+          ),
+          ...data.series.map((s) =>
+            el("td", { class: "num", "data-value": s.values[i] ?? 0 }, formatValue(s.values[i] ?? 0)),
+          ),
+        ),
+      ),
+    ),
+  );
+  const grouping = view.groupBy ? ` by ${DIMENSION_LABELS[view.groupBy].toLowerCase()}` : "";
+  const element = el(
+    "div",
+    { class: "chart-block" },
+    el("p", { class: "chart-caption" }, `${metricLabel}${grouping}, per ${view.granularity}`),
+    legend,
+    canvas,
+    readout,
+    truncated
+      ? el(
+          "p",
+          { class: "note" },
+          "The chart shows the first 10,000 rows of this view; narrow the range or filters to see all.",
+        )
+      : null,
+    el(
+      "details",
+      { class: "chart-details" },
+      el("summary", {}, "Chart data as a table"),
+      el("div", { class: "table-scroll" }, dataTable),
+    ),
+  );
+
+  let chart: ReturnType<typeof createTimeChart> | null = null;
+  return {
+    element,
+    mount() {
+      chart = createTimeChart(canvas, readout, {
+        data,
+        zone: view.timezone,
+        formatValue,
+        formatAxis: formatCompact,
+        formatTime: (seconds) =>
+          formatBucket(
+            DateTime.fromSeconds(seconds, { zone: view.timezone }).toISO() ?? "",
+            view.granularity,
+          ),
+      });
+    },
+    destroy() {
+      chart?.destroy();
+    },
+  };
+}

@@ -1,0 +1,97 @@
+import type { StatsPage, StatsRow } from "../api/types";
+import { groupLabel } from "../chart/series";
+import type { ViewState } from "../state/viewState";
+import { DIMENSION_LABELS, PAGE_SIZES } from "../state/vocabulary";
+import { el } from "./dom";
+import { formatBucket, formatDecimal, formatInteger, formatPrecise } from "./format";
+
+/** The row fields shown, in the API's order and units (rows are in milliseconds). */
+const COLUMNS: readonly { field: keyof StatsRow; label: string; format: (n: number) => string }[] = [
+  { field: "recording_count", label: "Recordings", format: formatInteger },
+  { field: "total_words", label: "Words", format: formatInteger },
+  { field: "total_duration", label: "Duration (min)", format: (ms) => formatDecimal(ms / 60_000) },
+  { field: "avg_voice_processing_time", label: "Avg voice (ms)", format: formatPrecise },
+  { field: "avg_llm_processing_time", label: "Avg LLM (ms)", format: formatPrecise },
+  { field: "avg_wpm", label: "Avg WPM", format: formatPrecise },
+];
+
+export interface TablePaging {
+  onPage: (page: number) => void;
+  onPageSize: (pageSize: number) => void;
+}
+
+/**
+ * One page of `/stats` as a table, with the API's own pagination. Cells carry the API's value in
+ * `data-value` (the text is rounded for reading).
+ */
+export function renderStatsTable(page: StatsPage, view: ViewState, paging: TablePaging): HTMLElement {
+  const groupBy = view.groupBy;
+  const head = el(
+    "tr",
+    {},
+    el("th", { scope: "col" }, "Period"),
+    groupBy ? el("th", { scope: "col" }, DIMENSION_LABELS[groupBy]) : null,
+    ...COLUMNS.map((c) => el("th", { scope: "col", class: "num" }, c.label)),
+  );
+  const rows = page.data.map((row) =>
+    el(
+      "tr",
+      {},
+      el(
+        "th",
+        { scope: "row", "data-field": "time_bucket", "data-value": row.time_bucket },
+        formatBucket(row.time_bucket, view.granularity),
+      ),
+      groupBy
+        ? el(
+            "td",
+            { "data-field": groupBy, "data-value": row[groupBy] ?? "", "data-null": row[groupBy] === null },
+            groupLabel(groupBy, row[groupBy] ?? null),
+          )
+        : null,
+      ...COLUMNS.map((c) =>
+        el(
+          "td",
+          { class: "num", "data-field": c.field, "data-value": row[c.field] as number },
+          c.format(row[c.field] as number),
+        ),
+      ),
+    ),
+  );
+  const { page: current, total_pages: totalPages, total_rows: totalRows } = page.pagination;
+  const previous = el("button", { type: "button", disabled: current <= 1 }, "Previous");
+  const next = el("button", { type: "button", disabled: current >= totalPages }, "Next");
+  previous.addEventListener("click", () => paging.onPage(current - 1));
+  next.addEventListener("click", () => paging.onPage(current + 1));
+  const sizeSelect = el(
+    "select",
+    { id: "page_size", name: "page_size" },
+    ...PAGE_SIZES.map((n) => el("option", { value: n, selected: n === view.pageSize }, String(n))),
+  );
+  sizeSelect.addEventListener("change", () => paging.onPageSize(Number(sizeSelect.value)));
+
+  return el(
+    "div",
+    { class: "table-block" },
+    el(
+      "div",
+      { class: "table-scroll", tabindex: 0, role: "region", "aria-label": "Rows of the statistics" },
+      el("table", { class: "stats" }, el("thead", {}, head), el("tbody", {}, ...rows)),
+    ),
+    el(
+      "nav",
+      { class: "pager", "aria-label": "Table pages" },
+      previous,
+      el(
+        "span",
+        { class: "pager-position", "aria-live": "polite" },
+        totalPages === 0
+          ? "No rows"
+          : `Page ${formatInteger(current)} of ${formatInteger(totalPages)} · ${formatInteger(totalRows)} rows`,
+      ),
+      next,
+      el("label", { for: "page_size", class: "pager-size" }, "Rows per page"),
+      sizeSelect,
+    ),
+  );
+}
