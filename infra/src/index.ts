@@ -1,5 +1,6 @@
 // @vu/infra: what tests, benches and scripts need to find or run Kafka and Redis.
 export { type Log, silentLog, stderrLog } from "./log";
+export { ensureDebianPackage } from "./native/commands";
 export {
   ensureKafka,
   type KafkaBrokerInfo,

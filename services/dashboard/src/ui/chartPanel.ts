@@ -3,7 +3,7 @@ import type { ChartData } from "../chart/series";
 import { createTimeChart, seriesColour } from "../chart/timeChart";
 import type { ViewState } from "../state/viewState";
 import { CHART_METRIC_LABELS, DIMENSION_LABELS } from "../state/vocabulary";
-import { el } from "./dom";
+import { el, scrollRegion } from "./dom";
 import { formatBucket, formatCompact, formatDecimal, formatInteger } from "./format";
 
 export interface ChartPanel {
@@ -90,7 +90,7 @@ export function createChartPanel(data: ChartData, view: ViewState, truncated: bo
       "details",
       { class: "chart-details" },
       el("summary", {}, "Chart data as a table"),
-      el("div", { class: "table-scroll" }, dataTable),
+      scrollRegion("Chart data", dataTable),
     ),
   );
 

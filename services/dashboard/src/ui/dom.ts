@@ -25,3 +25,10 @@ export function el<K extends keyof HTMLElementTagNameMap>(
 /** A page-unique id for label/description links. */
 let counter = 0;
 export const uniqueId = (prefix: string): string => `${prefix}-${++counter}`;
+
+/**
+ * A wide table's horizontal scroller: focusable and named, so keyboard users can scroll it too
+ * (axe: scrollable-region-focusable).
+ */
+export const scrollRegion = (label: string, content: Node): HTMLDivElement =>
+  el("div", { class: "table-scroll", tabindex: 0, role: "region", "aria-label": label }, content);

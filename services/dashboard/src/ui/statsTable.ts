@@ -2,7 +2,7 @@ import type { StatsPage, StatsRow } from "../api/types";
 import { groupLabel } from "../chart/series";
 import type { ViewState } from "../state/viewState";
 import { DIMENSION_LABELS, PAGE_SIZES } from "../state/vocabulary";
-import { el } from "./dom";
+import { el, scrollRegion } from "./dom";
 import { formatBucket, formatDecimal, formatInteger, formatPrecise } from "./format";
 
 /** The row fields shown, in the API's order and units (rows are in milliseconds). */
@@ -73,9 +73,8 @@ export function renderStatsTable(page: StatsPage, view: ViewState, paging: Table
   return el(
     "div",
     { class: "table-block" },
-    el(
-      "div",
-      { class: "table-scroll", tabindex: 0, role: "region", "aria-label": "Rows of the statistics" },
+    scrollRegion(
+      "Rows of the statistics",
       el("table", { class: "stats" }, el("thead", {}, head), el("tbody", {}, ...rows)),
     ),
     el(

@@ -1,0 +1,322 @@
+import { readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { stderrLog } from "@vu/infra";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { StatsPage, StatsRow, Summary } from "../api/types";
+import { type DashboardStack, startDashboardStack } from "./dashboardStack";
+import { readCards, readChart, readTable, recordApiRequests, settled } from "./pageReaders";
+
+// The dashboard as a user meets it: headless Chromium (Debian's package, driven by playwright-core)
+// against the real API, over recordings produced to Kafka and counted by the real worker. What the
+// page shows is compared with what the API answers for the same query.
+
+let stack: DashboardStack;
+beforeAll(async () => {
+  stack = await startDashboardStack({ suite: "dashboard", recordings: 2_500, days: 100, log: stderrLog });
+});
+afterAll(async () => {
+  await stack?.close();
+});
+
+const apiJson = async <T>(url: URL, token = stack.token): Promise<T> => {
+  const res = await stack.api.get(`${url.pathname}${url.search}`, token);
+  expect(res.status, `${url}`).toBe(200);
+  return (await res.json()) as T;
+};
+const last = <T>(items: T[]): T => {
+  const item = items.at(-1);
+  if (item === undefined) throw new Error("the page made no such request");
+  return item;
+};
+
+async function signIn(page: Page, token = stack.token): Promise<void> {
+  await page.getByLabel("API token").fill(token);
+  await page.getByRole("button", { name: "Sign in" }).click();
+}
+
+/** Runs a user action and waits until the view it started has settled. */
+async function act(page: Page, recorder: ReturnType<typeof recordApiRequests>, action: () => Promise<void>) {
+  recorder.clear();
+  await action();
+  await expect.poll(() => recorder.urls().length).toBeGreaterThan(0);
+  return settled(page);
+}
+
+/** Every row of a /stats query, all pages (the chart's input). */
+async function allRows(firstPage: URL): Promise<StatsRow[]> {
+  const rows: StatsRow[] = [];
+  for (let page = 1; ; page++) {
+    const url = new URL(firstPage);
+    url.searchParams.set("page", String(page));
+    const answer = await apiJson<StatsPage>(url);
+    rows.push(...answer.data);
+    if (page >= answer.pagination.total_pages) return rows;
+  }
+}
+
+const METRIC_FIELD = {
+  recordings: "recording_count",
+  minutes: "total_duration",
+  words: "total_words",
+} as const;
+/** The chart plots minutes; rows carry milliseconds. */
+const inChartUnit = (metric: keyof typeof METRIC_FIELD, sum: number) =>
+  metric === "minutes" ? sum / 60_000 : sum;
+
+/** Cards, chart and table equal the API's JSON for the queries the page made. */
+async function expectPageMatchesApi(page: Page, urls: URL[]): Promise<void> {
+  const summaryUrl = last(urls.filter((u) => u.pathname === "/api/v1/stats/summary"));
+  const stats = urls.filter((u) => u.pathname === "/api/v1/stats");
+  const chartUrl = last(stats.filter((u) => u.searchParams.get("page_size") === "1000"));
+  const tableUrl = last(stats.filter((u) => u.searchParams.get("page_size") !== "1000"));
+  // One resolved range for every part of the view.
+  for (const url of [chartUrl, tableUrl]) {
+    for (const key of ["start_date", "end_date", "timezone"]) {
+      expect(url.searchParams.get(key), key).toBe(summaryUrl.searchParams.get(key));
+    }
+  }
+
+  const summary = await apiJson<Summary>(summaryUrl);
+  expect(await readCards(page)).toEqual(summary);
+
+  const table = await apiJson<StatsPage>(tableUrl);
+  expect(await readTable(page)).toEqual(table.data);
+  await expect
+    .poll(() => page.locator(".pager-position").textContent())
+    .toContain(`${table.pagination.total_rows.toLocaleString("en")} rows`);
+
+  const view = new URL(page.url()).searchParams;
+  const metric = (view.get("metric") ?? "recordings") as keyof typeof METRIC_FIELD;
+  const field = METRIC_FIELD[metric];
+  const groupBy = chartUrl.searchParams.get("group_by") as keyof StatsRow | null;
+  const rows = await allRows(chartUrl);
+  const chart = await readChart(page);
+  // Per bucket, the stack's height is the API's sum of that bucket.
+  const perBucket = new Map<number, number>();
+  for (const row of rows)
+    perBucket.set(
+      Date.parse(row.time_bucket),
+      (perBucket.get(Date.parse(row.time_bucket)) ?? 0) + row[field],
+    );
+  const chartTotals = new Map(chart.rows.map((r) => [r.bucketMs, r.values.reduce((a, b) => a + b, 0)]));
+  for (const [bucket, sum] of perBucket) {
+    expect(chartTotals.get(bucket), new Date(bucket).toISOString()).toBeCloseTo(inChartUnit(metric, sum), 6);
+  }
+  const emptyBuckets = [...chartTotals].filter(([bucket]) => !perBucket.has(bucket));
+  expect(emptyBuckets.every(([, sum]) => sum === 0)).toBe(true);
+  // Per group, each named series is the API's rows of that group.
+  if (groupBy) {
+    chart.labels.forEach((label, i) => {
+      if (label.startsWith("Other (")) return;
+      // A null group is labelled in words, "(no language model)".
+      const fromApi = rows.filter((r) =>
+        r[groupBy] === null ? label.startsWith("(") : r[groupBy] === label,
+      );
+      const plotted = chart.rows.reduce((n, r) => n + (r.values[i] ?? 0), 0);
+      expect(plotted, label).toBeCloseTo(
+        inChartUnit(
+          metric,
+          fromApi.reduce((n, r) => n + r[field], 0),
+        ),
+        6,
+      );
+    });
+  }
+}
+
+describe("the dashboard in headless Chromium", () => {
+  it("signs in, follows zone, granularity, group_by and a filter, and shows exactly the API's numbers", async () => {
+    const context = await stack.newContext({
+      viewport: { width: 1280, height: 800 },
+      timezoneId: "Europe/Berlin",
+    });
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on("console", (m) => m.type() === "error" && problems.push(m.text()));
+    page.on("pageerror", (e) => problems.push(e.message));
+    const recorder = recordApiRequests(page);
+
+    const response = await page.goto("/");
+    expect(new URL(page.url()).pathname).toBe("/dashboard/");
+    expect(response?.headers()["content-security-policy"]).toContain("script-src 'self'");
+    expect(await settled(page)).toBe("signed-out");
+
+    expect(await act(page, recorder, () => signIn(page))).toBe("ready");
+    // The token is kept in this tab's sessionStorage, never in the URL; the zone is the browser's.
+    expect(page.url()).not.toContain(stack.token);
+    expect(await page.evaluate(() => Object.values(sessionStorage))).toEqual([stack.token]);
+    expect(new URL(page.url()).searchParams.get("timezone")).toBe("Europe/Berlin");
+    await expectPageMatchesApi(page, recorder.urls());
+
+    await act(page, recorder, async () => {
+      await page.getByLabel("Time zone").fill("America/New_York");
+      await page.getByLabel("Time zone").press("Enter");
+    });
+    expect(last(recorder.urls()).searchParams.get("timezone")).toBe("America/New_York");
+    await expectPageMatchesApi(page, recorder.urls());
+
+    await act(page, recorder, () =>
+      page
+        .getByLabel("Granularity")
+        .selectOption("week")
+        .then(() => undefined),
+    );
+    await act(page, recorder, () =>
+      page
+        .getByLabel("Range")
+        .selectOption("last_quarter")
+        .then(() => undefined),
+    );
+    expect(last(recorder.urls()).searchParams.get("granularity")).toBe("week");
+    await expectPageMatchesApi(page, recorder.urls());
+
+    await act(page, recorder, () =>
+      page
+        .getByLabel("Group by")
+        .selectOption("member_email")
+        .then(() => undefined),
+    );
+    await expectPageMatchesApi(page, recorder.urls());
+    // About a dozen members: the top groups and "Other".
+    expect((await readChart(page)).labels.at(-1)).toMatch(/^Other \(\d+ groups?\)$/);
+
+    const apps = await page.locator('select[name="filter-app_name"] option').allTextContents();
+    const chosen = apps.slice(0, 2);
+    await act(page, recorder, () =>
+      page
+        .locator('select[name="filter-app_name"]')
+        .selectOption(chosen)
+        .then(() => undefined),
+    );
+    expect(last(recorder.urls()).searchParams.get("filter[app_name]")).toBe(chosen.join(","));
+    await expectPageMatchesApi(page, recorder.urls());
+
+    // Minutes for the chart: no new request needed, the same rows plotted in another unit.
+    await page.getByLabel("Chart shows").selectOption("minutes");
+    await expectPageMatchesApi(page, recorder.urls());
+
+    // The table's next page is the API's page 2.
+    await act(page, recorder, () => page.getByRole("button", { name: "Next" }).click());
+    expect(new URL(page.url()).searchParams.get("page")).toBe("2");
+    await expectPageMatchesApi(page, recorder.urls());
+
+    // A bookmark: the URL alone restores the view.
+    const bookmark = page.url();
+    await act(page, recorder, () => page.reload().then(() => undefined));
+    expect(page.url()).toBe(bookmark);
+    await expect.poll(() => page.getByLabel("Group by").inputValue()).toBe("member_email");
+    expect(await page.getByLabel("Time zone").inputValue()).toBe("America/New_York");
+    await expectPageMatchesApi(page, recorder.urls());
+
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it("downloads the view as the API's CSV", async () => {
+    const context = await stack.newContext({
+      viewport: { width: 1280, height: 800 },
+      timezoneId: "Australia/Adelaide",
+    });
+    const page = await context.newPage();
+    const recorder = recordApiRequests(page);
+    await page.goto("/dashboard/?range=last_30_days&group_by=app_name&granularity=day");
+    await act(page, recorder, () => signIn(page));
+    recorder.clear();
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("button", { name: "Download CSV" }).click(),
+    ]);
+    const csvUrl = last(recorder.urls().filter((u) => u.searchParams.get("format") === "csv"));
+    expect(csvUrl.searchParams.get("timezone")).toBe("Australia/Adelaide");
+    const res = await stack.api.get(`${csvUrl.pathname}${csvUrl.search}`, stack.token);
+    const expected = await res.text();
+    expect(await readFile(await download.path(), "utf8")).toBe(expected);
+    expect(download.suggestedFilename()).toBe(
+      /filename="([^"]+)"/.exec(res.headers.get("content-disposition") ?? "")?.[1],
+    );
+    expect(expected.split("\n")[0]).toContain("app_name");
+    await context.close();
+  });
+
+  it("sends a revoked token back to sign-in with the API's reason, and names a refused parameter", async () => {
+    const context = await stack.newContext();
+    const page = await context.newPage();
+    const recorder = recordApiRequests(page);
+    const { token, record } = await stack.api.tokenStore.create(stack.org, "to revoke");
+    await page.goto("/dashboard/");
+    expect(await act(page, recorder, () => signIn(page, token))).toBe("ready");
+
+    // A query the API refuses: more than 10,000 hourly buckets.
+    await page.goto("/dashboard/?range=custom&from=2020-01-01&to=2026-01-01&granularity=hour&timezone=UTC");
+    expect(await settled(page)).toBe("error");
+    const refused = await stack.api.get(
+      `${last(recorder.urls()).pathname}${last(recorder.urls()).search}`,
+      token,
+    );
+    const problem = (await refused.json()) as { errors: { parameter: string; message: string }[] };
+    expect(refused.status).toBe(400);
+    const failure = await page.locator(".failure").textContent();
+    for (const e of problem.errors) expect(failure).toContain(`${e.parameter}: ${e.message}`);
+
+    await stack.api.tokenStore.revoke(stack.org, record.id);
+    // Refused once the API's token cache (100 ms in tests) lets go of it.
+    let refusedToken = await stack.api.get("/api/v1/stats/dimensions", token);
+    await expect
+      .poll(async () => {
+        refusedToken = await stack.api.get("/api/v1/stats/dimensions", token);
+        return refusedToken.status;
+      })
+      .toBe(401);
+    const { detail } = (await refusedToken.json()) as { detail: string };
+    await act(page, recorder, () =>
+      page
+        .getByLabel("Granularity")
+        .selectOption("day")
+        .then(() => undefined),
+    );
+    expect(await settled(page)).toBe("signed-out");
+    await expect.poll(() => page.getByRole("alert").textContent()).toBe(detail);
+    expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+    await context.close();
+  });
+
+  it("has no serious or critical axe-core violations, at 1280×800 and at phone width", async () => {
+    const axeSource = await readFile(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+    for (const viewport of [
+      { width: 1280, height: 800 },
+      { width: 390, height: 844 },
+    ]) {
+      // bypassCSP only lets the test inject axe; the page itself runs under its CSP.
+      const context = await stack.newContext({ viewport, bypassCSP: true });
+      const page = await context.newPage();
+      const recorder = recordApiRequests(page);
+      const audit = async () => {
+        await page.addScriptTag({ content: axeSource });
+        const results = await page.evaluate(async () => {
+          const axe = (
+            window as unknown as {
+              axe: { run: () => Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }> };
+            }
+          ).axe;
+          return (await axe.run()).violations.map((v) => ({
+            id: v.id,
+            impact: v.impact,
+            nodes: v.nodes.length,
+          }));
+        });
+        return results.filter((v) => v.impact === "serious" || v.impact === "critical");
+      };
+      await page.goto("/dashboard/?range=last_30_days&group_by=voice_model");
+      await settled(page);
+      expect(await audit(), `sign-in at ${viewport.width}px`).toEqual([]);
+      await act(page, recorder, () => signIn(page));
+      await page.getByText("Chart data as a table").click();
+      expect(await audit(), `dashboard at ${viewport.width}px`).toEqual([]);
+      // Nothing wider than the screen but the tables, which scroll in their own region.
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow).toBeLessThanOrEqual(0);
+      await context.close();
+    }
+  });
+});

@@ -1,0 +1,68 @@
+import type { Page, Request } from "playwright-core";
+
+/** The page has finished a view: ready, empty, an error or the sign-in form. */
+export async function settled(page: Page): Promise<string> {
+  await page.waitForFunction(() => {
+    const state = document.querySelector("main")?.dataset.state;
+    return state !== undefined && state !== "loading";
+  });
+  return (await page.locator("main").getAttribute("data-state")) ?? "";
+}
+
+/** The summary cards' exact values (`data-value`), by summary field. */
+export async function readCards(page: Page): Promise<Record<string, number>> {
+  return page.$$eval(".card", (cards) =>
+    Object.fromEntries(
+      cards.map((c) => [c.getAttribute("data-field"), Number(c.getAttribute("data-value"))]),
+    ),
+  );
+}
+
+/** The table's rows as the API's row objects (from each cell's `data-field` / `data-value`). */
+export async function readTable(page: Page): Promise<Record<string, string | number | null>[]> {
+  return page.$$eval("table.stats tbody tr", (rows) =>
+    rows.map((row) =>
+      Object.fromEntries(
+        [...row.querySelectorAll("[data-field]")].map((cell) => {
+          const field = cell.getAttribute("data-field") ?? "";
+          const value = cell.getAttribute("data-value") ?? "";
+          const text =
+            field === "time_bucket" || cell.hasAttribute("data-null") || !/^-?[\d.e+-]+$/.test(value);
+          return [field, cell.hasAttribute("data-null") ? null : text ? value : Number(value)];
+        }),
+      ),
+    ),
+  );
+}
+
+export interface ChartTable {
+  labels: string[];
+  /** Bucket start (epoch ms) and one value per series. */
+  rows: { bucketMs: number; values: number[] }[];
+}
+
+/** The chart's data, from its table twin (the numbers the chart plots). */
+export async function readChart(page: Page): Promise<ChartTable> {
+  return page.$eval("table.chart-data", (table) => ({
+    labels: [...table.querySelectorAll("thead th")].slice(1).map((th) => th.textContent ?? ""),
+    rows: [...table.querySelectorAll("tbody tr")].map((tr) => ({
+      bucketMs: Number(tr.querySelector("th")?.getAttribute("data-value")),
+      values: [...tr.querySelectorAll("td")].map((td) => Number(td.getAttribute("data-value"))),
+    })),
+  }));
+}
+
+/** Records the API requests the page makes, so a test can ask the API the same questions. */
+export function recordApiRequests(page: Page): { urls: () => URL[]; clear: () => void } {
+  let seen: URL[] = [];
+  page.on("request", (request: Request) => {
+    const url = new URL(request.url());
+    if (url.pathname.startsWith("/api/v1/")) seen.push(url);
+  });
+  return {
+    urls: () => seen,
+    clear: () => {
+      seen = [];
+    },
+  };
+}
