@@ -47,6 +47,9 @@ async function main(): Promise<void> {
   const port = Number(process.env.PORT ?? ((await canBind(8080)) ? 8080 : await freePort()));
   const env = { KAFKA_BROKERS: stack.kafkaBrokers.join(","), REDIS_URL: stack.redisUrl, LOG_LEVEL: "warn" };
 
+  // The API serves the dashboard's built files: build them unless dist/ matches the sources.
+  say("building the dashboard (skipped when up to date) ...");
+  await promisify(execFile)(tsx, ["services/dashboard/scripts/build.ts", "--if-stale"], { cwd: repoRoot });
   startService("worker", "services/ingest-worker/src/main.ts", { ...env, METRICS_PORT: "0" });
   startService("api", "services/query-api/src/main.ts", { ...env, PORT: String(port) });
 
@@ -85,7 +88,8 @@ async function main(): Promise<void> {
 
   process.stdout.write(
     `\nUsage statistics are running (${total} demo recordings in Kafka, worker and API up).\n\n` +
-      `  token:  ${token}\n\n` +
+      `  token:      ${token}\n` +
+      `  dashboard:  ${base}/dashboard/   (paste the token to sign in)\n\n` +
       `  curl -s -H "Authorization: Bearer ${token}" "${query}"\n\n` +
       `  OpenAPI: ${base}/api/v1/openapi.json   Ctrl-C stops everything.\n`,
   );

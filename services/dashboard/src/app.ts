@@ -58,6 +58,8 @@ export function startDashboard(main: HTMLElement, signOutButton: HTMLButtonEleme
     el("div", { class: "section-head" }, el("h2", { id: "rows-title" }, "Rows"), csvButton),
   );
   const body = el("div", { class: "view-body" }, summarySection, chartSection, rowsSection);
+  // A view that failed shows only why (and a retry), not empty sections.
+  const failure = el("div", { class: "view-failure", hidden: true });
 
   const setState = (state: PageState) => {
     main.dataset.state = state;
@@ -109,7 +111,7 @@ export function startDashboard(main: HTMLElement, signOutButton: HTMLButtonEleme
       return;
     }
     controls = createControls(view, dimensions, zoneNames(), (change) => navigate(updateView(view, change)));
-    main.replaceChildren(controls.element, rangeLine, status, body);
+    main.replaceChildren(controls.element, rangeLine, status, failure, body);
     await refresh();
   }
 
@@ -138,20 +140,19 @@ export function startDashboard(main: HTMLElement, signOutButton: HTMLButtonEleme
       if (isAbort(error) || controller.signal.aborted || handleUnauthorized(error)) return;
       setState("error");
       status.textContent = "";
+      rangeLine.textContent = "";
       chart?.destroy();
       chart = null;
-      replaceContent(summarySection, null);
-      replaceContent(
-        chartSection,
-        renderFailure(error, () => void refresh()),
-      );
-      replaceContent(rowsSection, null);
-      csvButton.hidden = true;
+      failure.replaceChildren(renderFailure(error, () => void refresh()));
+      failure.hidden = false;
+      body.hidden = true;
     }
   }
 
   function render({ view: shown, data }: { view: ViewState; data: LoadedView }) {
     const empty = data.summary.total_recordings === 0;
+    failure.hidden = true;
+    body.hidden = false;
     const meta = data.table.meta;
     rangeLine.textContent = `${formatRange(meta.start_date, meta.end_date)} · ${shown.timezone}`;
     replaceContent(summarySection, renderCards(data.summary));
@@ -173,9 +174,8 @@ export function startDashboard(main: HTMLElement, signOutButton: HTMLButtonEleme
       replaceContent(chartSection, chart.element);
       chart.mount();
     }
-    const heading = rowsSection.firstElementChild;
-    rowsSection.replaceChildren(
-      ...(heading ? [heading] : []),
+    replaceContent(
+      rowsSection,
       renderStatsTable(data.table, shown, {
         onPage: (page) => navigate(updateView(view, { page })),
         onPageSize: (pageSize) => navigate(updateView(view, { pageSize })),

@@ -28,7 +28,7 @@ export function createMultiSelect(options: {
     id,
     name: options.name,
     multiple: true,
-    size: Math.min(5, Math.max(3, options.choices.length)),
+    size: Math.min(6, Math.max(3, options.choices.length)),
     "aria-describedby": hintId,
   });
   const clear = el("button", { type: "button", class: "link-button" }, "Clear");
