@@ -1,0 +1,100 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { ApiError } from "./apiError";
+import { createApiClient } from "./client";
+import type { RetryNotice } from "./retryPolicy";
+import { retryDelaySeconds } from "./retryPolicy";
+
+const problem = (status: number, headers: Record<string, string> = {}, body: object = {}) =>
+  new Response(JSON.stringify({ status, title: "x", detail: `detail ${status}`, ...body }), {
+    status,
+    headers: { "content-type": "application/problem+json", ...headers },
+  });
+const ok = (body: object) => new Response(JSON.stringify(body), { status: 200 });
+
+describe("retryDelaySeconds", () => {
+  it("waits what Retry-After says on a 429", () => {
+    expect(retryDelaySeconds(429, "17", 1)).toBe(17);
+    expect(retryDelaySeconds(429, null, 1)).toBe(1);
+  });
+  it("backs off on a 503, doubling, never shorter than Retry-After", () => {
+    expect([1, 2, 3, 4].map((attempt) => retryDelaySeconds(503, null, attempt))).toEqual([1, 2, 4, 8]);
+    expect(retryDelaySeconds(503, "5", 1)).toBe(5);
+  });
+  it("gives up after the last attempt, and never retries other statuses", () => {
+    expect(retryDelaySeconds(503, null, 5)).toBeNull();
+    expect(retryDelaySeconds(400, "3", 1)).toBeNull();
+    expect(retryDelaySeconds(401, null, 1)).toBeNull();
+  });
+});
+
+describe("the API client", () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("sends the token only in the Authorization header", async () => {
+    const fetch = vi.fn(async (_url: string, _init?: RequestInit) => ok({ app_names: [] }));
+    await createApiClient({
+      token: "sk-vu-secret",
+      fetch: fetch as unknown as typeof globalThis.fetch,
+    }).dimensions();
+    const [url, init] = fetch.mock.calls[0] ?? [];
+    expect(url).toBe("/api/v1/stats/dimensions");
+    expect(new Headers(init?.headers).get("authorization")).toBe("Bearer sk-vu-secret");
+    expect(init?.credentials).toBe("omit");
+  });
+
+  it("retries a 429 after Retry-After and a 503 with backoff, telling the page each time", async () => {
+    const answers = [problem(429, { "retry-after": "3" }), problem(503), ok({ total_recordings: 1 })];
+    const fetch = vi.fn(async () => answers.shift() ?? ok({}));
+    const notices: RetryNotice[] = [];
+    const client = createApiClient({
+      token: "t",
+      fetch: fetch as unknown as typeof globalThis.fetch,
+      onRetry: (n) => notices.push(n),
+    });
+    const result = client.summary(new URLSearchParams("start_date=2026-01-01"));
+    await vi.advanceTimersByTimeAsync(2_999);
+    expect(fetch).toHaveBeenCalledTimes(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(fetch).toHaveBeenCalledTimes(2);
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(await result).toEqual({ total_recordings: 1 });
+    expect(notices).toEqual([
+      { status: 429, waitSeconds: 3, attempt: 1 },
+      { status: 503, waitSeconds: 2, attempt: 2 },
+    ]);
+  });
+
+  it("turns other failures into an ApiError carrying the problem body", async () => {
+    const body = { errors: [{ parameter: "granularity", message: "must be one of hour, day, week, month" }] };
+    const fetch = vi.fn(async () => problem(400, {}, body));
+    const client = createApiClient({ token: "t", fetch: fetch as unknown as typeof globalThis.fetch });
+    const error = await client.stats(new URLSearchParams()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).status).toBe(400);
+    expect((error as ApiError).problem.errors).toEqual(body.errors);
+  });
+
+  it("reads a CSV page's file name and next link from the API's headers", async () => {
+    const fetch = vi.fn(
+      async () =>
+        new Response("time_bucket,recording_count\r\n", {
+          headers: {
+            "content-disposition":
+              'attachment; filename="usage-stats_20261101T0000+0100_20261201T0000+0100.csv"',
+            link: '</api/v1/stats?format=csv&page=2>; rel="next"',
+          },
+        }),
+    );
+    const client = createApiClient({ token: "t", fetch: fetch as unknown as typeof globalThis.fetch });
+    expect(await client.csv(new URLSearchParams("format=csv"))).toEqual({
+      text: "time_bucket,recording_count\r\n",
+      filename: "usage-stats_20261101T0000+0100_20261201T0000+0100.csv",
+      next: "/api/v1/stats?format=csv&page=2",
+    });
+  });
+});
