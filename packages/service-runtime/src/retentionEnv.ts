@@ -1,4 +1,4 @@
-import { DAY_MS, type Retention, retentionProblems } from "@vu/time-buckets";
+import { DAY_MS, type Retention, retentionProblems, withQuarters } from "@vu/time-buckets";
 import type { z } from "zod";
 import { envRetentionDays } from "./envFields";
 
@@ -8,7 +8,6 @@ import { envRetentionDays } from "./envFields";
  */
 export const retentionEnvShape = {
   RETENTION_MINUTE_DAYS: envRetentionDays(35),
-  RETENTION_QUARTER_DAYS: envRetentionDays(400),
   RETENTION_HOUR_DAYS: envRetentionDays(400),
   RETENTION_DAY_DAYS: envRetentionDays(null),
   RETENTION_WEEK_DAYS: envRetentionDays(null),
@@ -19,14 +18,14 @@ type RetentionEnv = { [K in keyof typeof retentionEnvShape]: number | null };
 
 export function retentionFromEnv(env: RetentionEnv): Retention {
   const ms = (days: number | null) => (days === null ? null : days * DAY_MS);
-  return {
+  // Quarter hours are split out of the hour blocks (store/quarterCells.ts): they share hours' retention.
+  return withQuarters({
     minute: ms(env.RETENTION_MINUTE_DAYS),
-    quarter: ms(env.RETENTION_QUARTER_DAYS),
     hour: ms(env.RETENTION_HOUR_DAYS),
     day: ms(env.RETENTION_DAY_DAYS),
     week: ms(env.RETENTION_WEEK_DAYS),
     month: ms(env.RETENTION_MONTH_DAYS),
-  };
+  });
 }
 
 /** Cross-field rule for a schema that spreads `retentionEnvShape`. */

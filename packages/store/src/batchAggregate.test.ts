@@ -1,31 +1,23 @@
 import type { RecordingCompleted } from "@vu/events";
+import { recording as kitRecording } from "@vu/testkit";
 import { DAY_MS, DEFAULT_RETENTION } from "@vu/time-buckets";
 import { describe, expect, it } from "vitest";
-import { aggregateBatch, type BatchPayload, type CountableRecording, dedupeSets } from "./batchAggregate";
+import { aggregateBatch, type BatchPayload, dedupeSets } from "./batchAggregate";
 import { createKeyspace } from "./keyspace";
 
 const keyspace = createKeyspace({ prefix: "t" });
 const nowMs = Date.parse("2026-11-22T12:00:00Z");
 const options = { keyspace, retention: DEFAULT_RETENTION, dedupeWindowMs: 7 * DAY_MS, nowMs };
 
-function recording(id: string, at: string, patch: Partial<RecordingCompleted> = {}): CountableRecording {
-  const event: RecordingCompleted = {
-    schema_version: 1,
-    recording_id: id,
-    organization_id: "acme",
-    member_email: "ada@example.com",
+/** The kit's recording with the numbers these expectations were written for. */
+const storeRecording = (id: string, at: string, patch: Partial<RecordingCompleted> = {}) =>
+  kitRecording(id, at, {
     voice_model: "v1",
-    language_model: "gpt",
-    app_name: "Zoom",
-    recorded_at: at,
-    duration_ms: 60_000,
     word_count: 100,
     voice_processing_ms: 500,
     llm_processing_ms: 200,
     ...patch,
-  };
-  return { event, recordedAtMs: Date.parse(at) };
-}
+  });
 
 const blockOf = (payload: BatchPayload, suffix: string) => payload.blocks.find((b) => b.suffix === suffix);
 /** A block's cells flattened as `[field, 7 sums, field, ...]`, easy to read in expectations. */
@@ -38,8 +30,8 @@ describe("aggregateBatch", () => {
   it("folds recordings sharing a block into one cell per view and field", () => {
     const payload = aggregateBatch(
       [
-        recording("a", "2026-11-20T10:00:05Z"),
-        recording("b", "2026-11-20T10:00:55Z", {
+        storeRecording("a", "2026-11-20T10:00:05Z"),
+        storeRecording("b", "2026-11-20T10:00:55Z", {
           llm_processing_ms: null,
           voice_processing_ms: 100,
           app_name: "Teams",
@@ -52,8 +44,8 @@ describe("aggregateBatch", () => {
       { key: '["ada@example.com","v1","gpt","Zoom"]', values: ["ada@example.com", "v1", "gpt", "Zoom"] },
       { key: '["ada@example.com","v1","gpt","Teams"]', values: ["ada@example.com", "v1", "gpt", "Teams"] },
     ]);
-    // 6 tiers × 6 views.
-    expect(payload.blocks).toHaveLength(36);
+    // 5 stored tiers (quarter hours live inside hour blocks) × 6 views.
+    expect(payload.blocks).toHaveLength(30);
     expect(cellsOf(payload, "b:m:202611201000:c")).toEqual([
       1, 1, 100, 60_000, 500, 1, 200, 1, 2, 1, 100, 60_000, 100, 1, 0, 0,
     ]);
@@ -86,13 +78,52 @@ describe("aggregateBatch", () => {
       0,
       0,
     ]);
-    expect(blockOf(payload, "b:h:202611201000:c")?.isCombos).toBe(1);
+    expect(blockOf(payload, "b:d:202611200000:c")?.isCombos).toBe(1);
     expect(blockOf(payload, "b:h:202611201000:l")?.isCombos).toBe(0);
+  });
+
+  it("splits hour blocks' cells by quarter hour: a digit before each field, 4 × index + quarter for combinations", () => {
+    const payload = aggregateBatch(
+      [
+        storeRecording("a", "2026-11-20T10:00:05Z"),
+        storeRecording("b", "2026-11-20T10:14:59Z"),
+        storeRecording("c", "2026-11-20T10:45:00Z", { app_name: "Teams" }),
+      ],
+      options,
+    );
+    expect(payload.blocks.some((b) => b.suffix.startsWith("b:q:"))).toBe(false);
+    const hour = blockOf(payload, "b:h:202611201000:c");
+    expect(hour?.isCombos).toBe(2);
+    expect(hour?.fields).toEqual([4 * 1 + 0, 4 * 2 + 3]);
+    expect(cellsOf(payload, "b:h:202611201000:a")).toEqual([
+      "0Zoom",
+      2,
+      200,
+      120_000,
+      1000,
+      2,
+      400,
+      2,
+      "3Teams",
+      1,
+      100,
+      60_000,
+      500,
+      1,
+      200,
+      1,
+    ]);
+    expect(cellsOf(payload, "b:h:202611201000:t")?.filter((f) => typeof f === "string")).toEqual([
+      "0*",
+      "3*",
+    ]);
+    // Coarser tiers keep their fields unsplit.
+    expect(cellsOf(payload, "b:d:202611200000:a")?.[0]).toBe("Zoom");
   });
 
   it("projects a null language model as the empty field", () => {
     const payload = aggregateBatch(
-      [recording("a", "2026-11-20T10:00:00Z", { language_model: null, llm_processing_ms: null })],
+      [storeRecording("a", "2026-11-20T10:00:00Z", { language_model: null, llm_processing_ms: null })],
       options,
     );
     expect(cellsOf(payload, "b:d:202611200000:l")?.[0]).toBe("");
@@ -103,18 +134,17 @@ describe("aggregateBatch", () => {
 
   it("skips tiers whose retention has passed and sets expiry only for expiring tiers", () => {
     const payload = aggregateBatch(
-      [recording("old", "2026-01-15T08:30:00Z"), recording("new", "2026-11-22T11:59:00Z")],
+      [storeRecording("old", "2026-01-15T08:30:00Z"), storeRecording("new", "2026-11-22T11:59:00Z")],
       options,
     );
     const tiersOf = (stampPrefix: string) =>
       payload.blocks
         .filter(({ suffix }) => suffix.endsWith(":c") && suffix.slice(4).startsWith(stampPrefix))
         .map(({ suffix }) => suffix.slice(0, 3));
-    expect(tiersOf("202601150")).toEqual(["b:q", "b:h", "b:d"]);
+    expect(tiersOf("202601150")).toEqual(["b:h", "b:d"]);
     const expiry = (suffix: string) => blockOf(payload, suffix)?.expireAtMs;
     expect(expiry("b:m:202611221159:t")).toBe(Date.parse("2026-11-22T11:59:00Z") + 35 * DAY_MS + DAY_MS);
     expect(expiry("b:h:202601150800:a")).toBe(Date.parse("2026-01-15T08:00:00Z") + 400 * DAY_MS + DAY_MS);
-    expect(expiry("b:q:202601150830:a")).toBe(Date.parse("2026-01-15T08:30:00Z") + 400 * DAY_MS + DAY_MS);
     expect(expiry("b:M:202601010000:c")).toBe(0);
   });
 });

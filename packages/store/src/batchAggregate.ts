@@ -9,6 +9,7 @@ import {
   type Tier,
 } from "@vu/time-buckets";
 import type { Keyspace } from "./keyspace";
+import { QUARTERED_TIER, quarterComboIndex, quarterField, quarterIndex } from "./quarterCells";
 import { SUM_FIELDS } from "./sums";
 import { projectionField, TOTAL_FIELD, VIEWS } from "./views";
 
@@ -23,8 +24,11 @@ export interface BlockPayload {
   suffix: string;
   /** 0 = never. */
   expireAtMs: number;
-  /** 1: fields are 1-based indexes into `combos`; 0: literal fields. */
-  isCombos: 0 | 1;
+  /**
+   * 0: literal fields; 1: fields are 1-based indexes into `combos`; 2: they are
+   * `4 × index + quarter`, a split hour block's combination cells (see quarterCells.ts).
+   */
+  isCombos: 0 | 1 | 2;
   fields: Array<string | number>;
   sums: number[];
 }
@@ -101,6 +105,9 @@ function deltasOf(event: RecordingCompleted, into: number[]): number[] {
   return into;
 }
 
+const QUARTER_TIER_INDEX = TIERS.indexOf("quarter");
+const HOUR_TIER_INDEX = TIERS.indexOf(QUARTERED_TIER);
+
 /** The block of one tier the previous recording fell in: recordings mostly come in time order. */
 interface CurrentBlock {
   startMs: number;
@@ -146,7 +153,7 @@ export function aggregateBatch(
       blocks.push({
         suffix: keyspace.blockSuffix(tier, startMs, view),
         expireAtMs,
-        isCombos: view === "combos" ? 1 : 0,
+        isCombos: view !== "combos" ? 0 : tier === QUARTERED_TIER ? 2 : 1,
         fields: cells.fields,
         sums: cells.sums,
       });
@@ -156,6 +163,8 @@ export function aggregateBatch(
 
   const deltas: number[] = [0, 0, 0, 0, 0, 0, 0];
   const fields: Array<string | number> = [0, TOTAL_FIELD, "", "", "", ""];
+  // The same fields in the recording's quarter of its hour, for the split hour blocks.
+  const quarterFields: Array<string | number> = [0, "", "", "", "", ""];
   for (const { event, recordedAtMs } of recordings) {
     const combo = comboOf(event);
     let index = comboIndex.get(combo);
@@ -173,7 +182,13 @@ export function aggregateBatch(
     fields[4] = projectionField(event.language_model);
     fields[5] = event.app_name;
     deltasOf(event, deltas);
+    const q = quarterIndex(recordedAtMs);
+    quarterFields[0] = quarterComboIndex(q, index);
+    for (let v = 1; v < fields.length; v++) quarterFields[v] = quarterField(q, fields[v] as string);
     for (let t = 0; t < TIERS.length; t++) {
+      // Quarter hours live inside the hour blocks (quarterCells.ts): no blocks of their own.
+      if (t === QUARTER_TIER_INDEX) continue;
+      const blockFields = t === HOUR_TIER_INDEX ? quarterFields : fields;
       let block = current[t];
       if (block === undefined || recordedAtMs < block.startMs || recordedAtMs >= block.endMs) {
         block = blockOf(t, TIERS[t] as Tier, recordedAtMs);
@@ -181,7 +196,7 @@ export function aggregateBatch(
       const views = block.views;
       if (views === null) continue;
       for (let v = 0; v < views.length; v++)
-        (views[v] as BlockCells).add(fields[v] as string | number, deltas);
+        (views[v] as BlockCells).add(blockFields[v] as string | number, deltas);
     }
   }
 

@@ -24,7 +24,7 @@ export function encodeBatch(payload: BatchPayload): Buffer {
     out.u8(isCombos);
     out.u8(small ? SMALL_CELL_BYTES : LARGE_CELL_BYTES);
     out.u32(fields.length);
-    if (isCombos) for (const field of fields) out.u32(field as number);
+    if (isCombos !== 0) for (const field of fields) out.u32(field as number);
     else for (const field of fields) out.str(field as string);
     if (small) out.u32s(sums);
     else out.f64s(sums);

@@ -16,6 +16,7 @@ export {
 } from "./generation";
 export { createKeyspace, type Keyspace, type KeyspaceOptions, STORE_VERSION, utcStamp } from "./keyspace";
 export { type OrganizationExtent, sameExtent } from "./organizationExtent";
+export { ALL_QUARTERS, WHOLE_BLOCK } from "./quarterCells";
 export { createRateLimitCounter, type RateLimitCounter } from "./rateLimitCounter";
 export { createRedisClient, type RedisClient } from "./redisClient";
 export { isTransientRedisError } from "./redisErrors";

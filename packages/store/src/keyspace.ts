@@ -6,9 +6,12 @@ import { VIEW_CODE, type View } from "./views";
  * The only place that knows Redis key names (documented key by key in this package's README).
  * Every key of an organization carries the hash tag `{<org>}` so a script touching one
  * organization stays on one Redis Cluster slot.
+ *
+ * STORE_VERSION names keys and scripts. v1 stored cells as text; v2 as binary (seven u32, or
+ * seven float64 once a sum passes 32 bits: sums.ts); v3 splits hour blocks' cells by quarter hour
+ * (quarterCells.ts) instead of keeping quarter-hour blocks of their own.
  */
-/** v2: cells are binary (seven float64); v1 stored them as text. Names keys and scripts. */
-export const STORE_VERSION = "v2";
+export const STORE_VERSION = "v3";
 
 export interface KeyspaceOptions {
   /** Leading part of every key; tests use a unique prefix each. */

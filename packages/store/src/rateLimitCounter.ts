@@ -34,7 +34,7 @@ export function createRateLimitCounter(
   return {
     async hit(client) {
       try {
-        const [hits, msLeft] = await redis.vuCountHitV2(key(client), windowMs);
+        const [hits, msLeft] = await redis.vuCountHit(key(client), windowMs);
         return { hits, msLeft };
       } catch (cause) {
         throw unavailable(cause);

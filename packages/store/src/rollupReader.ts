@@ -3,6 +3,7 @@ import type { Tier } from "@vu/time-buckets";
 import { createGenerationSource } from "./generation";
 import type { Keyspace } from "./keyspace";
 import { type OrganizationExtent, parseExtent } from "./organizationExtent";
+import { storedLocation } from "./quarterCells";
 import type { RedisClient } from "./redisClient";
 import { StoreError } from "./storeError";
 import type { View } from "./views";
@@ -27,8 +28,17 @@ export interface BlockSnapshot {
   view: View;
   /** For the combos view: combination id → its values, for every id the blocks can contain. */
   combos: ReadonlyMap<string, ComboValues>;
-  /** One entry per requested block, in order. */
+  /**
+   * One entry per requested block, in order. Blocks stored under the same key (the quarters of
+   * one hour, or a block asked for twice) share one array, read once.
+   */
   cells: StoredCells[];
+  /**
+   * Per requested block, which part of its cells it is (quarterCells.ts): WHOLE_BLOCK (fields
+   * as they are), ALL_QUARTERS (a split hour: every field starts with its quarter's digit), or a
+   * quarter 0-3 (only the fields starting with that digit).
+   */
+  parts: Int8Array;
   /** The organization's extent in the same state as the cells (read in the same MULTI). */
   extent: OrganizationExtent;
 }
@@ -94,6 +104,34 @@ function fieldsToStrings(flat: Buffer[]): StoredCells {
   return cells;
 }
 
+/** The distinct keys a list of block references is stored under, and where each reference reads. */
+interface StoredBlocks {
+  keys: BlockRef[];
+  /** Per reference: the index of its key in `keys`. */
+  keyOf: Int32Array;
+  parts: Int8Array;
+}
+
+function storedBlocks(blocks: readonly BlockRef[]): StoredBlocks {
+  const keys: BlockRef[] = [];
+  const index = new Map<string, number>();
+  const keyOf = new Int32Array(blocks.length);
+  const parts = new Int8Array(blocks.length);
+  blocks.forEach((block, i) => {
+    const { tier, startMs, part } = storedLocation(block.tier, block.startMs);
+    const id = `${tier}:${startMs}`;
+    let k = index.get(id);
+    if (k === undefined) {
+      k = keys.length;
+      keys.push({ tier, startMs });
+      index.set(id, k);
+    }
+    keyOf[i] = k;
+    parts[i] = part;
+  });
+  return { keys, keyOf, parts };
+}
+
 export function createRollupReader(options: RollupReaderOptions): RollupReader {
   const { redis, keyspace } = options;
   const generationCacheMs = options.generationCacheMs ?? 1000;
@@ -150,7 +188,7 @@ export function createRollupReader(options: RollupReaderOptions): RollupReader {
    * every combination any of the blocks read can hold.
    */
   async function readAtomically(
-    blocks: readonly BlockRef[],
+    stored: StoredBlocks,
     keys: { block: (b: BlockRef) => string; combos: string; extent: string },
     withCombos: boolean,
     org: string,
@@ -159,7 +197,7 @@ export function createRollupReader(options: RollupReaderOptions): RollupReader {
     const multi = redis.multi();
     // No field can match: the blocks need not be read, only the table's size and the extent.
     const readBlocks = fields === undefined || fields.length > 0;
-    for (const b of readBlocks ? blocks : []) {
+    for (const b of readBlocks ? stored.keys : []) {
       if (fields && SELECTIVE_TIERS.has(b.tier)) multi.callBuffer("HMGET", keys.block(b), ...fields);
       else multi.callBuffer("HGETALL", keys.block(b));
     }
@@ -169,9 +207,9 @@ export function createRollupReader(options: RollupReaderOptions): RollupReader {
     const comboCount = Number(replies.pop() ?? 0);
     const [first, last] = (replies.pop() as Array<string | null> | undefined) ?? [];
     const extent = parseExtent(first, last, comboCount);
-    if (!readBlocks) return { cells: blocks.map(() => []), comboCount, extent };
-    const cells = (replies as Array<Array<Buffer | null>>).map((values, i): StoredCells => {
-      if (!fields || !SELECTIVE_TIERS.has((blocks[i] as BlockRef).tier)) {
+    if (!readBlocks) return { cells: Array.from(stored.keyOf, () => []), comboCount, extent };
+    const perKey = (replies as Array<Array<Buffer | null>>).map((values, i): StoredCells => {
+      if (!fields || !SELECTIVE_TIERS.has((stored.keys[i] as BlockRef).tier)) {
         return fieldsToStrings(values as Buffer[]);
       }
       const selected: StoredCells = [];
@@ -180,6 +218,7 @@ export function createRollupReader(options: RollupReaderOptions): RollupReader {
       });
       return selected;
     });
+    const cells = Array.from(stored.keyOf, (k) => perKey[k] as StoredCells);
     return { cells, comboCount: withCombos ? comboCount : 0, extent };
   }
 
@@ -187,6 +226,8 @@ export function createRollupReader(options: RollupReaderOptions): RollupReader {
     generation: () => generationSource.current(),
 
     async readBlocks(generation, org, blocks, view, options = {}) {
+      const stored = storedBlocks(blocks);
+      const { parts } = stored;
       const combosKey = keyspace.combos(generation, org);
       const keys = {
         block: (b: BlockRef) => keyspace.block(generation, org, b.tier, b.startMs, view),
@@ -194,27 +235,27 @@ export function createRollupReader(options: RollupReaderOptions): RollupReader {
         extent: keyspace.extent(generation, org),
       };
       if (view !== "combos") {
-        const { cells, extent } = await readAtomically(blocks, keys, false, org);
-        return { view, combos: new Map(), cells, extent };
+        const { cells, extent } = await readAtomically(stored, keys, false, org);
+        return { view, combos: new Map(), cells, parts, extent };
       }
       const matching = options.combosMatching;
       if (matching) {
         const known = await freshCombos(combosKey, org);
         const ids = [...known.values].filter(([, values]) => matching(values)).map(([id]) => id);
         if (ids.length <= known.size * SELECTIVE_SHARE) {
-          const read = await readAtomically(blocks, keys, true, org, ids);
+          const read = await readAtomically(stored, keys, true, org, ids);
           // No combination arrived since the table was read: the fields asked for are all that match.
           if (read.comboCount <= known.size) {
-            return { view, combos: known.values, cells: read.cells, extent: read.extent };
+            return { view, combos: known.values, cells: read.cells, parts, extent: read.extent };
           }
           // One did: whole fine blocks may hold its cells while the coarse blocks were asked only for
           // the older ones, half a batch. Read everything again, with the table after the blocks.
         }
       }
-      const { cells, comboCount, extent } = await readAtomically(blocks, keys, true, org);
+      const { cells, comboCount, extent } = await readAtomically(stored, keys, true, org);
       // The table only grows (ids 1..n, never reused): loaded now, it names every id the blocks hold.
       const combos = await freshCombos(combosKey, org, comboCount);
-      return { view, combos: combos.values, cells, extent };
+      return { view, combos: combos.values, cells, parts, extent };
     },
 
     async extent(generation, org) {

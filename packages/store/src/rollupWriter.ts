@@ -82,7 +82,7 @@ export function createRollupWriter(options: RollupWriterOptions): RollupWriter {
       keyspace.extent(generation, org),
     ];
     try {
-      return await redis.vuApplyBatchV2(
+      return await redis.vuApplyBatch(
         ...keys,
         seen[0],
         seen[1],

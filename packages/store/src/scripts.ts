@@ -1,12 +1,11 @@
 import { readFileSync } from "node:fs";
 import type { Cluster, Redis, Result } from "ioredis";
-import { STORE_VERSION } from "./keyspace";
 
 /**
  * Lua scripts live in ./lua, one top-level script per file named `verbNoun-<numberOfKeys>.lua`,
  * with shared local functions in ./lua/includes pulled in by `--- @include "includes/<name>"`.
- * They are registered under names carrying the store version, so two deployed versions can share
- * one Redis without running each other's scripts.
+ * A command name is the client's alone: Redis runs a script by the SHA1 of its text (EVALSHA),
+ * so two deployed store versions sharing one Redis never run each other's scripts.
  */
 const INCLUDE = /^--- @include "([\w/]+)"$/gm;
 
@@ -21,10 +20,9 @@ interface ScriptSpec {
   numberOfKeys: number;
 }
 
-const version = STORE_VERSION.toUpperCase();
 export const SCRIPTS = {
-  applyBatch: { file: "applyBatch-7", command: `vuApplyBatch${version}`, numberOfKeys: 7 },
-  countHit: { file: "countHit-1", command: `vuCountHit${version}`, numberOfKeys: 1 },
+  applyBatch: { file: "applyBatch-7", command: "vuApplyBatch", numberOfKeys: 7 },
+  countHit: { file: "countHit-1", command: "vuCountHit", numberOfKeys: 1 },
 } as const satisfies Record<string, ScriptSpec>;
 
 /** applyBatch's reply: `[1, counted]` or `[-1, duplicateIndexes]` (see the script header). */
@@ -33,7 +31,7 @@ export type ApplyBatchReply = [1, number] | [-1, number[]];
 declare module "ioredis" {
   interface RedisCommander<Context> {
     /** The script's ARGV goes in one array (ioredis flattens it): no spread of thousands of arguments. */
-    vuApplyBatchV2(
+    vuApplyBatch(
       ...args: [
         ...keys: string[],
         currentSet: string,
@@ -45,7 +43,7 @@ declare module "ioredis" {
       ]
     ): Result<ApplyBatchReply, Context>;
     /** countHit-1.lua: `[hits in the window, ms until it ends]`. */
-    vuCountHitV2(key: string, windowMs: number): Result<[number, number], Context>;
+    vuCountHit(key: string, windowMs: number): Result<[number, number], Context>;
   }
 }
 

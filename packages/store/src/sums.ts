@@ -60,11 +60,11 @@ export function packSums(s: Sums): Buffer {
 }
 
 /**
- * Adds a stored cell into an accumulator (or subtracts it, `sign` −1: a signed cover) without
+ * Adds a stored cell into an accumulator `sign` times (−1 subtracts it: a signed cover) without
  * allocating an intermediate object. Unrolled per form on purpose: it runs for every cell a query
  * reads. Integers stay exact: every sum is below 2^53.
  */
-export function addPacked(into: Sums, packed: Buffer, sign: 1 | -1 = 1): Sums {
+export function addPacked(into: Sums, packed: Buffer, sign = 1): Sums {
   if (packed.length === SMALL_CELL_BYTES) {
     into.count += sign * packed.readUInt32LE(0);
     into.words += sign * packed.readUInt32LE(4);

@@ -5,6 +5,7 @@ export {
   isBlockKept,
   type Retention,
   retentionProblems,
+  withQuarters,
 } from "./retention";
 export {
   DAY_MS,

@@ -5,6 +5,7 @@ import {
   EXPIRY_GRACE_MS,
   isBlockKept,
   retentionProblems,
+  withQuarters,
 } from "./retention";
 import { DAY_MS } from "./tiers";
 
@@ -28,11 +29,18 @@ describe("isBlockKept", () => {
 describe("retentionProblems", () => {
   it("accepts the defaults and rejects a coarser tier kept shorter than a finer one", () => {
     expect(retentionProblems(DEFAULT_RETENTION)).toEqual([]);
-    expect(retentionProblems({ ...DEFAULT_RETENTION, hour: DAY_MS })).toEqual([
-      "hour data must be kept at least as long as quarter data",
+    expect(retentionProblems(withQuarters({ ...DEFAULT_RETENTION, hour: DAY_MS }))).toEqual([
+      "hour data must be kept at least as long as minute data",
     ]);
-    expect(retentionProblems({ ...DEFAULT_RETENTION, quarter: DAY_MS })).toEqual([
-      "quarter data must be kept at least as long as minute data",
+    expect(retentionProblems({ ...DEFAULT_RETENTION, month: DAY_MS })).toEqual([
+      "month data must be kept at least as long as day data",
+    ]);
+  });
+
+  it("keeps quarter hours exactly as long as hours, since they are stored inside the hour blocks", () => {
+    expect(withQuarters({ ...DEFAULT_RETENTION, hour: 90 * DAY_MS }).quarter).toBe(90 * DAY_MS);
+    expect(retentionProblems({ ...DEFAULT_RETENTION, quarter: 35 * DAY_MS })).toEqual([
+      "quarter hours are kept exactly as long as hours",
     ]);
   });
 });

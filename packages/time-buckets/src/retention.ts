@@ -1,16 +1,23 @@
 import { DAY_MS, type Tier } from "./tiers";
 
-/** How long each tier is kept, in ms after the block starts; `null` keeps it forever. */
+/**
+ * How long each tier is kept, in ms after the block starts; `null` keeps it forever. Quarter
+ * hours are stored inside the hour blocks, so `quarter` is always `hour`'s (see `withQuarters`).
+ */
 export type Retention = Readonly<Record<Tier, number | null>>;
 
-export const DEFAULT_RETENTION: Retention = {
+/** A retention from the stored tiers' own: quarter hours are kept exactly as long as the hours they are split from. */
+export function withQuarters(stored: Readonly<Record<Exclude<Tier, "quarter">, number | null>>): Retention {
+  return { ...stored, quarter: stored.hour };
+}
+
+export const DEFAULT_RETENTION: Retention = withQuarters({
   minute: 35 * DAY_MS,
-  quarter: 400 * DAY_MS,
   hour: 400 * DAY_MS,
   day: null,
   week: null,
   month: null,
-};
+});
 
 /**
  * Extra life given to every expiring key beyond its retention. The writer only writes blocks that
@@ -41,13 +48,14 @@ export function blockExpiresAt(retention: Retention, tier: Tier, startMs: number
 export function retentionProblems(retention: Retention): string[] {
   const longest = (v: number | null) => (v === null ? Number.POSITIVE_INFINITY : v);
   const ladder: Array<[Tier, Tier]> = [
-    ["minute", "quarter"],
-    ["quarter", "hour"],
+    ["minute", "hour"],
     ["hour", "day"],
     ["day", "month"],
     ["day", "week"],
   ];
-  return ladder
+  const problems = ladder
     .filter(([finer, coarser]) => longest(retention[finer]) > longest(retention[coarser]))
     .map(([finer, coarser]) => `${coarser} data must be kept at least as long as ${finer} data`);
+  if (retention.quarter !== retention.hour) problems.push("quarter hours are kept exactly as long as hours");
+  return problems;
 }

@@ -25,7 +25,9 @@
         4 × str             the same four values; "" is a null language model
       u32 n, n × block:
         str suffix, str expiry in ms ("0" = never), u8 isCombos, u8 cellBytes, u32 cells,
-        cells × field       isCombos: u32, 1-based index into the combinations; else str
+        cells × field       isCombos 1: u32, 1-based index into the combinations;
+                            isCombos 2 (a split hour block): u32, 4 × index + quarter, stored as
+                            the quarter's digit .. combination id; isCombos 0: str
         cells × cellBytes   the cells' sums (count, words, durationMs, voiceMsSum, voiceMsCount,
                             llmMsSum, llmMsCount) in a stored cell's form: seven u32 (28 bytes)
                             when all of the block's sums fit, else seven doubles (56 bytes)

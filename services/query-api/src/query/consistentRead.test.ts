@@ -30,7 +30,13 @@ function fakeReader(first: OrganizationExtent, during: OrganizationExtent[]) {
     extent: async () => first,
     async readBlocks(_g: number, _o: string, blocks: readonly BlockRef[]): Promise<BlockSnapshot> {
       reads.push(blocks.length);
-      return { view: "total", combos: new Map(), cells: [], extent: during.shift() ?? first };
+      return {
+        view: "total",
+        combos: new Map(),
+        cells: [],
+        parts: new Int8Array(0),
+        extent: during.shift() ?? first,
+      };
     },
     dimensions: async () => ({ member_email: [], voice_model: [], language_model: [], app_name: [] }),
   } as RollupReader;

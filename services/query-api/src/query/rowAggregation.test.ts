@@ -1,4 +1,11 @@
-import { type BlockSnapshot, type ComboValues, packSums, type Sums } from "@vu/store";
+import {
+  ALL_QUARTERS,
+  type BlockSnapshot,
+  type ComboValues,
+  packSums,
+  type Sums,
+  WHOLE_BLOCK,
+} from "@vu/store";
 import { describe, expect, it } from "vitest";
 import { parseFilters } from "./filters";
 import { aggregateRows, type PlannedBucket } from "./rowAggregation";
@@ -22,10 +29,13 @@ const buckets: PlannedBucket[] = [
   { label: "day2", startMs: 10, blocks: [block(10)] },
   { label: "day3", startMs: 20, blocks: [block(20)] },
 ];
+/** Every block read whole, unsplit (as day, week and month blocks are). */
+const whole = (n: number) => new Int8Array(n).fill(WHOLE_BLOCK);
 const snapshot: BlockSnapshot = {
   view: "combos",
   extent: "unknown",
   combos,
+  parts: whole(4),
   cells: [
     ["1", cell("1,10,1000,5,1,7,1"), "2", cell("2,20,2000,0,0,0,0")],
     ["1", cell("1,10,1000,5,1,7,1"), "3", cell("4,40,4000,8,2,0,0")],
@@ -66,6 +76,7 @@ describe("aggregateRows", () => {
       view: "combos",
       extent: "unknown",
       combos,
+      parts: whole(2),
       cells: [
         ["1", cell("3,30,3000,5,1,7,1"), "2", cell("2,20,2000,0,0,0,0")],
         ["1", cell("1,10,1000,5,1,0,0"), "2", cell("2,20,2000,0,0,0,0")],
@@ -88,6 +99,7 @@ describe("aggregateRows", () => {
       view: "combos",
       extent: "unknown",
       combos,
+      parts: whole(1),
       cells: [["9", cell("1,1,1,1,1,1,1")]],
     };
     expect(() =>
@@ -100,6 +112,7 @@ describe("aggregateRows", () => {
       view: "language_model",
       extent: "unknown",
       combos: new Map(),
+      parts: whole(4),
       cells: [["gpt", cell("2,20,2000,0,0,0,0"), "", cell("1,1,1,1,1,0,0")], [], [], []],
     };
     const rows = aggregateRows(buckets, projection, {
@@ -110,5 +123,67 @@ describe("aggregateRows", () => {
     expect(() => aggregateRows(buckets, projection, { filters: [], groupBy: "app_name" })).toThrow(
       /cannot answer/,
     );
+  });
+
+  it("reads a split hour's quarters from one key, merging the bucket's signs per quarter", () => {
+    // One hour key, fields led by their quarter's digit: quarter 0 has combination 1 twice over,
+    // quarter 2 has combination 2, quarter 3 combination 3.
+    const hour = [
+      "01",
+      cell("2,20,2000,0,0,0,0"),
+      "22",
+      cell("1,10,1000,0,0,0,0"),
+      "33",
+      cell("4,40,4000,0,0,0,0"),
+    ];
+    const quarter = (startMs: number, sign: 1 | -1 = 1) => ({ tier: "quarter" as const, startMs, sign });
+    const split: BlockSnapshot = {
+      view: "combos",
+      extent: "unknown",
+      combos,
+      // The same array for every reference to the key, as the reader returns it.
+      cells: [hour, hour, hour, hour],
+      parts: Int8Array.from([2, 3, ALL_QUARTERS, 3]),
+    };
+    const rows = aggregateRows(
+      [
+        // Quarters 2 and 3: combinations 2 and 3.
+        { label: "half", startMs: 0, blocks: [quarter(0), quarter(1)] },
+        // The whole hour minus quarter 3: combinations 1 and 2.
+        { label: "rest", startMs: 1, blocks: [{ ...quarter(2), tier: "hour" }, quarter(3, -1)] },
+      ],
+      split,
+      { filters: [], groupBy: "app_name" },
+    );
+    expect(rows.map((r) => [r.label, r.group, r.sums.count])).toEqual([
+      ["half", "Slack", 4],
+      ["half", "Ärzte", 1],
+      ["rest", "Zoom", 2],
+      ["rest", "Ärzte", 1],
+    ]);
+  });
+
+  it("does not confuse a whole block's field with a split hour's field of the same text", () => {
+    // "12": combination 12 in the day block, combination 2 in quarter 1 of the hour.
+    const many = new Map<string, ComboValues>([...combos, ["12", ["c@x.com", "v3", "gpt", "Teams"]]]);
+    const snapshot: BlockSnapshot = {
+      view: "combos",
+      extent: "unknown",
+      combos: many,
+      cells: [
+        ["12", cell("1,1,1,0,0,0,0")],
+        ["12", cell("5,5,5,0,0,0,0")],
+      ],
+      parts: Int8Array.from([WHOLE_BLOCK, ALL_QUARTERS]),
+    };
+    const rows = aggregateRows(
+      [{ label: "d", startMs: 0, blocks: [{ tier: "day", startMs: 0, sign: 1 }, block(0)] }],
+      snapshot,
+      { filters: [], groupBy: "app_name" },
+    );
+    expect(rows.map((r) => [r.group, r.sums.count])).toEqual([
+      ["Teams", 1],
+      ["Ärzte", 5],
+    ]);
   });
 });

@@ -1,11 +1,14 @@
 import { compareByteOrder, type Dimension } from "@vu/events";
 import {
+  ALL_QUARTERS,
   addPacked,
   type BlockRef,
   type BlockSnapshot,
   emptySums,
   projectionValue,
+  type StoredCells,
   type Sums,
+  WHOLE_BLOCK,
 } from "@vu/store";
 import { comboMatches, DIMENSION_INDEX, type DimensionFilter } from "./filters";
 
@@ -71,6 +74,36 @@ function createClassifier(
 }
 
 /**
+ * One stored key's cells as a bucket uses them: the net sign of the whole block, or for a split
+ * hour block (fields led by their quarter's digit) the net sign of each quarter. A bucket's
+ * references to one key are merged so its cells are walked once, and parts that cancel are skipped.
+ */
+interface KeyUse {
+  cells: StoredCells;
+  split: boolean;
+  whole: number;
+  quarters: [number, number, number, number];
+}
+
+function keyUses(bucket: PlannedBucket, snapshot: BlockSnapshot, firstIndex: number): KeyUse[] {
+  const uses: KeyUse[] = [];
+  bucket.blocks.forEach(({ sign }, j) => {
+    const cells = snapshot.cells[firstIndex + j] ?? [];
+    const part = snapshot.parts[firstIndex + j] ?? WHOLE_BLOCK;
+    let use = uses.find((u) => u.cells === cells);
+    if (use === undefined) {
+      use = { cells, split: part !== WHOLE_BLOCK, whole: 0, quarters: [0, 0, 0, 0] };
+      uses.push(use);
+    }
+    const quarters = use.quarters;
+    if (part === WHOLE_BLOCK) use.whole += sign;
+    else if (part === ALL_QUARTERS) for (let q = 0; q < 4; q++) quarters[q] = (quarters[q] ?? 0) + sign;
+    else quarters[part] = (quarters[part] ?? 0) + sign;
+  });
+  return uses;
+}
+
+/**
  * Sums the stored cells of each bucket's blocks, with their signs, into rows: filtered, then
  * grouped. `snapshot.cells` holds the blocks of all buckets in order. A group whose count nets to
  * zero had no recordings in the bucket (the signed sums are exact) and gives no row.
@@ -82,11 +115,15 @@ export function aggregateRows(
 ): AggregatedRow[] {
   const { groupBy } = options;
   const classifyOnce = createClassifier(snapshot, options);
-  const classes = new Map<string, ComboClass>();
-  const classify = (field: string): ComboClass => {
+  // Keyed by the stored field, one cache per form: "12" is combination 12 in a day block but
+  // combination 2 in quarter 1 of a split hour, classified without its quarter digit.
+  const wholeClasses = new Map<string, ComboClass>();
+  const splitClasses = new Map<string, ComboClass>();
+  const classify = (field: string, split: boolean): ComboClass => {
+    const classes = split ? splitClasses : wholeClasses;
     let cls = classes.get(field);
     if (cls === undefined) {
-      cls = classifyOnce(field);
+      cls = classifyOnce(split ? field.slice(1) : field);
       classes.set(field, cls);
     }
     return cls;
@@ -96,10 +133,12 @@ export function aggregateRows(
   let blockIndex = 0;
   for (const bucket of buckets) {
     const groups = new Map<string | null, Sums>();
-    for (const { sign } of bucket.blocks) {
-      const cells = snapshot.cells[blockIndex++] ?? [];
+    for (const { cells, split, whole, quarters } of keyUses(bucket, snapshot, blockIndex)) {
       for (let i = 0; i + 1 < cells.length; i += 2) {
-        const cls = classify(cells[i] as string);
+        const field = cells[i] as string;
+        const sign = split ? (quarters[field.charCodeAt(0) - 48] ?? 0) : whole;
+        if (sign === 0) continue;
+        const cls = classify(field, split);
         if (cls === EXCLUDED) continue;
         let sums = groups.get(cls);
         if (sums === undefined) {
@@ -109,6 +148,7 @@ export function aggregateRows(
         addPacked(sums, cells[i + 1] as Buffer, sign);
       }
     }
+    blockIndex += bucket.blocks.length;
     const bucketRows = [...groups]
       .filter(([, sums]) => sums.count > 0)
       .map(([group, sums]): AggregatedRow => {

@@ -10,13 +10,19 @@ local function packCell(c, w, d, vs, vn, ls, ln)
 end
 
 -- Reads a block's current cells for its fields (one HMGET per chunk) into `block.olds`, with
--- combination indexes turned into ids. Reads only: `writeBlock` writes.
+-- combination indexes turned into ids: form 1, index -> id; form 2 (a split hour block),
+-- 4 * index + quarter -> quarter digit .. id. Reads only: `writeBlock` writes.
 local function readBlock(base, block, comboIds, chunk)
   block.key = base .. block.suffix
   local fields = block.fields
-  if block.isCombos then
+  if block.combosForm == 1 then
     for i = 1, #fields do
       fields[i] = comboIds[fields[i]]
+    end
+  elseif block.combosForm == 2 then
+    for i = 1, #fields do
+      local quarter = fields[i] % 4
+      fields[i] = quarter .. comboIds[(fields[i] - quarter) / 4]
     end
   end
   block.olds = {}

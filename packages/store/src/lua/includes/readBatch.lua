@@ -27,9 +27,9 @@ local function readBatch(batch)
     suffix, expireAt, isCombos, cellBytes, n, pos = struct.unpack("<I2c0I2c0BBI4", batch, pos)
     local fields = {}
     for i = 1, n do
-      fields[i] = isCombos == 1 and u32() or str()
+      fields[i] = isCombos ~= 0 and u32() or str()
     end
-    blocks[b] = {suffix = suffix, expireAt = expireAt, isCombos = isCombos == 1, fields = fields,
+    blocks[b] = {suffix = suffix, expireAt = expireAt, combosForm = isCombos, fields = fields,
                  cellBytes = cellBytes, at = pos}
     pos = pos + n * cellBytes
     if pos - 1 > #batch then
