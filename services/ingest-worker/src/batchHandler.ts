@@ -1,7 +1,6 @@
 import { type Logger, retryWithBackoff } from "@vu/service-runtime";
 import type { GenerationSource, PreparedBatch, RollupWriter } from "@vu/store";
 import type { Batch, EachBatchPayload, KafkaMessage } from "kafkajs";
-import { type SortedBatch, type SourcedRecording, sortBatch } from "./batchSorter";
 import { type DeadLetter, reasonKind } from "./deadLetter";
 import type { DeadLetterSender } from "./deadLetterSender";
 import type { IngestMetrics } from "./metrics";
@@ -11,6 +10,7 @@ import {
   type OrganizationApplyDeps,
   type OrganizationOutcome,
 } from "./organizationApply";
+import { type GroupedBatch, type SourcedRecording, validateAndGroup } from "./validateAndGroup";
 
 type Sourced = SourcedRecording<KafkaMessage>;
 
@@ -33,9 +33,9 @@ export interface BatchContext {
  */
 export const CHUNK_SIZE = 5_000;
 
-/** One chunk, decoded and sorted; each organization prepared for the apply script where it could be. */
+/** One chunk, decoded, validated and grouped; each organization prepared for the apply script where it could be. */
 interface PreparedChunk {
-  sorted: SortedBatch<KafkaMessage>;
+  grouped: GroupedBatch<KafkaMessage>;
   work: Array<{ org: string; recordings: Sourced[]; batch: PreparedBatch<Sourced> | undefined }>;
   lastOffset: string;
 }
@@ -92,8 +92,12 @@ function prepareChunk(
 ): PreparedChunk | undefined {
   const last = messages.at(-1);
   if (last === undefined) return undefined;
-  const sorted = sortBatch(messages, { nowMs: ctx.now(), futureToleranceMs: ctx.futureToleranceMs, seen });
-  const work = [...sorted.byOrg].map(([org, recordings]) => {
+  const grouped = validateAndGroup(messages, {
+    nowMs: ctx.now(),
+    futureToleranceMs: ctx.futureToleranceMs,
+    seen,
+  });
+  const work = [...grouped.byOrg].map(([org, recordings]) => {
     try {
       return { org, recordings, batch: ctx.writer.prepare(org, recordings) };
     } catch {
@@ -101,7 +105,7 @@ function prepareChunk(
       return { org, recordings, batch: undefined };
     }
   });
-  return { sorted, work, lastOffset: last.offset };
+  return { grouped, work, lastOffset: last.offset };
 }
 
 /**
@@ -126,7 +130,7 @@ async function applyChunk(
       batch === undefined ? applyRecordings(deps, org, recordings) : applyOrganization(deps, batch),
     ),
   );
-  const rejecting = deadLetter(ctx, payload.batch, retrying, chunk.sorted.rejected);
+  const rejecting = deadLetter(ctx, payload.batch, retrying, chunk.grouped.rejected);
   const [outcomes] = await Promise.all([applying, rejecting]);
   await deadLetter(ctx, payload.batch, retrying, refusedLetters(ctx, outcomes));
 
@@ -134,7 +138,7 @@ async function applyChunk(
     ctx.metrics.applied.inc(counted);
     ctx.metrics.duplicates.inc(duplicates);
   }
-  ctx.metrics.duplicates.inc(chunk.sorted.repeatedInBatch);
+  ctx.metrics.duplicates.inc(chunk.grouped.repeatedInBatch);
   ctx.metrics.batchSeconds.observe((performance.now() - started) / 1000);
   payload.resolveOffset(chunk.lastOffset);
   ctx.metrics.lag.set(

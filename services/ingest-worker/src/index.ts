@@ -7,7 +7,8 @@ export {
   type IngestWorkerDeps,
   WORKER_REDIS_OPTIONS,
 } from "./app";
-export { sortBatch } from "./batchSorter";
 export { loadWorkerEnv, type WorkerEnv, workerConfigFromEnv, workerEnvSchema } from "./env";
 export { createIngestMetrics, type IngestMetrics } from "./metrics";
 export { createWorkerSupervisor, type WorkerSupervisor, type WorkerSupervisorOptions } from "./supervisor";
+/** @deprecated the old name of `validateAndGroup`, kept until the bench imports the new one. */
+export { validateAndGroup, validateAndGroup as sortBatch } from "./validateAndGroup";

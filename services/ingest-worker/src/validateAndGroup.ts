@@ -1,7 +1,7 @@
 import { decodeRecordingCompleted } from "@vu/events";
 import type { CountableRecording } from "@vu/store";
 
-/** The part of a Kafka message the sorter reads. */
+/** The part of a Kafka message this reads. */
 export interface IncomingMessage {
   value: Buffer | null;
   offset: string;
@@ -17,7 +17,7 @@ export interface SourcedRecording<M> extends CountableRecording {
   source: M;
 }
 
-export interface SortedBatch<M> {
+export interface GroupedBatch<M> {
   /** Valid recordings per organization, in offset order, each (org, recording_id) once. */
   byOrg: Map<string, Array<SourcedRecording<M>>>;
   rejected: Array<Rejected<M>>;
@@ -25,7 +25,7 @@ export interface SortedBatch<M> {
   repeatedInBatch: number;
 }
 
-export interface SortOptions {
+export interface ValidateAndGroupOptions {
   nowMs: number;
   /** A `recorded_at` further ahead than this is rejected (CONTRACT §1: 24 hours). */
   futureToleranceMs: number;
@@ -34,14 +34,15 @@ export interface SortOptions {
 }
 
 /**
- * Splits one partition's batch into countable recordings per organization and rejects for the
- * dead-letter topic. Within the batch the first copy of a recording wins, as it would across
+ * Decodes and validates one partition's batch (a chunk of it), drops repeats of a recording, and
+ * groups the countable recordings by organization; what fails validation is rejected, with its
+ * reason, for the dead-letter topic. Within the batch the first copy of a recording wins, as it would across
  * batches: the store's dedupe keeps whichever was counted first.
  */
-export function sortBatch<M extends IncomingMessage>(
+export function validateAndGroup<M extends IncomingMessage>(
   messages: readonly M[],
-  options: SortOptions,
-): SortedBatch<M> {
+  options: ValidateAndGroupOptions,
+): GroupedBatch<M> {
   const byOrg = new Map<string, Array<SourcedRecording<M>>>();
   const seen = options.seen ?? new Set<string>();
   const rejected: Array<Rejected<M>> = [];
