@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
 import type { RecordingCompleted } from "@vu/events";
 import { redisTargets } from "@vu/infra";
+import { recording } from "@vu/testkit";
 import { DAY_MS, DEFAULT_RETENTION } from "@vu/time-buckets";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type CountableRecording, dedupeSets } from "./batchAggregate";
+import { dedupeSets } from "./batchAggregate";
 import { createKeyspace } from "./keyspace";
 import { createRedisClient, type RedisClient } from "./redisClient";
 import { createRollupReader } from "./rollupReader";
@@ -40,24 +41,15 @@ describe.each(redisTargets())("on $name", (target) => {
     return { keyspace, writer, reader };
   }
 
-  function rec(id: string, at: string, patch: Partial<RecordingCompleted> = {}): CountableRecording {
-    const event: RecordingCompleted = {
-      schema_version: 1,
-      recording_id: id,
-      organization_id: "acme",
-      member_email: "ada@example.com",
+  /** The kit's recording with the numbers these expectations were written for. */
+  const rec = (id: string, at: string, patch: Partial<RecordingCompleted> = {}) =>
+    recording(id, at, {
       voice_model: "v1",
-      language_model: "gpt",
-      app_name: "Zoom",
-      recorded_at: at,
-      duration_ms: 60_000,
       word_count: 100,
       voice_processing_ms: 500,
       llm_processing_ms: 200,
       ...patch,
-    };
-    return { event, recordedAtMs: Date.parse(at) };
-  }
+    });
 
   async function totalOf(
     reader: ReturnType<typeof createRollupReader>,
