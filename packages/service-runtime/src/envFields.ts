@@ -14,12 +14,6 @@ export const envInt = (fallback: number, bounds: { min?: number; max?: number } 
     )
     .default(fallback);
 
-export const envBool = (fallback: boolean) =>
-  z
-    .enum(["true", "false", "1", "0"])
-    .transform((v) => v === "true" || v === "1")
-    .default(fallback);
-
 /** Days as a positive integer, or `0` / `forever` for "keep forever" (null). */
 export const envRetentionDays = (fallback: number | null) =>
   z

@@ -1,9 +1,10 @@
 export { ConfigError, parseEnv } from "./env";
-export { envBool, envInt, envList, envLogLevel, envRetentionDays } from "./envFields";
+export { envInt, envList, envLogLevel, envRetentionDays } from "./envFields";
 export { kafkaLogCreator, kafkaLogLevel } from "./kafkaLogs";
 export { ListenError, listen } from "./listen";
 export { createLogger, type Logger } from "./logger";
 export { createOpsServer, type OpsServerOptions, type Readiness } from "./opsServer";
+export { redisEnvSchema, redisEnvShape } from "./redisEnv";
 export { type RedisHealthSample, registerRedisMetrics } from "./redisMetrics";
 export { checkRetention, retentionEnvShape, retentionFromEnv } from "./retentionEnv";
 export { RetryAbortedError, type RetryOptions, retryWithBackoff, sleep } from "./retry";

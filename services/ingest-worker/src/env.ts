@@ -5,11 +5,12 @@ import {
   envList,
   envLogLevel,
   parseEnv,
+  redisEnvShape,
   retentionEnvShape,
   retentionFromEnv,
 } from "@vu/service-runtime";
 import { z } from "zod";
-import type { IngestWorkerConfig } from "./app";
+import { DEFAULT_MAX_BYTES_PER_PARTITION, type IngestWorkerConfig } from "./app";
 
 export const workerEnvSchema = z
   .object({
@@ -21,12 +22,8 @@ export const workerEnvSchema = z
     RECORDINGS_TOPIC: z.string().min(1).default(RECORDINGS_TOPIC),
     DLQ_TOPIC: z.string().min(1).default(RECORDINGS_DLQ_TOPIC),
     PARTITIONS_CONSUMED_CONCURRENTLY: envInt(3, { min: 1, max: 64 }),
-    KAFKA_MAX_BYTES_PER_PARTITION: envInt(32 * 1024 * 1024, { min: 1024 }),
-    REDIS_URL: z.string().min(1).default("redis://127.0.0.1:6379"),
-    REDIS_PREFIX: z
-      .string()
-      .regex(/^[A-Za-z0-9_-]+$/, "must be letters, digits, _ or -")
-      .default("vu"),
+    KAFKA_MAX_BYTES_PER_PARTITION: envInt(DEFAULT_MAX_BYTES_PER_PARTITION, { min: 1024 }),
+    ...redisEnvShape,
     DEDUPE_WINDOW_HOURS: envInt(7 * 24, { min: 1 }),
     FUTURE_TOLERANCE_HOURS: envInt(FUTURE_TOLERANCE_HOURS),
     METRICS_PORT: envInt(9464, { max: 65_535 }),

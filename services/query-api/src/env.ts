@@ -1,16 +1,19 @@
 import { fileURLToPath } from "node:url";
-import { checkRetention, envInt, envLogLevel, parseEnv, retentionEnvShape } from "@vu/service-runtime";
+import {
+  checkRetention,
+  envInt,
+  envLogLevel,
+  parseEnv,
+  redisEnvShape,
+  retentionEnvShape,
+} from "@vu/service-runtime";
 import { z } from "zod";
 import { trustProxyEnv } from "./http/trustProxy";
 
 export const apiEnvSchema = z
   .object({
     PORT: envInt(8080, { max: 65_535 }),
-    REDIS_URL: z.string().min(1).default("redis://127.0.0.1:6379"),
-    REDIS_PREFIX: z
-      .string()
-      .regex(/^[A-Za-z0-9_-]+$/, "must be letters, digits, _ or -")
-      .default("vu"),
+    ...redisEnvShape,
     RATE_LIMIT_PER_MINUTE: envInt(600, { min: 1 }),
     /** Requests refused with 401 one client address may make a minute before it gets 429 (in memory). */
     UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE: envInt(60, { min: 1 }),

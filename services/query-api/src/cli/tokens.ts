@@ -1,5 +1,7 @@
 import { parseArgs } from "node:util";
+import { parseEnv, redisEnvSchema } from "@vu/service-runtime";
 import { createKeyspace, createRedisClient, createTokenStore } from "@vu/store";
+import type { z } from "zod";
 
 const USAGE = `usage:
   tokens create --org ORG [--label LABEL]   prints the new token alone on its last line
@@ -24,12 +26,18 @@ const org = values.org;
 if (!command || !["create", "list", "revoke"].includes(command)) fail("a command is required");
 if (!org || !ORG.test(org)) fail("--org must be an organization id ([A-Za-z0-9._:-], 1-128 chars)");
 
-const redis = createRedisClient(process.env.REDIS_URL ?? "redis://127.0.0.1:6379", {
+let env: Readonly<z.output<typeof redisEnvSchema>>;
+try {
+  env = parseEnv(redisEnvSchema);
+} catch (error) {
+  fail((error as Error).message);
+}
+const redis = createRedisClient(env.REDIS_URL, {
   maxRetriesPerRequest: 2,
 });
 const tokens = createTokenStore({
   redis,
-  keyspace: createKeyspace({ prefix: process.env.REDIS_PREFIX ?? "vu" }),
+  keyspace: createKeyspace({ prefix: env.REDIS_PREFIX }),
 });
 try {
   if (command === "create") {
