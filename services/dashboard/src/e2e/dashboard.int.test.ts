@@ -13,7 +13,7 @@ import { readCards, readChart, readTable, recordApiRequests, settled } from "./p
 
 let stack: DashboardStack;
 beforeAll(async () => {
-  stack = await startDashboardStack({ suite: "dashboard", recordings: 2_500, days: 100, log: stderrLog });
+  stack = await startDashboardStack({ suite: "dashboard", recordings: 2_500, days: 200, log: stderrLog });
 });
 afterAll(async () => {
   await stack?.close();
@@ -181,6 +181,18 @@ describe("the dashboard in headless Chromium", () => {
     // About a dozen members: the top groups and "Other".
     expect((await readChart(page)).labels.at(-1)).toMatch(/^Other \(\d+ groups?\)$/);
 
+    // The table pages with the API: 25 rows a page, then page 2 (a quarter of weekly rows per member).
+    await act(page, recorder, () =>
+      page
+        .getByLabel("Rows per page")
+        .selectOption("25")
+        .then(() => undefined),
+    );
+    await act(page, recorder, () => page.getByRole("button", { name: "Next" }).click());
+    expect(new URL(page.url()).searchParams.get("page")).toBe("2");
+    expect(last(recorder.urls()).searchParams.get("page_size")).toBe("25");
+    await expectPageMatchesApi(page, recorder.urls());
+
     const apps = await page.locator('select[name="filter-app_name"] option').allTextContents();
     const chosen = apps.slice(0, 2);
     await act(page, recorder, () =>
@@ -194,11 +206,6 @@ describe("the dashboard in headless Chromium", () => {
 
     // Minutes for the chart: no new request needed, the same rows plotted in another unit.
     await page.getByLabel("Chart shows").selectOption("minutes");
-    await expectPageMatchesApi(page, recorder.urls());
-
-    // The table's next page is the API's page 2.
-    await act(page, recorder, () => page.getByRole("button", { name: "Next" }).click());
-    expect(new URL(page.url()).searchParams.get("page")).toBe("2");
     await expectPageMatchesApi(page, recorder.urls());
 
     // A bookmark: the URL alone restores the view.
