@@ -48,6 +48,7 @@ export interface RollupReaderOptions {
   keyspace: Keyspace;
   /** How long the current generation is cached; a `rebuild` switch reaches readers within it. */
   generationCacheMs?: number;
+  now?: () => number;
 }
 
 export interface RollupReader {
@@ -66,6 +67,12 @@ export interface RollupReader {
   dimensions(generation: number, org: string): Promise<Record<Dimension, string[]>>;
   /** Where the organization has data (see OrganizationExtent): what a planner may skip. */
   extent(generation: number, org: string): Promise<OrganizationExtent>;
+  /**
+   * The extent this reader last read for the organization (with its blocks or alone), while it is
+   * at most `EXTENT_HINT_MS` old; undefined otherwise. A hint to plan with and skip a round trip:
+   * `readBlocks` returns the extent again in the blocks' own state, so a stale hint is caught.
+   */
+  recentExtent(generation: number, org: string): OrganizationExtent | undefined;
 }
 
 export interface ReadOptions {
@@ -93,6 +100,8 @@ interface ComboCache {
 }
 
 const MAX_CACHED_ORGS = 10_000;
+/** How long a read extent serves as a planning hint (see `recentExtent`). */
+export const EXTENT_HINT_MS = 5_000;
 
 function unavailable(cause: unknown, org?: string): StoreError {
   return new StoreError("reading rollups from Redis failed", { retriable: true, cause, context: { org } });
@@ -137,6 +146,19 @@ export function createRollupReader(options: RollupReaderOptions): RollupReader {
   const generationCacheMs = options.generationCacheMs ?? 1000;
   const comboCache = new Map<string, ComboCache>();
   const generationSource = createGenerationSource({ redis, keyspace, cacheMs: generationCacheMs });
+  const now = options.now ?? Date.now;
+  const extents = new Map<string, { extent: OrganizationExtent; at: number }>();
+
+  function rememberExtent(generation: number, org: string, extent: OrganizationExtent): OrganizationExtent {
+    const key = `${generation}:${org}`;
+    extents.delete(key);
+    extents.set(key, { extent, at: now() });
+    for (const oldest of extents.keys()) {
+      if (extents.size <= MAX_CACHED_ORGS) break;
+      extents.delete(oldest);
+    }
+    return extent;
+  }
 
   async function loadCombos(key: string): Promise<ComboCache> {
     const flat = (await redis.call("HGETALL", key)) as string[];
@@ -226,36 +248,14 @@ export function createRollupReader(options: RollupReaderOptions): RollupReader {
     generation: () => generationSource.current(),
 
     async readBlocks(generation, org, blocks, view, options = {}) {
-      const stored = storedBlocks(blocks);
-      const { parts } = stored;
-      const combosKey = keyspace.combos(generation, org);
-      const keys = {
-        block: (b: BlockRef) => keyspace.block(generation, org, b.tier, b.startMs, view),
-        combos: combosKey,
-        extent: keyspace.extent(generation, org),
-      };
-      if (view !== "combos") {
-        const { cells, extent } = await readAtomically(stored, keys, false, org);
-        return { view, combos: new Map(), cells, parts, extent };
-      }
-      const matching = options.combosMatching;
-      if (matching) {
-        const known = await freshCombos(combosKey, org);
-        const ids = [...known.values].filter(([, values]) => matching(values)).map(([id]) => id);
-        if (ids.length <= known.size * SELECTIVE_SHARE) {
-          const read = await readAtomically(stored, keys, true, org, ids);
-          // No combination arrived since the table was read: the fields asked for are all that match.
-          if (read.comboCount <= known.size) {
-            return { view, combos: known.values, cells: read.cells, parts, extent: read.extent };
-          }
-          // One did: whole fine blocks may hold its cells while the coarse blocks were asked only for
-          // the older ones, half a batch. Read everything again, with the table after the blocks.
-        }
-      }
-      const { cells, comboCount, extent } = await readAtomically(stored, keys, true, org);
-      // The table only grows (ids 1..n, never reused): loaded now, it names every id the blocks hold.
-      const combos = await freshCombos(combosKey, org, comboCount);
-      return { view, combos: combos.values, cells, parts, extent };
+      const snapshot = await readSnapshot(generation, org, blocks, view, options);
+      rememberExtent(generation, org, snapshot.extent);
+      return snapshot;
+    },
+
+    recentExtent(generation, org) {
+      const hint = extents.get(`${generation}:${org}`);
+      return hint !== undefined && now() - hint.at <= EXTENT_HINT_MS ? hint.extent : undefined;
     },
 
     async extent(generation, org) {
@@ -263,7 +263,7 @@ export function createRollupReader(options: RollupReaderOptions): RollupReader {
       pipeline.hmget(keyspace.extent(generation, org), "first", "last");
       pipeline.exists(keyspace.combos(generation, org));
       const [[first, last] = [], exists] = (await execute(pipeline, org)) as [Array<string | null>, number];
-      return parseExtent(first, last, exists);
+      return rememberExtent(generation, org, parseExtent(first, last, exists));
     },
 
     async dimensions(generation, org) {
@@ -277,4 +277,43 @@ export function createRollupReader(options: RollupReaderOptions): RollupReader {
       return result;
     },
   };
+
+  async function readSnapshot(
+    generation: number,
+    org: string,
+    blocks: readonly BlockRef[],
+    view: View,
+    options: ReadOptions,
+  ): Promise<BlockSnapshot> {
+    const stored = storedBlocks(blocks);
+    const { parts } = stored;
+    const combosKey = keyspace.combos(generation, org);
+    const keys = {
+      block: (b: BlockRef) => keyspace.block(generation, org, b.tier, b.startMs, view),
+      combos: combosKey,
+      extent: keyspace.extent(generation, org),
+    };
+    if (view !== "combos") {
+      const { cells, extent } = await readAtomically(stored, keys, false, org);
+      return { view, combos: new Map(), cells, parts, extent };
+    }
+    const matching = options.combosMatching;
+    if (matching) {
+      const known = await freshCombos(combosKey, org);
+      const ids = [...known.values].filter(([, values]) => matching(values)).map(([id]) => id);
+      if (ids.length <= known.size * SELECTIVE_SHARE) {
+        const read = await readAtomically(stored, keys, true, org, ids);
+        // No combination arrived since the table was read: the fields asked for are all that match.
+        if (read.comboCount <= known.size) {
+          return { view, combos: known.values, cells: read.cells, parts, extent: read.extent };
+        }
+        // One did: whole fine blocks may hold its cells while the coarse blocks were asked only for
+        // the older ones, half a batch. Read everything again, with the table after the blocks.
+      }
+    }
+    const { cells, comboCount, extent } = await readAtomically(stored, keys, true, org);
+    // The table only grows (ids 1..n, never reused): loaded now, it names every id the blocks hold.
+    const combos = await freshCombos(combosKey, org, comboCount);
+    return { view, combos: combos.values, cells, parts, extent };
+  }
 }

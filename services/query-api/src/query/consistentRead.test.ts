@@ -22,12 +22,20 @@ describe("dataExtentOf", () => {
   });
 });
 
-/** A reader whose extent is `first` before the plan and then each of `during` in turn. */
-function fakeReader(first: OrganizationExtent, during: OrganizationExtent[]) {
+/**
+ * A reader whose extent is `first` before the plan and then each of `during` in turn; with `hint`,
+ * its recent reads remember that extent.
+ */
+function fakeReader(first: OrganizationExtent, during: OrganizationExtent[], hint?: OrganizationExtent) {
   const reads: number[] = [];
+  const extentReads: number[] = [];
   const reader = {
     generation: async () => 1,
-    extent: async () => first,
+    extent: async () => {
+      extentReads.push(1);
+      return first;
+    },
+    recentExtent: () => hint,
     async readBlocks(_g: number, _o: string, blocks: readonly BlockRef[]): Promise<BlockSnapshot> {
       reads.push(blocks.length);
       return {
@@ -40,7 +48,7 @@ function fakeReader(first: OrganizationExtent, during: OrganizationExtent[]) {
     },
     dimensions: async () => ({ member_email: [], voice_model: [], language_model: [], app_name: [] }),
   } as RollupReader;
-  return { reader, reads };
+  return { reader, reads, extentReads };
 }
 
 function run(reader: RollupReader) {
@@ -69,6 +77,24 @@ function run(reader: RollupReader) {
 }
 
 describe("readConsistently", () => {
+  it("plans from a recent extent without reading it first: one round trip", async () => {
+    const extent = { firstMs: now - 3 * DAY, lastMs: now };
+    const fake = fakeReader(extent, [extent], extent);
+    await run(fake.reader).promise;
+    expect(fake.extentReads).toHaveLength(0);
+    expect(fake.reads).toEqual([4]);
+  });
+
+  it("plans again when the recent extent was stale", async () => {
+    const stale = { firstMs: now - 3 * DAY, lastMs: now };
+    const current = { firstMs: now - 5 * DAY, lastMs: now };
+    const fake = fakeReader(current, [current, current], stale);
+    const { promise, planned } = run(fake.reader);
+    expect((await promise).plan).toEqual(dataExtentOf(current, now));
+    expect(fake.reads).toEqual([4, 6]);
+    expect(planned).toHaveLength(2);
+  });
+
   it("plans once when the extent read with the blocks is the one planned with", async () => {
     const extent = { firstMs: now - 3 * DAY, lastMs: now };
     const fake = fakeReader(extent, [{ ...extent, lastMs: now - 1 }]);
