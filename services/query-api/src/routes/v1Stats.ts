@@ -68,7 +68,8 @@ export const statsResponseSchema = z
   })
   .meta({ id: "StatsPage" });
 
-export type StatsResponse = StatsResult;
+/** What a JSON page of `/stats` is: derived from the schema the OpenAPI document publishes. */
+export type StatsResponse = z.infer<typeof statsResponseSchema>;
 
 function compactStamp(iso: string): string {
   return DateTime.fromISO(iso, { setZone: true }).toFormat("yyyyMMdd'T'HHmmZZZ");
@@ -118,7 +119,9 @@ export const registerV1Stats: Register = (router, deps) => {
         deps,
       );
       if (query.format === "csv") return sendCsv(req, res, result);
-      res.json(result);
+      // Typed as the published response, so a result that drifts from the schema does not compile.
+      const body: StatsResponse = result;
+      res.json(body);
     }),
   );
 };
