@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { REPO_ROOT } from "./childService";
 import { renderFindings } from "./findings";
 import type { BenchResults, SizeResult } from "./results";
-import { checkTargets } from "./targets";
+import { checkTargets, fasterEngine } from "./targets";
 
 const f = (n: number, digits = 0) =>
   Number.isFinite(n)
@@ -233,6 +233,59 @@ average during the run: ${Object.entries(s.loadAverage)
     .join(", ")} on ${cores} cores.${apiProfileTable(s)}`;
 }
 
+function engineSection(s: SizeResult): string {
+  if (s.engines.length === 0)
+    return `### ${label(s.size)} recordings\n\nDuckDB and ClickHouse were skipped (\`--skip-engines\`).`;
+  const names = s.engines.map((e) => e.name);
+  return `### ${label(s.size)} recordings\n\n${table(
+    [
+      "Query",
+      "API p50",
+      ...names.flatMap((n) => [`${n} p50`, `${n} p99`]),
+      "PostgreSQL p50",
+      "API vs faster engine",
+      "API vs PostgreSQL",
+    ],
+    s.queries.map((q) => {
+      const best = fasterEngine(s, q.id);
+      return [
+        `(${q.id}) ${q.title}`,
+        `${f(q.api.p50, 2)} ms`,
+        ...s.engines.flatMap((e) => {
+          const r = e.queries[q.id];
+          const wrong = r?.mismatch ? " **NO**" : "";
+          return [`${f(r?.p50 ?? Number.NaN, 2)} ms${wrong}`, `${f(r?.p99 ?? Number.NaN, 2)} ms`];
+        }),
+        `${f(q.postgres.p50, 1)} ms`,
+        best ? `×${f(best.p50 / q.api.p50, 1)} (${best.name})` : "–",
+        `×${f(q.speedupP50, 1)}`,
+      ];
+    }),
+  )}\n\nLoaded from the same events (CSV written once): ${s.engines
+    .map((e) => `${e.name} ${f(e.loadSeconds, 1)} s`)
+    .join(", ")}. Each engine runs in the bench's own process, 2 threads, one query at a time
+(single stream); the API has ${"`--connections`"} clients at once, so its p50 includes queueing. **NO**
+marks an answer that differs from the API's.`;
+}
+
+function throughputSection(r: BenchResults): string {
+  return r.sizes
+    .map(
+      (s) =>
+        `### ${label(s.size)} recordings\n\n${table(
+          ["Target", "req/s", "p50", "p99", "errors"],
+          s.throughput.map((t) => [
+            t.id === "dimensions" ? "/stats/dimensions (fixed cost)" : `(${t.id})`,
+            f(t.requestsPerSecond),
+            `${f(t.p50, 1)} ms`,
+            `${f(t.p99, 1)} ms`,
+            f(t.errors),
+          ]),
+        )}`,
+    )
+    .join("\n\n");
+}
+
 function apiProfileTable(s: SizeResult): string {
   if (!s.apiProfile) return "";
   return `\n\nQuery API CPU profile over all its requests (self time, \`--profile\`):\n\n${table(
@@ -330,6 +383,25 @@ ${freshnessSection(r)}
 ## Dashboard queries: our API vs PostgreSQL
 
 ${r.sizes.map((s) => querySection(s, r.connections, r.machine.cores)).join("\n\n")}
+
+## Embedded analytics engines on the same raw events
+
+A user without this service could load the events into DuckDB (\`@duckdb/node-api\`, in memory,
+sorted by organization and time) or ClickHouse (\`chdb\`, a MergeTree ordered by organization and
+time, dimensions as LowCardinality strings, as OpenMeter keeps its events) and query them in
+process. Both are installed by the bench on first use into \`bench/.engines/\` (chdb is ~550 MB),
+never by \`npm test\`. Each answer is compared with the API's.
+
+${r.sizes.map((s) => engineSection(s)).join("\n\n")}
+
+## Throughput: ${r.throughputConnections} connections
+
+autocannon, ${r.throughputConnections} connections for ${r.throughputDurationS} s per target, one after
+another (each starts once the API has answered its backlog). The per-token rate limit is raised
+for the bench (\`RATE_LIMIT_PER_MINUTE=1000000000\`): the limiter's Redis call stays in every
+request, but nothing is refused with 429.
+
+${throughputSection(r)}
 
 ### Scaling from the smallest to the largest size
 
