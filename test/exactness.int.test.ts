@@ -1,16 +1,16 @@
 import { redisTargets, waitFor } from "@vu/infra";
 import { createKeyspace, createRedisClient } from "@vu/store";
+import { counterTotal } from "@vu/testkit";
+import { startApiServer } from "@vu/testkit/api";
+import { isolatedTopics, testKafka } from "@vu/testkit/kafka";
+import { type InProcessWorker, startInProcessWorker } from "@vu/testkit/worker";
 import type { Kafka } from "kafkajs";
 import { describe, expect, it, onTestFinished } from "vitest";
-import { startApiServer } from "./support/apiServer";
 import { waitUntilCaughtUp } from "./support/caughtUp";
-import { readDeadLetters } from "./support/deadLetters";
+import { expectedDeadLetters, readDeadLetters } from "./support/deadLetters";
 import { httpGet } from "./support/httpClient";
-import { type RunningWorker, startInProcessWorker } from "./support/inProcessWorker";
-import { counterTotal, expectedDeadLetters } from "./support/metricsTotal";
 import { produceWorkload } from "./support/produce";
 import { prepareWorkload, verifyAgainstOracle } from "./support/scenario";
-import { isolatedNames, kafkaClient } from "./support/stack";
 
 // Proof of exactness: the seeded workload, with what a broken producer sends and events a damaged
 // store refuses mixed in, goes through real Kafka and the real worker into Redis, and every answer
@@ -28,8 +28,8 @@ describe.each(deployments)("on $name", ({ start, replicas }) => {
     async () => {
       const redisTarget = await start();
       onTestFinished(() => redisTarget.stop());
-      const names = await isolatedNames("exact");
-      const kafka = kafkaClient();
+      const names = await isolatedTopics("exact");
+      const kafka = testKafka();
       const redis = createRedisClient(redisTarget.url);
       onTestFinished(async () => {
         await redis.quit();
@@ -41,7 +41,7 @@ describe.each(deployments)("on $name", ({ start, replicas }) => {
       for (const key of poisonedKeys) await redis.set(key, "a damaged key: not a hash");
 
       // The workers' clock is the workload's anchor, so "more than 24 hours ahead" is decided exactly.
-      const workers: RunningWorker[] = [];
+      const workers: InProcessWorker[] = [];
       for (let i = 0; i < replicas; i++) {
         const worker = await startInProcessWorker({
           kafka,

@@ -1,16 +1,17 @@
+import { redisUrl } from "@vu/testkit";
+import { type ApiServer, startApiServer } from "@vu/testkit/api";
+import { isolatedTopics, testKafka } from "@vu/testkit/kafka";
+import { startInProcessWorker } from "@vu/testkit/worker";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ApiServer, startApiServer } from "./support/apiServer";
 import { waitUntilCaughtUp } from "./support/caughtUp";
 import { compareWithOracle, type DifferentialContext, isComparable } from "./support/differential";
 import { anyQueryArbitrary, pathArbitrary } from "./support/fuzzArbitraries";
 import { httpGet, queryString } from "./support/httpClient";
-import { startInProcessWorker } from "./support/inProcessWorker";
 import { produceWorkload } from "./support/produce";
 import { createRandom } from "./support/random";
 import { replayEnv } from "./support/runConfig";
 import { prepareWorkload } from "./support/scenario";
-import { isolatedNames, kafkaClient, sharedRedisUrl } from "./support/stack";
 import { generateComparable } from "./workload/queries";
 import { DAY_MS, MINUTE_MS } from "./workload/timeline";
 import type { OrgVocabulary } from "./workload/vocabulary";
@@ -36,11 +37,11 @@ let api: ApiServer;
 let ctx: DifferentialContext;
 
 beforeAll(async () => {
-  const names = await isolatedNames("props");
-  const kafka = kafkaClient();
+  const names = await isolatedTopics("props");
+  const kafka = testKafka();
   const worker = await startInProcessWorker({
     kafka,
-    redisUrl: sharedRedisUrl(),
+    redisUrl: redisUrl(),
     names,
     nowMs: prepared.workload.anchorMs,
   });
@@ -52,7 +53,7 @@ beforeAll(async () => {
   }
   // The worker's clock was the anchor: the API's "now" a minute later (see scenario.ts).
   const nowMs = prepared.workload.anchorMs + MINUTE_MS;
-  api = await startApiServer({ redisUrl: sharedRedisUrl(), prefix: names.prefix, nowMs, orgs: [A.id, B.id] });
+  api = await startApiServer({ redisUrl: redisUrl(), prefix: names.prefix, nowMs, orgs: [A.id, B.id] });
   ctx = {
     baseUrls: [api.baseUrl],
     tokenFor: api.tokenFor,

@@ -1,10 +1,11 @@
 import { demoDataset, produceEvents } from "@vu/demo-data";
+import { redisUrl } from "@vu/testkit";
+import { type ApiServer, startApiServer } from "@vu/testkit/api";
+import { isolatedTopics, testKafka } from "@vu/testkit/kafka";
+import { startInProcessWorker } from "@vu/testkit/worker";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ApiServer, startApiServer } from "./support/apiServer";
 import { waitUntilCaughtUp } from "./support/caughtUp";
-import { startInProcessWorker } from "./support/inProcessWorker";
 import { type StatsParams, UsageStatsClient } from "./support/seedClient";
-import { isolatedNames, kafkaClient, sharedRedisUrl } from "./support/stack";
 
 // "A client written for the seed's API, using only what the seed says, works unchanged": the
 // demo data set goes through Kafka and the worker, then a client that knows only the seed document
@@ -71,9 +72,9 @@ const org = demoDataset(Date.now())[0];
 
 beforeAll(async () => {
   if (!org) throw new Error("the demo data set has no organization");
-  const names = await isolatedNames("seed");
-  const kafka = kafkaClient();
-  const worker = await startInProcessWorker({ kafka, redisUrl: sharedRedisUrl(), names });
+  const names = await isolatedTopics("seed");
+  const kafka = testKafka();
+  const worker = await startInProcessWorker({ kafka, redisUrl: redisUrl(), names });
   try {
     await produceEvents({ kafka, topic: names.topic, events: org.events });
     await waitUntilCaughtUp(kafka, names.topic, names.groupId, 120_000);
@@ -82,7 +83,7 @@ beforeAll(async () => {
   }
   nowMs = Date.now();
   api = await startApiServer({
-    redisUrl: sharedRedisUrl(),
+    redisUrl: redisUrl(),
     prefix: names.prefix,
     nowMs,
     orgs: [org.profile.organizationId],

@@ -3,14 +3,14 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ensureKafka, freePort, silentLog, sleep, stopKafka } from "@vu/infra";
+import { counterTotal, redisUrl } from "@vu/testkit";
+import { isolatedTopics, testKafka } from "@vu/testkit/kafka";
+import { type InProcessWorker, startInProcessWorker } from "@vu/testkit/worker";
 import { Kafka, logLevel } from "kafkajs";
 import { expect, it } from "vitest";
 import { createOffsetProbe, waitUntilCaughtUp } from "../support/caughtUp";
-import { type RunningWorker, startInProcessWorker } from "../support/inProcessWorker";
-import { counterTotal } from "../support/metricsTotal";
 import { produceWorkload } from "../support/produce";
 import { prepareWorkload, verifyAgainstOracle } from "../support/scenario";
-import { isolatedNames, kafkaClient, sharedRedisUrl } from "../support/stack";
 
 // Fault: the Kafka broker crashes (SIGKILL) while the worker ingests, stays down a few seconds, and
 // comes back on the same port and data; later it is stopped cleanly and restarted. The broker is a
@@ -27,11 +27,11 @@ it.skipIf(!hasJava)(
   async () => {
     const dataDir = mkdtempSync(join(tmpdir(), "vu-e2e-kafka-"));
     const broker = { port: await freePort(), controllerPort: await freePort(), dataDir, log: silentLog };
-    let running: RunningWorker | undefined;
+    let running: InProcessWorker | undefined;
     try {
       const { brokers } = await ensureKafka(broker);
-      const names = await isolatedNames("broker", brokers);
-      const kafka = kafkaClient(brokers);
+      const names = await isolatedTopics("broker", { brokers });
+      const kafka = testKafka(brokers);
       const { messages } = prepared.workload;
       const thirds = [0, 1, 2].map((i) =>
         messages.slice((i * messages.length) / 3, ((i + 1) * messages.length) / 3),
@@ -42,7 +42,7 @@ it.skipIf(!hasJava)(
       const workerKafka = new Kafka({ clientId: "e2e-worker", brokers, logLevel: logLevel.NOTHING });
       running = await startInProcessWorker({
         kafka: workerKafka,
-        redisUrl: sharedRedisUrl(),
+        redisUrl: redisUrl(),
         names,
         nowMs: prepared.workload.anchorMs,
       });
@@ -78,7 +78,7 @@ it.skipIf(!hasJava)(
       expect(running.crashes.length + retries + running.joins - 1).toBeGreaterThan(0);
 
       const verdict = await verifyAgainstOracle(prepared, {
-        redisUrl: sharedRedisUrl(),
+        redisUrl: redisUrl(),
         prefix: names.prefix,
         queries: prepared.config.size.faultQueries,
         workerClock: "anchor",

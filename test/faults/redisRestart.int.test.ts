@@ -1,11 +1,11 @@
 import { sleep, startRedisServer } from "@vu/infra";
+import { counterTotal } from "@vu/testkit";
+import { isolatedTopics, testKafka } from "@vu/testkit/kafka";
+import { startInProcessWorker } from "@vu/testkit/worker";
 import { expect, it, onTestFinished } from "vitest";
 import { createOffsetProbe, waitUntilCaughtUp } from "../support/caughtUp";
-import { startInProcessWorker } from "../support/inProcessWorker";
-import { counterTotal } from "../support/metricsTotal";
 import { produceWorkload } from "../support/produce";
 import { prepareWorkload, verifyAgainstOracle } from "../support/scenario";
-import { isolatedNames, kafkaClient } from "../support/stack";
 
 // Fault: the worker's Redis goes away twice while it ingests: once stopped cleanly (SIGTERM, which
 // flushes the append-only file) and started again, once killed (SIGKILL) and started again. The
@@ -20,8 +20,8 @@ it(
   async () => {
     const redis = await startRedisServer({ appendonly: true, appendfsync: "always" });
     onTestFinished(() => redis.dispose());
-    const names = await isolatedNames("redis");
-    const kafka = kafkaClient();
+    const names = await isolatedTopics("redis");
+    const kafka = testKafka();
     const { messages } = prepared.workload;
     const thirds = [0, 1, 2].map((i) =>
       messages.slice((i * messages.length) / 3, ((i + 1) * messages.length) / 3),

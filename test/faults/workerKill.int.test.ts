@@ -1,12 +1,13 @@
 import type { ChildProcess } from "node:child_process";
 import { sleep } from "@vu/infra";
+import { redisUrl } from "@vu/testkit";
+import { isolatedTopics, testKafka } from "@vu/testkit/kafka";
+import { spawnWorker, stopProcess, workerProcessEnv } from "@vu/testkit/worker";
 import { expect, it, onTestFinished } from "vitest";
 import { createOffsetProbe, waitUntilCaughtUp } from "../support/caughtUp";
 import { produceWorkload } from "../support/produce";
 import { createRandom } from "../support/random";
 import { prepareWorkload, verifyAgainstOracle } from "../support/scenario";
-import { brokers, isolatedNames, kafkaClient, sharedRedisUrl } from "../support/stack";
-import { spawnWorker, stopProcess, workerEnv } from "../support/workerProcess";
 
 // Fault: the real worker process is SIGKILLed several times while it ingests (no chance to commit
 // or clean up); a new one takes over each time. Afterwards nothing may be lost or counted twice.
@@ -16,9 +17,10 @@ const KILLS = 5;
 it(
   "loses nothing and counts nothing twice when the worker is SIGKILLed during ingest, repeatedly",
   async () => {
-    const names = await isolatedNames("kill");
-    const kafka = kafkaClient();
-    const env = workerEnv(names, brokers(), sharedRedisUrl());
+    const names = await isolatedTopics("kill");
+    const kafka = testKafka();
+    // Small fetches: many small batches, so a kill finds work fetched but not yet committed.
+    const env = workerProcessEnv(names, { KAFKA_MAX_BYTES_PER_PARTITION: "16384" });
     const random = createRandom(prepared.config.seed).fork("kills");
     let child: ChildProcess = spawnWorker(env);
     onTestFinished(() => stopProcess(child, "SIGTERM"));
@@ -51,7 +53,7 @@ it(
     expect(lagAtKill.filter((lag) => lag > 0).length).toBeGreaterThanOrEqual(KILLS - 1);
 
     const verdict = await verifyAgainstOracle(prepared, {
-      redisUrl: sharedRedisUrl(),
+      redisUrl: redisUrl(),
       prefix: names.prefix,
       queries: prepared.config.size.faultQueries,
       // The worker processes run on the real clock.

@@ -1,10 +1,8 @@
-import { randomUUID } from "node:crypto";
 import type { RecordingCompleted } from "@vu/events";
-import { createKeyspace, createRedisClient, createRollupWriter } from "@vu/store";
+import { recording } from "@vu/testkit";
+import { type ApiServer, startApiServer } from "@vu/testkit/api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ApiServer, startApiServer } from "../support/apiServer";
 import { httpGet } from "../support/httpClient";
-import { sharedRedisUrl } from "../support/stack";
 
 // Regression test for a bug the differential test found (fixed in f020a27): the query API rounded
 // as Math.round(x * 1000) / 1000 on a floating-point quotient (services/query-api/src/query/
@@ -16,45 +14,29 @@ const nowMs = Date.parse("2026-11-22T12:00:00Z");
 const org = "rounding";
 let api: ApiServer;
 
-function recording(
-  id: string,
-  patch: Partial<RecordingCompleted>,
-): { event: RecordingCompleted; recordedAtMs: number } {
-  const recordedAt = "2026-11-20T10:00:00.000Z";
-  const event: RecordingCompleted = {
-    schema_version: 1,
-    recording_id: id,
+/** A recording with nothing but what a test sets: no words, no duration, no processing times. */
+const bare = (id: string, patch: Partial<RecordingCompleted>) =>
+  recording(id, "2026-11-20T10:00:00.000Z", {
     organization_id: org,
-    member_email: "ada@example.com",
-    voice_model: "whisper",
     language_model: null,
-    app_name: "Zoom",
-    recorded_at: recordedAt,
     duration_ms: 0,
     word_count: 0,
     voice_processing_ms: null,
     llm_processing_ms: null,
     ...patch,
-  };
-  return { event, recordedAtMs: Date.parse(recordedAt) };
-}
+  });
 
 beforeAll(async () => {
-  const prefix = `e2e-rounding-${randomUUID().slice(0, 8)}`;
-  const redis = createRedisClient(sharedRedisUrl());
-  const keyspace = createKeyspace({ prefix });
-  const writer = createRollupWriter({ redis, keyspace, dedupeWindowMs: 86_400_000, now: () => nowMs });
+  api = await startApiServer({ nowMs, orgs: [org] });
   // Three member groups, each a separate exact half-thousandth.
-  await writer.apply(1, org, [
-    recording("tiny", { member_email: "tiny@example.com", duration_ms: 30 }),
-    recording("half", { member_email: "half@example.com", duration_ms: 30_030 }),
-    recording("v1", { member_email: "voice@example.com", voice_processing_ms: 500 }),
-    recording("v2", { member_email: "voice@example.com", voice_processing_ms: 501 }),
-    recording("w1", { member_email: "small@example.com", voice_processing_ms: 1 }),
-    recording("w2", { member_email: "small@example.com", voice_processing_ms: 2 }),
+  await api.write(org, [
+    bare("tiny", { member_email: "tiny@example.com", duration_ms: 30 }),
+    bare("half", { member_email: "half@example.com", duration_ms: 30_030 }),
+    bare("v1", { member_email: "voice@example.com", voice_processing_ms: 500 }),
+    bare("v2", { member_email: "voice@example.com", voice_processing_ms: 501 }),
+    bare("w1", { member_email: "small@example.com", voice_processing_ms: 1 }),
+    bare("w2", { member_email: "small@example.com", voice_processing_ms: 2 }),
   ]);
-  await redis.quit();
-  api = await startApiServer({ redisUrl: sharedRedisUrl(), prefix, nowMs, orgs: [org] });
 });
 afterAll(() => api.close());
 

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { waitFor } from "@vu/infra";
 import type { Kafka } from "kafkajs";
+import type { PreparedWorkload } from "./scenario";
 
 export interface DeadLetters {
   /** Messages on the dead-letter topic. */
@@ -30,7 +31,7 @@ export async function readDeadLetters(kafka: Kafka, dlqTopic: string): Promise<D
   const kinds: Record<string, number> = {};
   let read = 0;
   let withoutReason = 0;
-  const consumer = kafka.consumer({ groupId: `e2e-dlq-reader-${randomUUID()}`, maxWaitTimeInMs: 100 });
+  const consumer = kafka.consumer({ groupId: `test-dlq-reader-${randomUUID()}`, maxWaitTimeInMs: 100 });
   await consumer.connect();
   try {
     await consumer.subscribe({ topic: dlqTopic, fromBeginning: true });
@@ -52,4 +53,12 @@ export async function readDeadLetters(kafka: Kafka, dlqTopic: string): Promise<D
     await consumer.disconnect();
   }
   return { total, distinct: sources.size, withoutReason, kinds };
+}
+
+/** Messages the worker must dead-letter: malformed ones, those more than 24 h ahead, those the store refuses. */
+export function expectedDeadLetters(prepared: PreparedWorkload): number {
+  const limit = prepared.workload.anchorMs + 86_400_000;
+  return prepared.workload.messages.filter(
+    (m) => m.event === null || Date.parse(m.event.recorded_at) > limit || m.hostile === "apply_failed",
+  ).length;
 }

@@ -1,9 +1,9 @@
+import { startApiServer } from "@vu/testkit/api";
 import { type CountedRecording, countRecordings } from "../oracle";
 import { generateComparable, type QueryCase, retargetPage } from "../workload/queries";
 import { DAY_MS, HISTORY_MS, hotInstants, MINUTE_MS } from "../workload/timeline";
 import type { OrgVocabulary } from "../workload/vocabulary";
 import { acceptedUntil, generateWorkload, type Workload } from "../workload/workload";
-import { startApiServer } from "./apiServer";
 import { coverageOf, missingCoverage } from "./coverage";
 import {
   compareWithOracle,

@@ -1,3 +1,4 @@
+import type { ApiServer } from "@vu/testkit/api";
 import { DateTime } from "luxon";
 import {
   answerSummary,
@@ -8,7 +9,6 @@ import {
   resolveRange,
 } from "../oracle";
 import { DAY_MS } from "../workload/timeline";
-import type { ApiServer } from "./apiServer";
 import { httpGet, queryString } from "./httpClient";
 import type { Random } from "./random";
 

@@ -76,7 +76,7 @@ export async function startInProcessWorker(options: InProcessWorkerOptions): Pro
   // Tests that stop Redis expect connection errors; the worker's retries and the test see them.
   if (ownRedis) redis.on("error", () => undefined);
   const metrics = createIngestMetrics();
-  const logger = createLogger("test-worker", process.env.VU_TEST_WORKER_LOG === "1" ? "debug" : "silent");
+  const logger = createLogger("test-worker", process.env.VU_DEBUG_WORKER === "1" ? "debug" : "silent");
   const config = { ...workerConfig(options.names, options.env), fromBeginning: true };
   const { nowMs } = options;
   const crashes: string[] = [];
