@@ -10,7 +10,7 @@ export const QUARTER_RETENTION_MS = 400 * DAY_MS;
 export const HOUR_RETENTION_MS = 400 * DAY_MS;
 
 /**
- * The finest UTC grid the store still holds at instant `t` (RETENTION_SNAPPING_RULE): minutes while
+ * The finest UTC grid the store still holds at instant `t` (the planner's retention grid): minutes while
  * the minute blocks of t's UTC hour exist, else quarter hours while the quarter-hour blocks of t's
  * UTC hour and the hour blocks of t's UTC day exist, else hours while the hour blocks of t's UTC
  * day exist, else days (day blocks are kept forever by default).

@@ -16,7 +16,7 @@ const ZONES = ["Asia/Kolkata", "+05:30", "Europe/Berlin", "America/New_York", "-
 
 /**
  * A query whose edges are NOT on the kept grid: old data in zones not aligned to UTC hours or days,
- * or at minutes the store no longer holds. The service moves such edges (RETENTION_SNAPPING_RULE).
+ * or at minutes the store no longer holds. The service moves such edges (the planner's retention grid).
  */
 export function generateSnappedQuery(nowMs: number, random: Random): QueryPairs {
   const timezone = random.pick(ZONES);

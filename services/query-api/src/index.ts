@@ -2,4 +2,3 @@
 export { type ApiConfig, type ApiDeps, createApp } from "./app";
 export { type ApiEnv, apiEnvSchema, loadApiEnv } from "./env";
 export { createOpenApiDocument } from "./openapi/openApiDocument";
-export { RETENTION_SNAPPING_RULE } from "./planner";
