@@ -24,6 +24,7 @@ import { createRedisRateLimitStore } from "./http/redisRateLimitStore";
 import type { TrustProxy } from "./http/trustProxy";
 import { createUnauthenticatedLimit } from "./http/unauthenticatedLimit";
 import { createOpenApiDocument } from "./openapi/openApiDocument";
+import { createCoverCache } from "./planner";
 import { API_ROUTES } from "./routes";
 
 export interface ApiConfig {
@@ -116,9 +117,10 @@ export function createApp(deps: ApiDeps): Express {
     createRateLimit({ store: rateLimitStore, perMinute: config.rateLimitPerMinute }),
   );
   const api = Router();
+  const covers = createCoverCache(config.retention);
   const routeDeps = {
     reader,
-    planContext: () => ({ now: now(), retention: config.retention }),
+    planContext: () => ({ now: now(), retention: config.retention, covers }),
     maxBlocksPerRequest: config.maxBlocksPerRequest ?? API_ENV_DEFAULTS.MAX_BLOCKS_PER_REQUEST,
   };
   for (const register of API_ROUTES) register(api, routeDeps);

@@ -1,4 +1,5 @@
 import { isBlockKept, type Retention, type Tier } from "@vu/time-buckets";
+import type { CoverCache } from "./coverCache";
 
 /** One stored rollup block: the UTC-aligned block of `tier` that starts at `startMs`. */
 export interface Block {
@@ -29,6 +30,8 @@ export interface PlanContext {
   dataExtent?: TimeRange | undefined;
   /** Stored blocks a plan may read; planning stops with an InvalidParameterError past it. */
   maxBlocks?: number;
+  /** Covers found by earlier plans (coverCache.ts); used when made for this retention. */
+  covers?: CoverCache;
 }
 
 /** The store's retention rule at the query's `now`, as a predicate. */

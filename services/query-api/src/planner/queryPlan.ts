@@ -27,7 +27,8 @@ export interface RangeMeta {
 export interface PlannedBucket extends TimeRange {
   /** `time_bucket`: the bucket's full local start, ISO 8601 with ms and offset. */
   label: string;
-  blocks: SignedBlock[];
+  /** Shared with other plans through the cover cache: never modified. */
+  blocks: readonly SignedBlock[];
 }
 
 export interface StatsPlan {
@@ -67,13 +68,18 @@ export function planQuery(params: StatsPlanParams, context: PlanContext): StatsP
   const { zone, zoneName, ...range } = resolveRange(params, context);
   const granularity = params.granularity ?? DEFAULT_GRANULARITY;
   const isKept = keptAt(context);
+  const covers = context.covers?.retention === context.retention ? context.covers : undefined;
+  const cover = (startMs: number, endMs: number): readonly SignedBlock[] =>
+    covers
+      ? covers.cover(startMs, endMs, isKept, () => coverSigned(startMs, endMs, isKept))
+      : coverSigned(startMs, endMs, isKept);
   const meta = rangeMeta(range, zone, zoneName);
   const budget = blockBudget(meta, context.maxBlocks);
   const buckets = snapBuckets(cutBuckets(range, granularity, zone), range, isKept)
     .filter((bucket) => mayHoldData(bucket, context.dataExtent))
     .map((bucket) => ({
       ...bucket,
-      blocks: budget.spend(coverSigned(bucket.startMs, bucket.endMs, isKept)),
+      blocks: budget.spend(cover(bucket.startMs, bucket.endMs)),
     }));
   return { range, zoneName, meta: { ...meta, granularity }, buckets };
 }
@@ -109,7 +115,7 @@ function blockBudget(meta: RangeMeta, maxBlocks = Number.POSITIVE_INFINITY) {
   return {
     /** Refuses now when at least `blocks` more are certain to be needed. */
     require,
-    spend<B>(blocks: B[]): B[] {
+    spend<B extends readonly unknown[]>(blocks: B): B {
       require(blocks.length);
       spent += blocks.length;
       return blocks;
