@@ -11,7 +11,7 @@
  */
 import { parseArgs } from "node:util";
 import { startRedisServer } from "@vu/infra";
-import { sortBatch } from "@vu/ingest-worker";
+import { validateAndGroup } from "@vu/ingest-worker";
 import { createKeyspace, createRedisClient, createRollupWriter } from "@vu/store";
 import { buildDataset } from "./dataset";
 import { commandStats, commandStatsDelta, redisInfo } from "./redisInfo";
@@ -50,7 +50,7 @@ try {
   const started = performance.now();
   for (let first = 0; first < messages.length; first += chunk) {
     const t0 = process.cpuUsage();
-    const sorted = sortBatch(messages.slice(first, first + chunk), {
+    const sorted = validateAndGroup(messages.slice(first, first + chunk), {
       nowMs: dataset.toMs,
       futureToleranceMs: 86_400_000,
     });

@@ -1,4 +1,4 @@
-import { DAY_MS, type Retention, retentionProblems, withQuarters } from "@vu/time-buckets";
+import { DAY_MS, DEFAULT_RETENTION, type Retention, retentionProblems, withQuarters } from "@vu/time-buckets";
 import type { z } from "zod";
 import { envRetentionDays } from "./envFields";
 
@@ -6,12 +6,14 @@ import { envRetentionDays } from "./envFields";
  * Per-tier retention, shared by the worker (which sets expiries) and the API (which plans around
  * what is kept): both must read the same variables the same way.
  */
+const defaultDays = (ms: number | null) => (ms === null ? null : ms / DAY_MS);
+
 export const retentionEnvShape = {
-  RETENTION_MINUTE_DAYS: envRetentionDays(35),
-  RETENTION_HOUR_DAYS: envRetentionDays(400),
-  RETENTION_DAY_DAYS: envRetentionDays(null),
-  RETENTION_WEEK_DAYS: envRetentionDays(null),
-  RETENTION_MONTH_DAYS: envRetentionDays(null),
+  RETENTION_MINUTE_DAYS: envRetentionDays(defaultDays(DEFAULT_RETENTION.minute)),
+  RETENTION_HOUR_DAYS: envRetentionDays(defaultDays(DEFAULT_RETENTION.hour)),
+  RETENTION_DAY_DAYS: envRetentionDays(defaultDays(DEFAULT_RETENTION.day)),
+  RETENTION_WEEK_DAYS: envRetentionDays(defaultDays(DEFAULT_RETENTION.week)),
+  RETENTION_MONTH_DAYS: envRetentionDays(defaultDays(DEFAULT_RETENTION.month)),
 };
 
 type RetentionEnv = { [K in keyof typeof retentionEnvShape]: number | null };

@@ -11,4 +11,4 @@ export { loadWorkerEnv, type WorkerEnv, workerConfigFromEnv, workerEnvSchema } f
 export { createIngestMetrics, type IngestMetrics } from "./metrics";
 export { createWorkerSupervisor, type WorkerSupervisor, type WorkerSupervisorOptions } from "./supervisor";
 /** @deprecated the old name of `validateAndGroup`, kept until the bench imports the new one. */
-export { validateAndGroup, validateAndGroup as sortBatch } from "./validateAndGroup";
+export { validateAndGroup } from "./validateAndGroup";

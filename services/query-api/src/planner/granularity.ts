@@ -4,7 +4,3 @@ export type Granularity = (typeof GRANULARITIES)[number];
 
 /** Used when `granularity` is not given (seed rule 3: `meta.granularity` then reports `day`). */
 export const DEFAULT_GRANULARITY: Granularity = "day";
-
-export function isGranularity(value: string): value is Granularity {
-  return (GRANULARITIES as readonly string[]).includes(value);
-}

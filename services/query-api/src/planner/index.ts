@@ -5,7 +5,7 @@ export { type CoverCache, createCoverCache } from "./coverCache";
 export { clampToExtent, type DataExtent, mayHoldData } from "./dataExtent";
 export { type DateParam, type DateParts, parseDateParam, type TimeParts } from "./dateParam";
 export { coverWholeDays } from "./dayCover";
-export { DEFAULT_GRANULARITY, GRANULARITIES, type Granularity, isGranularity } from "./granularity";
+export { DEFAULT_GRANULARITY, GRANULARITIES, type Granularity } from "./granularity";
 export { formatInstant } from "./instantFormat";
 export { InvalidParameterError } from "./invalidParameterError";
 export {
@@ -24,7 +24,6 @@ export {
   type GridTier,
   gridAt,
   nearestOnGrid,
-  RETENTION_SNAPPING_RULE,
   snapBuckets,
 } from "./retentionGrid";
 export { coverSigned } from "./signedCover";

@@ -4,22 +4,24 @@ import type { IsKept, TimeRange } from "./block";
 /** The tiers an interval edge can lie on, finest first. Weeks are never needed for an edge. */
 export type GridTier = "minute" | "quarter" | "hour" | "day" | "month";
 
-/** Prose of the rule below, for the README and the API docs. */
-export const RETENTION_SNAPPING_RULE = `\
-Totals are always exact: the planner answers by summing stored UTC-aligned blocks, and every \
-boundary it uses lies on a block edge that still exists. Minute blocks are kept 35 days, quarter-hour \
-and hour blocks 400 days by default; day, week and month blocks are kept forever. For each boundary \
-the planner uses the finest grid still stored there: minutes while the minute blocks of that UTC \
-hour exist, else UTC quarter hours while the quarter-hour blocks of that UTC hour and the hour \
-blocks of that UTC day exist, else UTC hours while the hour blocks of that UTC day exist, else UTC days while the day blocks of that UTC \
-month exist, else UTC months. Every zone whose offsets are whole quarter hours (every zone of \
-today's IANA database) therefore has exact local buckets for 400 days. The range start is moved back and the range end \
-forward to that grid (so the range only grows, and meta.start_date / meta.end_date report the \
-bounds actually used). A bucket boundary inside the range that is not on its grid (a local \
-midnight in a zone not aligned to UTC hours, for data older than 400 days) is moved to the nearest \
-grid point (ties to the earlier one); buckets left empty are dropped. Such old data may therefore \
-be attributed to an adjacent bucket by at most half a grid step (12 hours once only day blocks \
-exist), while the sum over all buckets is always exactly the sum over the reported range.`;
+/*
+ * The rule, in words:
+ * Totals are always exact: the planner answers by summing stored UTC-aligned blocks, and every
+ * boundary it uses lies on a block edge that still exists. Minute blocks are kept 35 days,
+ * quarter-hour and hour blocks 400 days by default; day, week and month blocks are kept forever.
+ * For each boundary the planner uses the finest grid still stored there: minutes while the minute
+ * blocks of that UTC hour exist, else UTC quarter hours while the quarter-hour blocks of that UTC
+ * hour and the hour blocks of that UTC day exist, else UTC hours while the hour blocks of that UTC
+ * day exist, else UTC days while the day blocks of that UTC month exist, else UTC months. Every
+ * zone whose offsets are whole quarter hours (every zone of today's IANA database) therefore has
+ * exact local buckets for 400 days. The range start is moved back and the range end forward to that
+ * grid (so the range only grows, and meta.start_date / meta.end_date report the bounds actually
+ * used). A bucket boundary inside the range that is not on its grid (a local midnight in a zone not
+ * aligned to UTC hours, for data older than 400 days) is moved to the nearest grid point (ties to
+ * the earlier one); buckets left empty are dropped. Such old data may therefore be attributed to an
+ * adjacent bucket by at most half a grid step (12 hours once only day blocks exist), while the sum
+ * over all buckets is always exactly the sum over the reported range.
+ */
 
 /*
  * Why "the blocks of the parent span": the cover of an interval (blockCover.ts) reaches from an
