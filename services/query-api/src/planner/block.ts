@@ -1,5 +1,4 @@
 import { isBlockKept, type Retention, type Tier } from "@vu/time-buckets";
-import type { CoverCache } from "./coverCache";
 
 /** One stored rollup block: the UTC-aligned block of `tier` that starts at `startMs`. */
 export interface Block {
@@ -20,6 +19,12 @@ export interface TimeRange {
 
 /** Whether the block of `tier` starting at `startMs` exists in the store at query time. */
 export type IsKept = (tier: Tier, startMs: number) => boolean;
+
+/** Covers found by earlier plans, by interval (coverCache.ts builds one). */
+export interface CoverCache {
+  readonly retention: Retention;
+  cover(startMs: number, endMs: number, isKept: IsKept, search: () => SignedBlock[]): readonly SignedBlock[];
+}
 
 /** What the planner needs to know about the moment of the query. */
 export interface PlanContext {

@@ -1,7 +1,15 @@
-export { type Block, type IsKept, keptAt, type PlanContext, type SignedBlock, type TimeRange } from "./block";
+export {
+  type Block,
+  type CoverCache,
+  type IsKept,
+  keptAt,
+  type PlanContext,
+  type SignedBlock,
+  type TimeRange,
+} from "./block";
 export { coverInterval } from "./blockCover";
 export { cutBuckets, MAX_BUCKETS, type OutputBucket } from "./bucketCutting";
-export { type CoverCache, createCoverCache } from "./coverCache";
+export { createCoverCache } from "./coverCache";
 export { clampToExtent, type DataExtent, mayHoldData } from "./dataExtent";
 export { type DateParam, type DateParts, parseDateParam, type TimeParts } from "./dateParam";
 export { coverWholeDays } from "./dayCover";
