@@ -1,7 +1,9 @@
 # syntax=docker/dockerfile:1
-# The query-api service, run from source with tsx like every workspace package (no build step).
+# The query-api service, compiled to JavaScript and run by plain Node with production dependencies only.
 # Build context: the repository root (see infra/docker-compose.yml).
-FROM node:20-slim
+
+# --- build: every dependency, tsc, the dashboard's Vite build, then a production-only deployment.
+FROM node:20-slim AS build
 
 # The pnpm version pinned in the root package.json.
 RUN npm install --global pnpm@9.15.9
@@ -14,12 +16,36 @@ RUN pnpm fetch
 
 COPY . .
 RUN pnpm install --frozen-lockfile --offline
+# tsc (tsconfig.build.json) → packages/*/dist and services/*/dist, the store's Lua beside its modules.
+RUN pnpm run build
+# The dashboard's static files (Vite; fails when over its size budget).
+RUN pnpm --filter @vu/dashboard run build
+# The service with its production dependencies only; workspace packages are copied in with their dist/.
+RUN pnpm --filter @vu/query-api deploy --prod --offline /out
+
+# --- runtime: Node, tini, the built service and its production dependencies; no TypeScript, no tsx.
+FROM node:20-slim
+
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends tini \
+  && rm -rf /var/lib/apt/lists/*
+
+WORKDIR /app
+COPY --from=build /out ./
+COPY --from=build /app/services/dashboard/dist ./dashboard
 
 ENV NODE_ENV=production
+# `vu-dist`: workspace packages resolve to their built dist/ (their `exports` default to src/ for tsx
+# and vitest); this holds for every node in the container, e.g. `node dist/cli/tokens.js`.
+ENV NODE_OPTIONS="--conditions=vu-dist --enable-source-maps"
 ENV PORT=8080
+ENV DASHBOARD_DIR=/app/dashboard
+USER node
 EXPOSE 8080
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:8080/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 
-# exec form: the API is PID 1 and receives SIGTERM itself to drain connections.
-CMD ["pnpm", "exec", "tsx", "services/query-api/src/main.ts"]
+# tini is PID 1 and passes SIGTERM to node, which drains connections and exits (service-runtime's
+# onShutdown); even before that handler is installed, SIGTERM ends node instead of being ignored.
+ENTRYPOINT ["/usr/bin/tini", "--"]
+CMD ["node", "dist/main.js"]
