@@ -6,8 +6,11 @@ export {
   encodeRecordingCompleted,
 } from "./codec";
 export {
+  DIMENSION_INDEX,
   DIMENSIONS,
   type Dimension,
+  type DimensionValues,
+  dimensionValues,
   FUTURE_TOLERANCE_HOURS,
   RECORDINGS_DLQ_TOPIC,
   RECORDINGS_TOPIC,

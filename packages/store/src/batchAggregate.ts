@@ -1,4 +1,4 @@
-import type { RecordingCompleted } from "@vu/events";
+import { type DimensionValues, dimensionValues, type RecordingCompleted } from "@vu/events";
 import {
   blockExpiresAt,
   floorUtc,
@@ -11,7 +11,7 @@ import {
 import type { Keyspace } from "./keyspace";
 import { QUARTERED_TIER, quarterComboIndex, quarterField, quarterIndex } from "./quarterCells";
 import { SUM_FIELDS } from "./sums";
-import { projectionField, TOTAL_FIELD, VIEWS } from "./views";
+import { PROJECTION_VIEW_OFFSET, projectionField, TOTAL_FIELD, VIEWS } from "./views";
 
 /** A validated recording, as the worker hands it to the store. */
 export interface CountableRecording {
@@ -36,7 +36,7 @@ export interface BlockPayload {
 /** A combination of dimension values: its key in the combinations hash, and the values themselves. */
 export interface ComboPayload {
   key: string;
-  values: readonly [memberEmail: string, voiceModel: string, languageModel: string | null, appName: string];
+  values: DimensionValues;
 }
 
 /** What `applyBatch-7.lua` receives, before `encodeBatch` packs it; its header documents each member. */
@@ -54,11 +54,6 @@ export interface AggregateOptions {
   retention: Retention;
   dedupeWindowMs: number;
   nowMs: number;
-}
-
-/** The key under which a recording's dimensions are interned: a JSON array, unambiguous for any text. */
-export function comboOf(event: RecordingCompleted): string {
-  return JSON.stringify([event.member_email, event.voice_model, event.language_model, event.app_name]);
 }
 
 /**
@@ -166,21 +161,19 @@ export function aggregateBatch(
   // The same fields in the recording's quarter of its hour, for the split hour blocks.
   const quarterFields: Array<string | number> = [0, "", "", "", "", ""];
   for (const { event, recordedAtMs } of recordings) {
-    const combo = comboOf(event);
+    const values = dimensionValues(event);
+    // The key it is interned under: a JSON array, unambiguous for any text.
+    const combo = JSON.stringify(values);
     let index = comboIndex.get(combo);
     if (index === undefined) {
       index = comboIndex.size + 1;
       comboIndex.set(combo, index);
-      combos.push({
-        key: combo,
-        values: [event.member_email, event.voice_model, event.language_model, event.app_name],
-      });
+      combos.push({ key: combo, values });
     }
     fields[0] = index;
-    fields[2] = event.member_email;
-    fields[3] = event.voice_model;
-    fields[4] = projectionField(event.language_model);
-    fields[5] = event.app_name;
+    // The projection views follow the total, in DIMENSIONS order (views.ts).
+    for (let d = 0; d < values.length; d++)
+      fields[PROJECTION_VIEW_OFFSET + d] = projectionField(values[d] ?? null);
     deltasOf(event, deltas);
     const q = quarterIndex(recordedAtMs);
     quarterFields[0] = quarterComboIndex(q, index);

@@ -3,7 +3,6 @@ export {
   type BatchPayload,
   type ComboPayload,
   type CountableRecording,
-  comboOf,
   dedupeSets,
 } from "./batchAggregate";
 export { encodeBatch } from "./batchEncoding";

@@ -1,4 +1,4 @@
-import { compareByteOrder, DIMENSIONS, type Dimension } from "@vu/events";
+import { compareByteOrder, DIMENSIONS, type Dimension, type DimensionValues } from "@vu/events";
 import type { Tier } from "@vu/time-buckets";
 import { createGenerationSource } from "./generation";
 import type { Keyspace } from "./keyspace";
@@ -9,12 +9,7 @@ import { StoreError } from "./storeError";
 import type { View } from "./views";
 
 /** The dimension values of one interned combination, in `DIMENSIONS` order. */
-export type ComboValues = readonly [
-  memberEmail: string,
-  voiceModel: string,
-  languageModel: string | null,
-  appName: string,
-];
+export type ComboValues = DimensionValues;
 
 export interface BlockRef {
   tier: Tier;

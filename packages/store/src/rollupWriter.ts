@@ -1,4 +1,4 @@
-import type { Dimension } from "@vu/events";
+import { DIMENSIONS } from "@vu/events";
 import { DEFAULT_RETENTION, type Retention } from "@vu/time-buckets";
 import { aggregateBatch, type BatchPayload, type CountableRecording } from "./batchAggregate";
 import { encodeBatch } from "./batchEncoding";
@@ -7,8 +7,6 @@ import type { RedisClient } from "./redisClient";
 import { isTransientRedisError } from "./redisErrors";
 import { type ApplyBatchReply, registerScripts } from "./scripts";
 import { StoreError } from "./storeError";
-
-const DIMENSION_KEYS: readonly Dimension[] = ["member_email", "voice_model", "language_model", "app_name"];
 
 export interface RollupWriterOptions {
   redis: RedisClient;
@@ -78,7 +76,7 @@ export function createRollupWriter(options: RollupWriterOptions): RollupWriter {
     const keys = [
       keyspace.orgBase(generation, org),
       keyspace.combos(generation, org),
-      ...DIMENSION_KEYS.map((d) => keyspace.dimension(generation, org, d)),
+      ...DIMENSIONS.map((d) => keyspace.dimension(generation, org, d)),
       keyspace.extent(generation, org),
     ];
     try {

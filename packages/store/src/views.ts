@@ -1,4 +1,4 @@
-import type { Dimension } from "@vu/events";
+import { DIMENSIONS, type Dimension } from "@vu/events";
 
 /**
  * Each block is stored in several views (the star-tree trade): the full combination view, needed
@@ -6,15 +6,11 @@ import type { Dimension } from "@vu/events";
  * dimension, which answer the common queries (no filter; filter and/or group on one dimension)
  * from at most a few hundred fields instead of every combination.
  */
-export const VIEWS = [
-  "combos",
-  "total",
-  "member_email",
-  "voice_model",
-  "language_model",
-  "app_name",
-] as const;
+export const VIEWS = ["combos", "total", ...DIMENSIONS] as const;
 export type View = (typeof VIEWS)[number];
+
+/** Where the projection views start in VIEWS: dimension d's view is VIEWS[PROJECTION_VIEW_OFFSET + d]. */
+export const PROJECTION_VIEW_OFFSET = 2;
 
 /** One-letter codes in key names (`b:<tier>:<stamp>:<code>`). */
 export const VIEW_CODE: Readonly<Record<View, string>> = {

@@ -1,4 +1,4 @@
-import { DIMENSIONS, type Dimension } from "@vu/events";
+import { DIMENSION_INDEX, DIMENSIONS, type Dimension } from "@vu/events";
 import type { ComboValues } from "@vu/store";
 
 /** One `filter[<dimension>]` parameter after parsing (CONTRACT §2 "Filters"). */
@@ -31,13 +31,6 @@ export function parseFilters(raw: RawFilters): DimensionFilter[] {
   }
   return filters;
 }
-
-export const DIMENSION_INDEX: Readonly<Record<Dimension, 0 | 1 | 2 | 3>> = {
-  member_email: 0,
-  voice_model: 1,
-  language_model: 2,
-  app_name: 3,
-};
 
 /** Items of one filter are ORed; several filters are ANDed. */
 export function comboMatches(values: ComboValues, filters: readonly DimensionFilter[]): boolean {

@@ -1,4 +1,4 @@
-import { compareByteOrder, type Dimension } from "@vu/events";
+import { compareByteOrder, DIMENSION_INDEX, type Dimension } from "@vu/events";
 import {
   ALL_QUARTERS,
   addPacked,
@@ -10,7 +10,7 @@ import {
   type Sums,
   WHOLE_BLOCK,
 } from "@vu/store";
-import { comboMatches, DIMENSION_INDEX, type DimensionFilter } from "./filters";
+import { comboMatches, type DimensionFilter } from "./filters";
 
 export interface PlannedBucket {
   label: string;
