@@ -1,5 +1,6 @@
 import { FixedOffsetZone, IANAZone, type Zone } from "luxon";
 import { InvalidParameterError } from "./invalidParameterError";
+import { RememberingZone } from "./rememberingZone";
 import { formatUtcOffset, matchUtcOffset } from "./utcOffset";
 
 /** The zone a query is answered in, and its name as reported in `meta.timezone`. */
@@ -33,13 +34,28 @@ function isUtcName(name: string): boolean {
   return new Intl.DateTimeFormat("en-US", { timeZone: name }).resolvedOptions().timeZone === "UTC";
 }
 
+/** Zones already resolved, by the name as given: resolving asks Intl twice, and zones remember offsets. */
+const namedZones = new Map<string, QueryZone | null>();
+const MAX_NAMED_ZONES = 2_000;
+
 function namedQueryZone(name: string): QueryZone | null {
+  let zone = namedZones.get(name);
+  if (zone === undefined) {
+    zone = resolveNamedZone(name);
+    // Valid names are a few hundred; anything else is bounded too (a flood of made-up names).
+    if (namedZones.size >= MAX_NAMED_ZONES) namedZones.clear();
+    namedZones.set(name, zone);
+  }
+  return zone;
+}
+
+function resolveNamedZone(name: string): QueryZone | null {
   if (!IANAZone.isValidZone(name)) return null;
   // UTC under any name computes as the fixed zero offset, so its labels end in `Z` (CONTRACT §2).
   if (name.toLowerCase() === "utc") return UTC_QUERY_ZONE;
   const spelled = ianaSpelling(name);
   if (isUtcName(name)) return { zone: FixedOffsetZone.utcInstance, name: spelled };
-  return { zone: IANAZone.create(spelled), name: spelled };
+  return { zone: new RememberingZone(IANAZone.create(spelled)), name: spelled };
 }
 
 /**
