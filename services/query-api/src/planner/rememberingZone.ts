@@ -1,7 +1,7 @@
 import { type IANAZone, Zone, type ZoneOffsetFormat, type ZoneOffsetOptions } from "luxon";
 
-/** Offsets remembered per zone before the memory starts over (a few MB at most). */
-const MAX_REMEMBERED_OFFSETS = 100_000;
+/** Offsets remembered per zone before the memory starts over (about 1 MB). */
+const MAX_REMEMBERED_OFFSETS = 20_000;
 
 /**
  * An IANA zone that remembers the offset of every instant it was asked about. luxon computes an

@@ -36,13 +36,14 @@ function isUtcName(name: string): boolean {
 
 /** Zones already resolved, by the name as given: resolving asks Intl twice, and zones remember offsets. */
 const namedZones = new Map<string, QueryZone | null>();
-const MAX_NAMED_ZONES = 2_000;
+/** With RememberingZone's own bound, the remembered offsets stay under ~64 MB whatever is asked. */
+const MAX_NAMED_ZONES = 64;
 
 function namedQueryZone(name: string): QueryZone | null {
   let zone = namedZones.get(name);
   if (zone === undefined) {
     zone = resolveNamedZone(name);
-    // Valid names are a few hundred; anything else is bounded too (a flood of made-up names).
+    // A flood of names (made up, or every zone in turn) starts the memory over rather than growing it.
     if (namedZones.size >= MAX_NAMED_ZONES) namedZones.clear();
     namedZones.set(name, zone);
   }
