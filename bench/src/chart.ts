@@ -1,7 +1,8 @@
 import { Resvg } from "@resvg/resvg-js";
 import type { BenchResults } from "./results";
 
-const COLORS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"];
+// One colour per dashboard query (eight), the tab10 palette.
+const COLORS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf"];
 const WIDTH = 1200;
 const HEIGHT = 640;
 const PANEL = { top: 70, bottom: 470, width: 480 };
