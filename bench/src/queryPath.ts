@@ -21,7 +21,7 @@ import { allEvents, buildDataset } from "./dataset";
 import { summarize } from "./latencyStats";
 import { fmt } from "./log";
 import { summarizeProfile } from "./profileSummary";
-import { deletePrefix } from "./redisMemory";
+import { deleteKeyspace } from "./redisMemory";
 
 const { values } = parseArgs({
   options: {
@@ -76,7 +76,7 @@ async function get(path: string): Promise<number> {
 
 async function main(): Promise<void> {
   if (values.drop) {
-    console.log(`unlinked ${fmt(await deletePrefix(api.redis, api.keyspace.prefix))} keys`);
+    console.log(`unlinked ${fmt(await deleteKeyspace(api.redis, api.keyspace))} keys`);
     return;
   }
   await seed();

@@ -1,22 +1,7 @@
-import type { RedisClient } from "@vu/store";
+import type { Keyspace, RedisClient } from "@vu/store";
 
-const TIER_NAMES: Record<string, string> = {
-  m: "minute",
-  q: "quarter",
-  h: "hour",
-  d: "day",
-  w: "week",
-  M: "month",
-};
-/** Block views (packages/store/README.md); a block key without a view suffix is the older one-view layout. */
-const VIEW_NAMES: Record<string, string> = {
-  c: "combinations",
-  t: "total",
-  m: "member_email",
-  v: "voice_model",
-  l: "language_model",
-  a: "app_name",
-};
+/** Report names of the views (the store's own names, but "combinations" reads better in a table). */
+const VIEW_NAMES: Record<string, string> = { combos: "combinations" };
 /** Beyond this many dedupe keys (one key per recording) they are sampled, not measured one by one. */
 const SEEN_EXACT_LIMIT = 2000;
 
@@ -86,45 +71,55 @@ function add(groups: Record<string, KeyGroup>, name: string, info: KeyInfo): voi
   groups[name] = group;
 }
 
+/** Every key matching `pattern`, a SCAN page at a time. */
+async function scanKeys(
+  redis: RedisClient,
+  pattern: string,
+  onPage: (keys: string[]) => Promise<void> | void,
+) {
+  let cursor = "0";
+  do {
+    const [next, keys] = (await redis.call("SCAN", cursor, "MATCH", pattern, "COUNT", "10000")) as [
+      string,
+      string[],
+    ];
+    cursor = next;
+    if (keys.length > 0) await onPage(keys);
+  } while (cursor !== "0");
+}
+
 /**
  * Walks every key under the bench's prefix once and measures it: rollup blocks by tier and by view,
- * the dedupe state, the rest. Dedupe keys are measured exactly while few (sets per window); with a
- * key per recording (millions) a sample is measured and multiplied.
+ * the dedupe state, the rest, as the store classifies its keys. Dedupe keys are measured exactly
+ * while few (sets per window); with a key per recording (millions) a sample is measured and
+ * multiplied.
  */
 export async function memoryBreakdown(
   redis: RedisClient,
-  prefix: string,
+  keyspace: Keyspace,
   usedMemoryDelta: number,
 ): Promise<MemoryBreakdown> {
   const rest: string[] = [];
   const seenSample: string[] = [];
   let seenCount = 0;
-  let cursor = "0";
-  do {
-    const [next, keys] = (await redis.call("SCAN", cursor, "MATCH", `${prefix}:*`, "COUNT", "10000")) as [
-      string,
-      string[],
-    ];
-    cursor = next;
+  await scanKeys(redis, keyspace.pattern(), (keys) => {
     for (const key of keys) {
-      if (!key.includes(":seen:")) rest.push(key);
+      if (keyspace.classify(key).kind !== "seen") rest.push(key);
       else if (seenCount++ < SEEN_EXACT_LIMIT) seenSample.push(key);
     }
-  } while (cursor !== "0");
+  });
 
   const tiers: Record<string, KeyGroup> = {};
   const views: Record<string, KeyGroup> = {};
   const other: Record<string, KeyGroup> = {};
   let rollupBytes = 0;
   for (const info of await measure(redis, rest)) {
-    const block = /:b:([a-zA-Z]):\d{12}(?::([a-z]))?$/.exec(info.key);
-    if (block?.[1]) {
-      add(tiers, TIER_NAMES[block[1]] ?? block[1], info);
-      add(views, VIEW_NAMES[block[2] ?? "c"] ?? (block[2] as string), info);
+    const kind = keyspace.classify(info.key);
+    if (kind.kind === "block") {
+      add(tiers, kind.tier, info);
+      add(views, VIEW_NAMES[kind.view] ?? kind.view, info);
       rollupBytes += info.bytes;
-    } else if (info.key.endsWith(":combos")) add(other, "combos", info);
-    else if (info.key.includes(":dim:")) add(other, "dimensions", info);
-    else add(other, "other", info);
+    } else add(other, kind.kind, info);
   }
 
   const sample = await measure(redis, seenSample);
@@ -137,17 +132,11 @@ export async function memoryBreakdown(
   return { usedMemoryDelta, seen, tiers, views, other, rollupBytes };
 }
 
-/** Removes every key under the prefix (UNLINK: freed in the background, Redis stays responsive). */
-export async function deletePrefix(redis: RedisClient, prefix: string): Promise<number> {
+/** Removes every key of the keyspace (UNLINK: freed in the background, Redis stays responsive). */
+export async function deleteKeyspace(redis: RedisClient, keyspace: Keyspace): Promise<number> {
   let deleted = 0;
-  let cursor = "0";
-  do {
-    const [next, keys] = (await redis.call("SCAN", cursor, "MATCH", `${prefix}:*`, "COUNT", "10000")) as [
-      string,
-      string[],
-    ];
-    cursor = next;
-    if (keys.length > 0) deleted += Number(await redis.call("UNLINK", ...keys));
-  } while (cursor !== "0");
+  await scanKeys(redis, keyspace.pattern(), async (keys) => {
+    deleted += Number(await redis.call("UNLINK", ...keys));
+  });
   return deleted;
 }

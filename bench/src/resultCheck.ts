@@ -1,4 +1,5 @@
 import type { Dimension } from "@vu/events";
+import { STATS_METRIC_COLUMNS } from "@vu/query-api";
 import { parseCsv, unescapeFormula } from "./csvParse";
 import type { DashboardQuery } from "./dashboardQueries";
 
@@ -8,14 +9,7 @@ export interface ComparableAnswer {
   rows: Array<Record<string, number | string | null>>;
 }
 
-const METRICS = [
-  "recording_count",
-  "total_words",
-  "total_duration",
-  "avg_llm_processing_time",
-  "avg_voice_processing_time",
-  "avg_wpm",
-] as const;
+const METRICS = STATS_METRIC_COLUMNS;
 const SUMMARY = [
   "total_recordings",
   "total_duration_minutes",

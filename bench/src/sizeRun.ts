@@ -1,7 +1,7 @@
 import { rmSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
-import type { RedisClient } from "@vu/store";
+import { createKeyspace, type RedisClient } from "@vu/store";
 import { startApi } from "./apiService";
 import { OUT_DIR } from "./childService";
 import { dashboardQueries } from "./dashboardQueries";
@@ -17,7 +17,7 @@ import { dropSchema, loadPostgres } from "./postgresLoad";
 import { profileOf, summarizeProfile } from "./profileSummary";
 import { benchQueries } from "./queryBench";
 import { redisPid, usedMemory } from "./redisInfo";
-import { deletePrefix, memoryBreakdown } from "./redisMemory";
+import { deleteKeyspace, memoryBreakdown } from "./redisMemory";
 import type { SizeResult } from "./results";
 import { benchThroughput } from "./throughputBench";
 
@@ -35,6 +35,7 @@ export async function runSize(
   const { options, redis } = context;
   const runId = `${context.runId}-${size}`;
   const prefix = `bench-${runId}`;
+  const keyspace = createKeyspace({ prefix });
   const kafka = benchKafka(options.kafkaBrokers, `bench-${runId}`);
   const dataset = buildDataset(size, options.seed, context.anchorMs);
   const { topic, dlqTopic } = await createTopics(options.kafkaBrokers, `bench-${runId}`);
@@ -86,7 +87,7 @@ export async function runSize(
     log(`  cores used: ${cores.join(", ")}, machine ${fmt(ingest.cpu.machineCores, 2)}`);
 
     log("  measuring Redis memory");
-    const breakdown = await memoryBreakdown(redis, prefix, memoryAfter - memoryBefore);
+    const breakdown = await memoryBreakdown(redis, keyspace, memoryAfter - memoryBefore);
     const millions = dataset.total / 1e6;
     const memory = {
       ...breakdown,
@@ -201,7 +202,7 @@ export async function runSize(
     await api?.api.stop();
     log(`  cleaning up: Redis prefix ${prefix}, topics, PostgreSQL schema, raw CSV`);
     rmSync(csvFile, { force: true });
-    const deleted = await deletePrefix(redis, prefix);
+    const deleted = await deleteKeyspace(redis, keyspace);
     log(`  unlinked ${fmt(deleted)} Redis keys`);
     await deleteTopics(kafka, [topic, dlqTopic]);
     if (!options.keepPostgres) await dropSchema(options.postgresUrl, size);

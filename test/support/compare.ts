@@ -1,3 +1,4 @@
+import { STATS_METRIC_COLUMNS } from "@vu/query-api";
 import { parse } from "csv-parse/sync";
 import type { ExpectedDimensions, ExpectedStats, ExpectedSummary, Rounded, RowMetric } from "../oracle";
 import type { HttpReply } from "./httpClient";
@@ -79,16 +80,7 @@ export function diffStatsCsv(reply: HttpReply, expected: ExpectedStats): string 
     return `Link ${link} does not name page ${p.page + 1}`;
 
   const records = parse(reply.text, { bom: false }) as string[][];
-  const columns = [
-    "time_bucket",
-    ...(expected.groupBy ? [expected.groupBy] : []),
-    "recording_count",
-    "total_words",
-    "total_duration",
-    "avg_llm_processing_time",
-    "avg_voice_processing_time",
-    "avg_wpm",
-  ];
+  const columns = ["time_bucket", ...(expected.groupBy ? [expected.groupBy] : []), ...STATS_METRIC_COLUMNS];
   if (show(records[0]) !== show(columns)) return `header ${show(records[0])}`;
   if (records.length - 1 !== expected.rows.length)
     return `${records.length - 1} rows, expected ${expected.rows.length}`;

@@ -13,7 +13,14 @@ export {
   type GenerationSourceOptions,
   switchGeneration,
 } from "./generation";
-export { createKeyspace, type Keyspace, type KeyspaceOptions, STORE_VERSION, utcStamp } from "./keyspace";
+export {
+  createKeyspace,
+  type KeyKind,
+  type Keyspace,
+  type KeyspaceOptions,
+  STORE_VERSION,
+  utcStamp,
+} from "./keyspace";
 export { type OrganizationExtent, sameExtent } from "./organizationExtent";
 export { ALL_QUARTERS, WHOLE_BLOCK } from "./quarterCells";
 export { createRateLimitCounter, type RateLimitCounter } from "./rateLimitCounter";

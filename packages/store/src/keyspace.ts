@@ -1,6 +1,6 @@
 import type { Dimension } from "@vu/events";
-import { TIER_CODE, type Tier } from "@vu/time-buckets";
-import { VIEW_CODE, type View } from "./views";
+import { TIER_CODE, TIERS, type Tier } from "@vu/time-buckets";
+import { VIEW_CODE, VIEWS, type View } from "./views";
 
 /**
  * The only place that knows Redis key names (documented key by key in this package's README).
@@ -18,8 +18,17 @@ export interface KeyspaceOptions {
   prefix: string;
 }
 
+/** What a key under the prefix is (for tools that measure or clean up the store, like the bench). */
+export type KeyKind =
+  | { kind: "block"; tier: Tier; view: View }
+  | { kind: "seen" | "combos" | "dimension" | "extent" | "token" | "ratelimit" | "generation" | "other" };
+
 export interface Keyspace {
   readonly prefix: string;
+  /** Classifies a key of this keyspace by its name. */
+  classify(key: string): KeyKind;
+  /** A `SCAN … MATCH` pattern for every key under the prefix. */
+  pattern(): string;
   /** Which keyspace generation readers use (switched by `rebuild`). Global key. */
   generation(): string;
   /** Base of one organization's rollup keys in one generation; ends with `:`. */
@@ -42,6 +51,26 @@ export function utcStamp(epochMs: number): string {
   return iso.slice(0, 4) + iso.slice(5, 7) + iso.slice(8, 10) + iso.slice(11, 13) + iso.slice(14, 16);
 }
 
+const TIER_BY_CODE = new Map(TIERS.map((t) => [TIER_CODE[t], t]));
+const VIEW_BY_CODE = new Map(VIEWS.map((v) => [VIEW_CODE[v], v]));
+const BLOCK_KEY = /:b:([a-zA-Z]):\d{12}:([a-z])$/;
+const ORG_KEY = /:\{[^}]*\}:(combos|extent|dim:|seen:)/;
+
+function classifyKey(key: string): KeyKind {
+  const block = BLOCK_KEY.exec(key);
+  const tier = block ? TIER_BY_CODE.get(block[1] as string) : undefined;
+  const view = block ? VIEW_BY_CODE.get(block[2] as string) : undefined;
+  if (tier !== undefined && view !== undefined) return { kind: "block", tier, view };
+  const org = ORG_KEY.exec(key)?.[1];
+  if (org === "combos" || org === "extent") return { kind: org };
+  if (org === "dim:") return { kind: "dimension" };
+  if (org === "seen:") return { kind: "seen" };
+  if (key.includes(":token:") || key.includes(":tokens:")) return { kind: "token" };
+  if (key.includes(":ratelimit:")) return { kind: "ratelimit" };
+  if (key.endsWith(":generation")) return { kind: "generation" };
+  return { kind: "other" };
+}
+
 export function createKeyspace({ prefix }: KeyspaceOptions): Keyspace {
   const root = `${prefix}:${STORE_VERSION}`;
   const orgBase = (generation: number, org: string) => `${root}:g${generation}:{${org}}:`;
@@ -49,6 +78,8 @@ export function createKeyspace({ prefix }: KeyspaceOptions): Keyspace {
     `b:${TIER_CODE[tier]}:${utcStamp(startMs)}:${VIEW_CODE[view]}`;
   return {
     prefix,
+    classify: classifyKey,
+    pattern: () => `${prefix}:*`,
     generation: () => `${root}:generation`,
     orgBase,
     combos: (generation, org) => `${orgBase(generation, org)}combos`,

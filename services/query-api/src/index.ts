@@ -2,3 +2,4 @@
 export { type ApiConfig, type ApiDeps, createApp } from "./app";
 export { type ApiEnv, apiEnvSchema, loadApiEnv } from "./env";
 export { createOpenApiDocument } from "./openapi/openApiDocument";
+export { STATS_METRIC_COLUMNS } from "./query/rowMetrics";

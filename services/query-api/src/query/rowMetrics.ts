@@ -14,6 +14,16 @@ export function ratio3(numerator: bigint, denominator: bigint): number {
 
 const big = BigInt;
 
+/** The metric columns of a `/stats` row, in the order of CONTRACT §5 (JSON fields, CSV columns). */
+export const STATS_METRIC_COLUMNS = [
+  "recording_count",
+  "total_words",
+  "total_duration",
+  "avg_llm_processing_time",
+  "avg_voice_processing_time",
+  "avg_wpm",
+] as const;
+
 export interface StatsRow {
   time_bucket: string;
   recording_count: number;

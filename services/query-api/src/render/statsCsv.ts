@@ -1,18 +1,9 @@
 import type { Dimension } from "@vu/events";
 import { stringify } from "csv-stringify/sync";
-import type { StatsRow } from "../query/rowMetrics";
-
-const METRIC_COLUMNS = [
-  "recording_count",
-  "total_words",
-  "total_duration",
-  "avg_llm_processing_time",
-  "avg_voice_processing_time",
-  "avg_wpm",
-] as const;
+import { STATS_METRIC_COLUMNS, type StatsRow } from "../query/rowMetrics";
 
 export function csvColumns(groupBy?: Dimension): string[] {
-  return ["time_bucket", ...(groupBy ? [groupBy] : []), ...METRIC_COLUMNS];
+  return ["time_bucket", ...(groupBy ? [groupBy] : []), ...STATS_METRIC_COLUMNS];
 }
 
 /**

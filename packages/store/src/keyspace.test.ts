@@ -1,0 +1,37 @@
+import { TIERS } from "@vu/time-buckets";
+import { describe, expect, it } from "vitest";
+import { createKeyspace } from "./keyspace";
+import { VIEWS } from "./views";
+
+describe("keyspace.classify", () => {
+  const keyspace = createKeyspace({ prefix: "vu-test" });
+  // Organization ids may hold colons and dots (CONTRACT §1), never braces.
+  const org = "acme:eu-1.combos";
+  const at = Date.parse("2026-11-22T10:15:00Z");
+
+  it("names every key the keyspace builds for what it is", () => {
+    for (const tier of TIERS) {
+      for (const view of VIEWS) {
+        expect(keyspace.classify(keyspace.block(3, org, tier, at, view))).toEqual({
+          kind: "block",
+          tier,
+          view,
+        });
+      }
+    }
+    expect(keyspace.classify(keyspace.combos(1, org))).toEqual({ kind: "combos" });
+    expect(keyspace.classify(keyspace.extent(1, org))).toEqual({ kind: "extent" });
+    expect(keyspace.classify(keyspace.dimension(1, org, "app_name"))).toEqual({ kind: "dimension" });
+    expect(keyspace.classify(`${keyspace.orgBase(1, org)}seen:12345`)).toEqual({ kind: "seen" });
+    expect(keyspace.classify(keyspace.token("ab12"))).toEqual({ kind: "token" });
+    expect(keyspace.classify(keyspace.orgTokens(org))).toEqual({ kind: "token" });
+    expect(keyspace.classify(`${keyspace.rateLimitPrefix()}tok`)).toEqual({ kind: "ratelimit" });
+    expect(keyspace.classify(keyspace.generation())).toEqual({ kind: "generation" });
+    expect(keyspace.classify("vu-test:v3:something-else")).toEqual({ kind: "other" });
+  });
+
+  it("matches exactly its own keys with its SCAN pattern's prefix", () => {
+    expect(keyspace.pattern()).toBe("vu-test:*");
+    expect(keyspace.combos(1, org).startsWith("vu-test:")).toBe(true);
+  });
+});
