@@ -4,6 +4,7 @@ import {
   startRedisCluster,
   startRedisServer,
 } from "@vu/infra";
+import { unreachableRedis } from "@vu/testkit/redis";
 import { Cluster, Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRedisClient } from "./redisClient";
@@ -58,13 +59,7 @@ describe("redisHealth on a single Redis", () => {
   });
 
   it("fails, within its timeout, when Redis does not answer", async () => {
-    const dead = createRedisClient("redis://127.0.0.1:1", {
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 0,
-      retryStrategy: () => null,
-      lazyConnect: true,
-    });
-    dead.on("error", () => undefined);
+    const dead = unreachableRedis();
     const started = Date.now();
     const health = await redisHealth(dead, { timeoutMs: 500 });
     expect(Date.now() - started).toBeLessThan(2_000);

@@ -2,11 +2,12 @@ import { randomUUID } from "node:crypto";
 import type { RecordingCompleted } from "@vu/events";
 import { redisTargets } from "@vu/infra";
 import { recording } from "@vu/testkit";
+import { useRedisTarget } from "@vu/testkit/redis";
 import { DAY_MS, DEFAULT_RETENTION } from "@vu/time-buckets";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { dedupeSets } from "./batchAggregate";
 import { createKeyspace } from "./keyspace";
-import { createRedisClient, type RedisClient } from "./redisClient";
+import type { RedisClient } from "./redisClient";
 import { createRollupReader } from "./rollupReader";
 import { createRollupWriter } from "./rollupWriter";
 import { StoreError } from "./storeError";
@@ -15,15 +16,8 @@ import { createTokenStore, looksLikeToken } from "./tokenStore";
 
 describe.each(redisTargets())("on $name", (target) => {
   let redis: RedisClient;
-  let stopTarget: () => Promise<void>;
-  beforeAll(async () => {
-    const started = await target.start();
-    stopTarget = started.stop;
-    redis = createRedisClient(started.url);
-  });
-  afterAll(async () => {
-    await redis.quit();
-    await stopTarget();
+  useRedisTarget(target, (client) => {
+    redis = client;
   });
 
   const nowMs = Date.parse("2026-11-22T12:00:00Z");

@@ -1,11 +1,12 @@
 import { createRecordingProducer } from "@vu/events";
 import { redisTargets, waitFor } from "@vu/infra";
-import { createRedisClient, type RedisClient } from "@vu/store";
+import type { RedisClient } from "@vu/store";
 import { type IsolatedNames, recordingEvent } from "@vu/testkit";
 import { isolatedTopics, testKafka } from "@vu/testkit/kafka";
+import { useRedisTarget } from "@vu/testkit/redis";
 import { compareWithStore, expectedBlocks, keyspaceOf } from "@vu/testkit/store";
 import { QUICK_REBALANCE_ENV, startInProcessWorker } from "@vu/testkit/worker";
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 
 const kafka = testKafka();
 let redis: RedisClient;
@@ -32,15 +33,8 @@ async function expectExact(ctx: IsolatedNames, org: string, expected: ReturnType
 }
 
 describe.each(redisTargets())("ingest worker through real Kafka and $name", (target) => {
-  let stopTarget: () => Promise<void>;
-  beforeAll(async () => {
-    const started = await target.start();
-    stopTarget = started.stop;
-    redis = createRedisClient(started.url);
-  });
-  afterAll(async () => {
-    await redis.quit();
-    await stopTarget();
+  useRedisTarget(target, (client) => {
+    redis = client;
   });
 
   it("counts events in every tier exactly, once per recording, late events in their old buckets", async () => {

@@ -1,6 +1,6 @@
-import { createRedisClient } from "@vu/store";
 import { recording } from "@vu/testkit";
 import { type ApiServer, bodyOf, startApiServer } from "@vu/testkit/api";
+import { unreachableRedis } from "@vu/testkit/redis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const now = Date.parse("2026-11-22T12:00:00Z");
@@ -104,13 +104,7 @@ describe("requests without a valid token", () => {
 
 describe("Redis unavailable", () => {
   it("answers 503 with a problem body, and /readyz says unavailable", async () => {
-    const dead = createRedisClient("redis://127.0.0.1:1", {
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 0,
-      retryStrategy: () => null,
-      lazyConnect: true,
-    });
-    dead.on("error", () => undefined);
+    const dead = unreachableRedis();
     const down = await startApiServer({ nowMs: now, redis: dead });
     try {
       const res = await down.get("/api/v1/stats", `sk-vu-${"b".repeat(40)}`);
