@@ -8,7 +8,7 @@ import {
 } from "@vu/store";
 import { describe, expect, it } from "vitest";
 import { parseFilters } from "./filters";
-import { aggregateRows, type PlannedBucket } from "./rowAggregation";
+import { type AggregatedBucket, aggregateRows } from "./rowAggregation";
 
 /** A stored cell from its seven sums written as text, "count,words,durationMs,…". */
 const cell = (sums: string): Buffer => {
@@ -24,7 +24,7 @@ const combos = new Map<string, ComboValues>([
   ["3", ["a@x.com", "v2", "gpt", "Slack"]],
 ]);
 const block = (startMs: number, sign: 1 | -1 = 1) => ({ tier: "hour" as const, startMs, sign });
-const buckets: PlannedBucket[] = [
+const buckets: AggregatedBucket[] = [
   { label: "day1", startMs: 0, blocks: [block(0), block(1)] },
   { label: "day2", startMs: 10, blocks: [block(10)] },
   { label: "day3", startMs: 20, blocks: [block(20)] },

@@ -2,7 +2,6 @@ import { compareByteOrder, DIMENSION_INDEX, type Dimension } from "@vu/events";
 import {
   ALL_QUARTERS,
   addPacked,
-  type BlockRef,
   type BlockSnapshot,
   emptySums,
   projectionValue,
@@ -10,14 +9,11 @@ import {
   type Sums,
   WHOLE_BLOCK,
 } from "@vu/store";
+import type { PlannedBucket } from "../planner";
 import { comboMatches, type DimensionFilter } from "./filters";
 
-export interface PlannedBucket {
-  label: string;
-  startMs: number;
-  /** Each block's cells are added (+1) or subtracted (−1): a signed cover (planner/signedCover.ts). */
-  blocks: ReadonlyArray<BlockRef & { sign: 1 | -1 }>;
-}
+/** What aggregation needs of a planned bucket (a summary's one interval has no end of its own). */
+export type AggregatedBucket = Pick<PlannedBucket, "label" | "startMs" | "blocks">;
 
 export interface AggregatedRow {
   label: string;
@@ -85,7 +81,7 @@ interface KeyUse {
   quarters: [number, number, number, number];
 }
 
-function keyUses(bucket: PlannedBucket, snapshot: BlockSnapshot, firstIndex: number): KeyUse[] {
+function keyUses(bucket: AggregatedBucket, snapshot: BlockSnapshot, firstIndex: number): KeyUse[] {
   const uses: KeyUse[] = [];
   bucket.blocks.forEach(({ sign }, j) => {
     const cells = snapshot.cells[firstIndex + j] ?? [];
@@ -109,7 +105,7 @@ function keyUses(bucket: PlannedBucket, snapshot: BlockSnapshot, firstIndex: num
  * zero had no recordings in the bucket (the signed sums are exact) and gives no row.
  */
 export function aggregateRows(
-  buckets: readonly PlannedBucket[],
+  buckets: readonly AggregatedBucket[],
   snapshot: BlockSnapshot,
   options: AggregateOptions,
 ): AggregatedRow[] {
