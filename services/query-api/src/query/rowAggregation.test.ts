@@ -186,4 +186,17 @@ describe("aggregateRows", () => {
       ["Ärzte", 5],
     ]);
   });
+
+  it("refuses a split hour field without its quarter digit rather than dropping its cell", () => {
+    const broken: BlockSnapshot = {
+      view: "total",
+      extent: "unknown",
+      combos: new Map(),
+      cells: [["*", cell("1,1,1,1,1,1,1")]],
+      parts: Int8Array.from([ALL_QUARTERS]),
+    };
+    expect(() =>
+      aggregateRows([{ label: "x", startMs: 0, blocks: [block(0)] }], broken, { filters: [] }),
+    ).toThrow(/no quarter digit/);
+  });
 });

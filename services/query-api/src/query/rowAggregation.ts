@@ -99,6 +99,13 @@ function keyUses(bucket: AggregatedBucket, snapshot: BlockSnapshot, firstIndex: 
   return uses;
 }
 
+/** The sign of a split hour field's quarter; a field without its quarter digit is refused, not dropped. */
+function quarterSign(quarters: KeyUse["quarters"], field: string): number {
+  const q = field.charCodeAt(0) - 48;
+  if (!(q >= 0 && q <= 3)) throw new Error(`hour block field ${JSON.stringify(field)} has no quarter digit`);
+  return quarters[q] ?? 0;
+}
+
 /**
  * Sums the stored cells of each bucket's blocks, with their signs, into rows: filtered, then
  * grouped. `snapshot.cells` holds the blocks of all buckets in order. A group whose count nets to
@@ -132,7 +139,7 @@ export function aggregateRows(
     for (const { cells, split, whole, quarters } of keyUses(bucket, snapshot, blockIndex)) {
       for (let i = 0; i + 1 < cells.length; i += 2) {
         const field = cells[i] as string;
-        const sign = split ? (quarters[field.charCodeAt(0) - 48] ?? 0) : whole;
+        const sign = split ? quarterSign(quarters, field) : whole;
         if (sign === 0) continue;
         const cls = classify(field, split);
         if (cls === EXCLUDED) continue;
