@@ -38,15 +38,19 @@ it(
     const probe = await createOffsetProbe(kafka, names.topic, names.groupId);
     onTestFinished(() => probe.close());
 
-    // Each outage starts as soon as the worker has committed a batch of the new part, and the next
-    // part is produced while Redis is down: the worker always has work in hand that it must retry
-    // (a part can be applied in full before the outage begins; then only new work meets it).
+    // Each outage starts as soon as the worker has committed a batch of the newest part, and the
+    // next part is produced while Redis is down: the worker always has work in hand that it must
+    // retry (a part can be applied in full before the outage begins; then only new work meets it).
+    // "A batch of the newest part" is a commit past every message produced before it: waiting for
+    // more than was committed a moment ago would wait forever once the part is wholly applied.
     const lagAtOutage: number[] = [];
+    let producedBefore = 0;
     for (const [i, force] of [false, true].entries()) {
-      await probe.progressPast((await probe.progress()).committed);
+      await probe.progressPast(producedBefore);
       lagAtOutage.push((await probe.progress()).lag);
       if (force) await redis.kill();
       else await redis.stop();
+      producedBefore += thirds[i]?.length ?? 0;
       await produceWorkload(kafka, names.topic, thirds[i + 1] ?? []);
       await sleep(2_000);
       await redis.start();
