@@ -17,8 +17,6 @@ export interface DashboardQuery {
   path: string;
   groupBy?: Dimension;
   raw: RawQuery;
-  /** The query this one is the UTC twin of: the same question, cut in UTC instead of a zone. */
-  twinOf?: string;
 }
 
 const BERLIN = "Europe/Berlin";
@@ -183,7 +181,8 @@ export function dashboardQueries(dataset: Dataset): DashboardQuery[] {
       },
     },
     weekByHour("f", "7 days by hour (Kolkata)", dataset, KOLKATA),
-    { ...monthByApp("b-utc", "30 days by day × app_name (UTC)", dataset, "UTC"), twinOf: "b" },
-    { ...weekByHour("f-utc", "7 days by hour (UTC)", dataset, "UTC"), twinOf: "f" },
+    // A UTC twin is named for its zoned query plus "-utc" (targets.ts pairs them by that name).
+    monthByApp("b-utc", "30 days by day × app_name (UTC)", dataset, "UTC"),
+    weekByHour("f-utc", "7 days by hour (UTC)", dataset, "UTC"),
   ];
 }

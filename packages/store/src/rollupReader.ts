@@ -98,6 +98,16 @@ const MAX_CACHED_ORGS = 10_000;
 /** How long a read extent serves as a planning hint (see `recentExtent`). */
 export const EXTENT_HINT_MS = 5_000;
 
+/** Sets a per-organization entry; full, forgets the one set longest ago, not every organization at once. */
+function remember<V>(cache: Map<string, V>, key: string, value: V): void {
+  cache.delete(key);
+  cache.set(key, value);
+  for (const oldest of cache.keys()) {
+    if (cache.size <= MAX_CACHED_ORGS) break;
+    cache.delete(oldest);
+  }
+}
+
 function unavailable(cause: unknown, org?: string): StoreError {
   return new StoreError("reading rollups from Redis failed", { retriable: true, cause, context: { org } });
 }
@@ -145,13 +155,7 @@ export function createRollupReader(options: RollupReaderOptions): RollupReader {
   const extents = new Map<string, { extent: OrganizationExtent; at: number }>();
 
   function rememberExtent(generation: number, org: string, extent: OrganizationExtent): OrganizationExtent {
-    const key = `${generation}:${org}`;
-    extents.delete(key);
-    extents.set(key, { extent, at: now() });
-    for (const oldest of extents.keys()) {
-      if (extents.size <= MAX_CACHED_ORGS) break;
-      extents.delete(oldest);
-    }
+    remember(extents, `${generation}:${org}`, { extent, at: now() });
     return extent;
   }
 
@@ -162,13 +166,7 @@ export function createRollupReader(options: RollupReaderOptions): RollupReader {
       values.set(flat[i + 1] as string, JSON.parse(flat[i] as string) as ComboValues);
     }
     const entry = { size: values.size, values };
-    comboCache.delete(key);
-    comboCache.set(key, entry);
-    // Full: forget the organization loaded longest ago, not every organization at once.
-    for (const oldest of comboCache.keys()) {
-      if (comboCache.size <= MAX_CACHED_ORGS) break;
-      comboCache.delete(oldest);
-    }
+    remember(comboCache, key, entry);
     return entry;
   }
 
