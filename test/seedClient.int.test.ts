@@ -32,31 +32,31 @@ function expectShape(value: unknown, fields: Record<string, FieldType>, allowedE
   expect(extras, "fields the seed does not name").toEqual([]);
 }
 
+/** The seed's objects whose every field is a number. */
+const numbers = (...fields: string[]): Record<string, FieldType> =>
+  Object.fromEntries(fields.map((field) => [field, "number"]));
+
 const DIMENSIONS = { voice_models: "string[]", language_models: "string[]", app_names: "string[]" } as const;
-const SUMMARY = {
-  total_recordings: "number",
-  total_duration_minutes: "number",
-  total_words: "number",
-  avg_llm_processing_seconds: "number",
-  avg_voice_processing_seconds: "number",
-} as const;
+const SUMMARY = numbers(
+  "total_recordings",
+  "total_duration_minutes",
+  "total_words",
+  "avg_llm_processing_seconds",
+  "avg_voice_processing_seconds",
+);
 const PAGE = { data: "array", pagination: "object", meta: "object" } as const;
 const ROW = {
   time_bucket: "string",
-  recording_count: "number",
-  total_words: "number",
-  total_duration: "number",
-  avg_llm_processing_time: "number",
-  avg_voice_processing_time: "number",
-  avg_wpm: "number",
+  ...numbers(
+    "recording_count",
+    "total_words",
+    "total_duration",
+    "avg_llm_processing_time",
+    "avg_voice_processing_time",
+    "avg_wpm",
+  ),
 } as const;
-const PAGINATION = {
-  page: "number",
-  page_size: "number",
-  total_rows: "number",
-  total_pages: "number",
-  count: "number",
-} as const;
+const PAGINATION = numbers("page", "page_size", "total_rows", "total_pages", "count");
 const META = {
   start_date: "string",
   end_date: "string",

@@ -1,39 +1,15 @@
 /**
  * A client written from the seed document alone (/work/shared/seed/…: "Usage Statistics Service
- * Interface"): its three paths, its parameters, its fields, bearer auth. It knows nothing of the
- * CONTRACT's additions (the `timezone` parameter, problem details, CSV headers).
+ * Interface"): its three paths, its parameters, bearer auth. It sends none of the CONTRACT's
+ * additions (the `timezone` parameter) and reads none (problem details, CSV headers).
  */
 
-/** Seed "Dimensions object". */
-export interface Dimensions {
-  voice_models: string[];
-  language_models: string[];
-  app_names: string[];
-}
-
-/** Seed "Summary object": minutes and seconds. */
-export interface Summary {
-  total_recordings: number;
-  total_duration_minutes: number;
-  total_words: number;
-  avg_llm_processing_seconds: number;
-  avg_voice_processing_seconds: number;
-}
-
-/** Seed "Statistics page": rows in milliseconds. */
-export interface StatsPage {
-  data: Array<{
-    time_bucket: string;
-    recording_count: number;
-    total_words: number;
-    total_duration: number;
-    avg_llm_processing_time: number;
-    avg_voice_processing_time: number;
-    avg_wpm: number;
-  }>;
-  pagination: { page: number; page_size: number; total_rows: number; total_pages: number; count: number };
-  meta: { start_date: string; end_date: string; granularity: string; group_by: string | null };
-}
+/**
+ * The answers' types are the published ones (@vu/api-responses, what the OpenAPI document says):
+ * the seed's fields plus the CONTRACT's (meta.timezone, a grouped row's group field). The seed's
+ * own fields are what test/seedClient.int.test.ts checks every answer for, at run time.
+ */
+import type { Dimensions, StatsPage, Summary } from "@vu/api-responses";
 
 /** Seed "Shared query parameters"; each filter is a list the client joins with commas. */
 export interface SharedParams {

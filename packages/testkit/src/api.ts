@@ -34,6 +34,8 @@ export interface ApiServerOptions {
   /** Default 100 ms, so tests of revocation stay quick. */
   tokenCacheMs?: number;
   maxBlocksPerRequest?: number;
+  /** Rows of answers the API keeps for repeated queries; default the API's own. */
+  resultCacheRows?: number;
 }
 
 /**
@@ -75,6 +77,7 @@ export async function startApiServer(options: ApiServerOptions) {
       ...(options.maxBlocksPerRequest === undefined
         ? {}
         : { maxBlocksPerRequest: options.maxBlocksPerRequest }),
+      ...(options.resultCacheRows === undefined ? {} : { resultCacheRows: options.resultCacheRows }),
     },
     now,
   });
