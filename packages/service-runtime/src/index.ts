@@ -1,11 +1,12 @@
 export { ConfigError, parseEnv } from "./env";
 export { envInt, envList, envLogLevel, envRetentionDays } from "./envFields";
 export { kafkaLogCreator, kafkaLogLevel } from "./kafkaLogs";
-export { ListenError, listen } from "./listen";
+export { ListenError, type ListenOrExitOptions, listen, listenOrExit } from "./listen";
 export { createLogger, type Logger } from "./logger";
 export { createOpsServer, type OpsServerOptions, type Readiness } from "./opsServer";
 export { redisEnvSchema, redisEnvShape } from "./redisEnv";
 export { type RedisHealthSample, registerRedisMetrics } from "./redisMetrics";
+export { type RedisFitness, type WarnWhenRedisUnfitOptions, warnWhenRedisUnfit } from "./redisReadiness";
 export { checkRetention, retentionEnvShape, retentionFromEnv } from "./retentionEnv";
 export { RetryAbortedError, type RetryOptions, retryWithBackoff, sleep } from "./retry";
 export { onShutdown, type ShutdownOptions } from "./shutdown";

@@ -1,4 +1,5 @@
 import type { Server } from "node:http";
+import type { Logger } from "pino";
 
 export class ListenError extends Error {
   readonly port: number;
@@ -34,4 +35,28 @@ export function listen(server: Server, port: number, host?: string): Promise<voi
       resolve();
     });
   });
+}
+
+export interface ListenOrExitOptions {
+  logger: Logger;
+  /** Run before the exit, e.g. to drop connections that would otherwise be left half-open. */
+  beforeExit?: () => void;
+}
+
+/**
+ * `listen`, or, when the port cannot be bound, a fatal log saying why and exit code 1: a replica
+ * that cannot listen must stop, not live on looking healthy (CONTRACT §6). Both services' main.ts.
+ */
+export async function listenOrExit(
+  server: Server,
+  port: number,
+  options: ListenOrExitOptions,
+): Promise<void> {
+  try {
+    await listen(server, port);
+  } catch (error) {
+    options.logger.fatal({ err: error, port }, error instanceof Error ? error.message : "cannot listen");
+    options.beforeExit?.();
+    process.exit(1);
+  }
 }

@@ -3,9 +3,10 @@ import {
   createOpsServer,
   kafkaLogCreator,
   kafkaLogLevel,
-  listen,
+  listenOrExit,
   onShutdown,
   registerRedisMetrics,
+  warnWhenRedisUnfit,
 } from "@vu/service-runtime";
 import { createKeyspace, createRedisClient, redisHealth } from "@vu/store";
 import { Kafka } from "kafkajs";
@@ -43,19 +44,13 @@ const supervisor = createWorkerSupervisor({
 });
 
 registerRedisMetrics(metrics.registry, () => redisHealth(redis));
-// Say loudly at every (re)connection when this Redis could lose data; /readyz says it too.
-redis.on("ready", () => {
-  void redisHealth(redis).then(({ ok, reasons }) => {
-    if (!ok) logger.error({ reasons }, "redis is not fit to count into; /readyz reports unavailable");
-  });
+warnWhenRedisUnfit(redis, {
+  check: () => redisHealth(redis),
+  logger,
+  message: "redis is not fit to count into; /readyz reports unavailable",
 });
 const ops = createOpsServer({ registry: metrics.registry, ready: () => supervisor.ready() });
-try {
-  await listen(ops, env.METRICS_PORT);
-} catch (error) {
-  logger.fatal({ err: error }, (error as Error).message);
-  process.exit(1);
-}
+await listenOrExit(ops, env.METRICS_PORT, { logger });
 logger.info({ port: env.METRICS_PORT }, "ops endpoints listening");
 await supervisor.start();
 logger.info({ topic: env.RECORDINGS_TOPIC, group: env.KAFKA_GROUP_ID }, "ingest worker consuming");
