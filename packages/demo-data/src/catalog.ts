@@ -3,25 +3,29 @@
  * because they become e-mail local parts; the Unicode lives in the app names.
  */
 
-// biome-ignore format: a name list reads better packed than one entry per line
-export const FIRST_NAMES = [
-  "Anna", "Lukas", "Sophie", "Jonas", "Marie", "Felix", "Leonie", "Paul", "Hannah", "Maximilian",
-  "Emma", "Elias", "Mia", "Noah", "Lena", "Ben", "Clara", "Finn", "Ida", "Jakob",
-  "Olivia", "Liam", "Ava", "Ethan", "Isabella", "Mason", "Emily", "Lucas", "Grace", "James",
-  "Priya", "Arjun", "Ananya", "Rohan", "Kavya", "Vikram", "Aditi", "Rahul", "Sneha", "Karthik",
-  "Yuki", "Haruto", "Sakura", "Kenji", "Aiko", "Chen", "Mei", "Wei", "Lucia", "Mateo",
-  "Sofia", "Diego", "Camila", "Amara", "Kwame", "Zeynep", "Emre", "Ingrid", "Sven", "Aoife",
-] as const;
+/** A table of single-word names, written packed (any white space between names), in order. */
+function nameTable(text: string): readonly string[] {
+  return text.trim().split(/\s+/);
+}
 
-// biome-ignore format: a name list reads better packed than one entry per line
-export const LAST_NAMES = [
-  "Mueller", "Schmidt", "Schneider", "Fischer", "Weber", "Meyer", "Wagner", "Becker", "Schulz", "Hoffmann",
-  "Koch", "Richter", "Klein", "Wolf", "Schroeder", "Neumann", "Schwarz", "Braun", "Zimmermann", "Krueger",
-  "Smith", "Johnson", "Williams", "Brown", "Jones", "Miller", "Davis", "Wilson", "Anderson", "Taylor",
-  "Sharma", "Patel", "Iyer", "Reddy", "Nair", "Gupta", "Menon", "Rao", "Kapoor", "Banerjee",
-  "Tanaka", "Suzuki", "Watanabe", "Garcia", "Rodriguez", "Lopez", "Nguyen-Tran", "O'Brien", "Kowalski", "Novak",
-  "Yilmaz", "Okafor", "Mensah", "Larsen", "Johansson", "Dubois", "Rossi", "Silva", "Kim", "Van-der-Berg",
-] as const;
+// Names are single words (Nguyen-Tran, Van-der-Berg): each table is split on white space.
+export const FIRST_NAMES = nameTable(`
+  Anna Lukas Sophie Jonas Marie Felix Leonie Paul Hannah Maximilian
+  Emma Elias Mia Noah Lena Ben Clara Finn Ida Jakob
+  Olivia Liam Ava Ethan Isabella Mason Emily Lucas Grace James
+  Priya Arjun Ananya Rohan Kavya Vikram Aditi Rahul Sneha Karthik
+  Yuki Haruto Sakura Kenji Aiko Chen Mei Wei Lucia Mateo
+  Sofia Diego Camila Amara Kwame Zeynep Emre Ingrid Sven Aoife
+`);
+
+export const LAST_NAMES = nameTable(`
+  Mueller Schmidt Schneider Fischer Weber Meyer Wagner Becker Schulz Hoffmann
+  Koch Richter Klein Wolf Schroeder Neumann Schwarz Braun Zimmermann Krueger
+  Smith Johnson Williams Brown Jones Miller Davis Wilson Anderson Taylor
+  Sharma Patel Iyer Reddy Nair Gupta Menon Rao Kapoor Banerjee
+  Tanaka Suzuki Watanabe Garcia Rodriguez Lopez Nguyen-Tran O'Brien Kowalski Novak
+  Yilmaz Okafor Mensah Larsen Johansson Dubois Rossi Silva Kim Van-der-Berg
+`);
 
 /** The apps every small organization uses: common names plus the Unicode and CSV edge cases. */
 export const CORE_APPS = [

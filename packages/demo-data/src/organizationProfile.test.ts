@@ -1,6 +1,6 @@
 import { recordingCompletedSchema } from "@vu/events";
 import { describe, expect, it } from "vitest";
-import { HOME_TIME_ZONES } from "./catalog";
+import { CORE_APPS, HOME_TIME_ZONES } from "./catalog";
 import { largeOrganization, smallOrganization } from "./organizationProfile";
 
 const emailSchema = recordingCompletedSchema.shape.member_email;
@@ -52,14 +52,7 @@ describe("smallOrganization", () => {
     expect(profile.voiceModels).toHaveLength(3);
     expect(profile.languageModels).toHaveLength(3);
     expect(profile.languageModels).toContain(null);
-    expect(profile.apps).toEqual([
-      "Zoom",
-      "Microsoft Teams",
-      "Bürokratie-Assistent",
-      "日本語メモ",
-      "Ärztebrief",
-      'Notes, "quoted"',
-    ]);
+    expect(profile.apps).toEqual(CORE_APPS);
     expect(profile.apps.filter(nonAscii).length).toBeGreaterThanOrEqual(3);
   });
 
