@@ -46,7 +46,17 @@ export {
 } from "./rollupWriter";
 export { registerScripts } from "./scripts";
 export { StoreError } from "./storeError";
-export { addPacked, addSums, emptySums, packSums, type Sums, unpackSums } from "./sums";
+export {
+  addPacked,
+  addSums,
+  emptySums,
+  LARGE_CELL_BYTES,
+  packSums,
+  SMALL_CELL_BYTES,
+  SUM_FIELDS,
+  type Sums,
+  unpackSums,
+} from "./sums";
 export {
   createTokenStore,
   generateToken,

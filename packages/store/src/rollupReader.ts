@@ -16,8 +16,11 @@ export interface BlockRef {
   startMs: number;
 }
 
-/** One block's cells as read: flat `[field, packed sums (see sums.ts), field, ...]`. */
-export type StoredCells = Array<string | Buffer>;
+/**
+ * One block's cells as read: flat `[field, packed sums (see sums.ts), field, ...]`, both as the
+ * reply's bytes. Field names are not decoded here: the query decodes each distinct one once.
+ */
+export type StoredCells = Buffer[];
 
 export interface BlockSnapshot {
   view: View;
@@ -36,6 +39,11 @@ export interface BlockSnapshot {
   parts: Int8Array;
   /** The organization's extent in the same state as the cells (read in the same MULTI). */
   extent: OrganizationExtent;
+  /**
+   * The organization's write stamp in the same state (see `writeStamp`); null when nothing was
+   * written since stamps exist.
+   */
+  stamp: string | null;
 }
 
 export interface RollupReaderOptions {
@@ -68,6 +76,12 @@ export interface RollupReader {
    * `readBlocks` returns the extent again in the blocks' own state, so a stale hint is caught.
    */
   recentExtent(generation: number, org: string): OrganizationExtent | undefined;
+  /**
+   * The organization's write stamp: it changes with every batch that counts anything, atomically
+   * with the sums, so an answer computed at one stamp is still exact while the stamp is the same.
+   * Null when the organization has no stamp (no data, or data written before stamps existed).
+   */
+  writeStamp(generation: number, org: string): Promise<string | null>;
 }
 
 export interface ReadOptions {
@@ -78,6 +92,9 @@ export interface ReadOptions {
    */
   combosMatching?: (values: ComboValues) => boolean;
 }
+
+/** The extent hash's field the apply script increments with every batch that counts anything. */
+const WRITE_STAMP_FIELD = "writes";
 
 /** Fetch selected fields only while they are at most this share of all combinations. */
 const SELECTIVE_SHARE = 0.25;
@@ -110,12 +127,6 @@ function remember<V>(cache: Map<string, V>, key: string, value: V): void {
 
 function unavailable(cause: unknown, org?: string): StoreError {
   return new StoreError("reading rollups from Redis failed", { retriable: true, cause, context: { org } });
-}
-
-function fieldsToStrings(flat: Buffer[]): StoredCells {
-  const cells: StoredCells = flat;
-  for (let i = 0; i < flat.length; i += 2) cells[i] = (flat[i] as Buffer).toString("utf8");
-  return cells;
 }
 
 /** The distinct keys a list of block references is stored under, and where each reference reads. */
@@ -208,7 +219,7 @@ export function createRollupReader(options: RollupReaderOptions): RollupReader {
     withCombos: boolean,
     org: string,
     fields?: string[],
-  ): Promise<{ cells: StoredCells[]; comboCount: number; extent: OrganizationExtent }> {
+  ): Promise<{ cells: StoredCells[]; comboCount: number; extent: OrganizationExtent; stamp: string | null }> {
     const multi = redis.multi();
     // No field can match: the blocks need not be read, only the table's size and the extent.
     const readBlocks = fields === undefined || fields.length > 0;
@@ -216,25 +227,25 @@ export function createRollupReader(options: RollupReaderOptions): RollupReader {
       if (fields && SELECTIVE_TIERS.has(b.tier)) multi.callBuffer("HMGET", keys.block(b), ...fields);
       else multi.callBuffer("HGETALL", keys.block(b));
     }
-    multi.hmget(keys.extent, "first", "last");
+    multi.hmget(keys.extent, "first", "last", WRITE_STAMP_FIELD);
     multi.hlen(keys.combos);
     const replies = await execute(multi, org);
     const comboCount = Number(replies.pop() ?? 0);
-    const [first, last] = (replies.pop() as Array<string | null> | undefined) ?? [];
+    const [first, last, stamp = null] = (replies.pop() as Array<string | null> | undefined) ?? [];
     const extent = parseExtent(first, last, comboCount);
-    if (!readBlocks) return { cells: Array.from(stored.keyOf, () => []), comboCount, extent };
+    if (!readBlocks) return { cells: Array.from(stored.keyOf, () => []), comboCount, extent, stamp };
     const perKey = (replies as Array<Array<Buffer | null>>).map((values, i): StoredCells => {
       if (!fields || !SELECTIVE_TIERS.has((stored.keys[i] as BlockRef).tier)) {
-        return fieldsToStrings(values as Buffer[]);
+        return values as Buffer[];
       }
       const selected: StoredCells = [];
       values.forEach((value, j) => {
-        if (value !== null) selected.push(fields[j] as string, value);
+        if (value !== null) selected.push(Buffer.from(fields[j] as string), value);
       });
       return selected;
     });
     const cells = Array.from(stored.keyOf, (k) => perKey[k] as StoredCells);
-    return { cells, comboCount: withCombos ? comboCount : 0, extent };
+    return { cells, comboCount: withCombos ? comboCount : 0, extent, stamp };
   }
 
   return {
@@ -249,6 +260,14 @@ export function createRollupReader(options: RollupReaderOptions): RollupReader {
     recentExtent(generation, org) {
       const hint = extents.get(`${generation}:${org}`);
       return hint !== undefined && now() - hint.at <= EXTENT_HINT_MS ? hint.extent : undefined;
+    },
+
+    async writeStamp(generation, org) {
+      try {
+        return await redis.hget(keyspace.extent(generation, org), WRITE_STAMP_FIELD);
+      } catch (cause) {
+        throw unavailable(cause, org);
+      }
     },
 
     async extent(generation, org) {
@@ -287,8 +306,8 @@ export function createRollupReader(options: RollupReaderOptions): RollupReader {
       extent: keyspace.extent(generation, org),
     };
     if (view !== "combos") {
-      const { cells, extent } = await readAtomically(stored, keys, false, org);
-      return { view, combos: new Map(), cells, parts, extent };
+      const { cells, extent, stamp } = await readAtomically(stored, keys, false, org);
+      return { view, combos: new Map(), cells, parts, extent, stamp };
     }
     const matching = options.combosMatching;
     if (matching) {
@@ -298,15 +317,22 @@ export function createRollupReader(options: RollupReaderOptions): RollupReader {
         const read = await readAtomically(stored, keys, true, org, ids);
         // No combination arrived since the table was read: the fields asked for are all that match.
         if (read.comboCount <= known.size) {
-          return { view, combos: known.values, cells: read.cells, parts, extent: read.extent };
+          return {
+            view,
+            combos: known.values,
+            cells: read.cells,
+            parts,
+            extent: read.extent,
+            stamp: read.stamp,
+          };
         }
         // One did: whole fine blocks may hold its cells while the coarse blocks were asked only for
         // the older ones, half a batch. Read everything again, with the table after the blocks.
       }
     }
-    const { cells, comboCount, extent } = await readAtomically(stored, keys, true, org);
+    const { cells, comboCount, extent, stamp } = await readAtomically(stored, keys, true, org);
     // The table only grows (ids 1..n, never reused): loaded now, it names every id the blocks hold.
     const combos = await freshCombos(combosKey, org, comboCount);
-    return { view, combos: combos.values, cells, parts, extent };
+    return { view, combos: combos.values, cells, parts, extent, stamp };
   }
 }

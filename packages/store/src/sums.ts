@@ -60,30 +60,17 @@ export function packSums(s: Sums): Buffer {
 }
 
 /**
- * Adds a stored cell into an accumulator `sign` times (−1 subtracts it: a signed cover) without
- * allocating an intermediate object. Unrolled per form on purpose: it runs for every cell a query
- * reads. Integers stay exact: every sum is below 2^53.
+ * Adds a stored cell (either form) into an accumulator. For tests and tools: the query sums cells
+ * in services/query-api/src/query/cellAccumulator.ts. Integers stay exact: every sum is below 2^53.
  */
-export function addPacked(into: Sums, packed: Buffer, sign = 1): Sums {
-  if (packed.length === SMALL_CELL_BYTES) {
-    into.count += sign * packed.readUInt32LE(0);
-    into.words += sign * packed.readUInt32LE(4);
-    into.durationMs += sign * packed.readUInt32LE(8);
-    into.voiceMsSum += sign * packed.readUInt32LE(12);
-    into.voiceMsCount += sign * packed.readUInt32LE(16);
-    into.llmMsSum += sign * packed.readUInt32LE(20);
-    into.llmMsCount += sign * packed.readUInt32LE(24);
-  } else if (packed.length === LARGE_CELL_BYTES) {
-    into.count += sign * packed.readDoubleLE(0);
-    into.words += sign * packed.readDoubleLE(8);
-    into.durationMs += sign * packed.readDoubleLE(16);
-    into.voiceMsSum += sign * packed.readDoubleLE(24);
-    into.voiceMsCount += sign * packed.readDoubleLE(32);
-    into.llmMsSum += sign * packed.readDoubleLE(40);
-    into.llmMsCount += sign * packed.readDoubleLE(48);
-  } else {
+export function addPacked(into: Sums, packed: Buffer): Sums {
+  const small = packed.length === SMALL_CELL_BYTES;
+  if (!small && packed.length !== LARGE_CELL_BYTES) {
     throw new Error(`malformed rollup cell: ${packed.length} bytes`);
   }
+  SUM_FIELDS.forEach((field, i) => {
+    into[field] += small ? packed.readUInt32LE(4 * i) : packed.readDoubleLE(8 * i);
+  });
   return into;
 }
 

@@ -13,7 +13,9 @@
     KEYS[3] dim:member_email    KEYS[4] dim:voice_model
     KEYS[5] dim:language_model  KEYS[6] dim:app_name        (sets of distinct values)
     KEYS[7] extent: hash, first / last = the earliest / latest counted recorded_at (ms), which
-            lets readers skip blocks where the organization has no data
+            lets readers skip blocks where the organization has no data; writes = how many
+            batches have counted anything (the write stamp: an answer computed when it had a
+            value is still the answer while it has that value)
 
     ARGV[1] this dedupe window's set suffix   ARGV[2] the previous window's   ARGV[3] expiry of the
             current one (ms)
@@ -80,6 +82,7 @@ for _, block in ipairs(blocks) do
 end
 if #ids > 0 then
   widenExtent(KEYS[7], extent, ARGV[5], ARGV[6])
+  redis.call("HINCRBY", KEYS[7], "writes", 1)
 end
 
 return {1, #ids}
