@@ -3,6 +3,7 @@ export {
   type CoverCache,
   type IsKept,
   keptAt,
+  keptState,
   type PlanContext,
   type SignedBlock,
   type TimeRange,

@@ -1,6 +1,6 @@
 import { FixedOffsetZone, IANAZone, type Zone } from "luxon";
 import { InvalidParameterError } from "./invalidParameterError";
-import { RememberingZone } from "./rememberingZone";
+import { TransitionTableZone } from "./transitionTableZone";
 import { formatUtcOffset, matchUtcOffset } from "./utcOffset";
 
 /** The zone a query is answered in, and its name as reported in `meta.timezone`. */
@@ -34,9 +34,9 @@ function isUtcName(name: string): boolean {
   return new Intl.DateTimeFormat("en-US", { timeZone: name }).resolvedOptions().timeZone === "UTC";
 }
 
-/** Zones already resolved, by the name as given: resolving asks Intl twice, and zones remember offsets. */
+/** Zones already resolved, by the name as given: resolving asks Intl twice, and zones remember their transitions. */
 const namedZones = new Map<string, QueryZone | null>();
-/** With RememberingZone's own bound, the remembered offsets stay under ~64 MB whatever is asked. */
+/** With each zone's own bound on the days it remembers, zones stay under ~50 MB whatever is asked. */
 const MAX_NAMED_ZONES = 64;
 
 function namedQueryZone(name: string): QueryZone | null {
@@ -56,7 +56,7 @@ function resolveNamedZone(name: string): QueryZone | null {
   if (name.toLowerCase() === "utc") return UTC_QUERY_ZONE;
   const spelled = ianaSpelling(name);
   if (isUtcName(name)) return { zone: FixedOffsetZone.utcInstance, name: spelled };
-  return { zone: new RememberingZone(IANAZone.create(spelled)), name: spelled };
+  return { zone: new TransitionTableZone(IANAZone.create(spelled)), name: spelled };
 }
 
 /**

@@ -1,20 +1,17 @@
 import { type IANAZone, Zone, type ZoneOffsetFormat, type ZoneOffsetOptions } from "luxon";
-
-/** Offsets remembered per zone before the memory starts over (about 1 MB). */
-const MAX_REMEMBERED_OFFSETS = 20_000;
+import { OffsetTransitions } from "./offsetTransitions";
 
 /**
- * An IANA zone that remembers the offset of every instant it was asked about. luxon computes an
- * IANA offset through `Intl.DateTimeFormat#formatToParts` each time, the planner's largest cost
- * per bucket (cutting, labelling); dashboards ask about the same bucket edges over and over. The
- * offset is a pure function of the instant, so remembering it is exact: no assumption about where
- * the zone's transitions lie. Everything else is the IANA zone's own.
+ * An IANA zone whose offsets come from a table of its transitions (offsetTransitions.ts), found
+ * once per UTC day, instead of from `Intl.DateTimeFormat#formatToParts` for every bucket edge and
+ * label (luxon's way, the planner's largest cost per bucket). Everything else is the IANA zone's own.
  */
-export class RememberingZone extends Zone {
-  private readonly offsets = new Map<number, number>();
+export class TransitionTableZone extends Zone {
+  private readonly transitions: OffsetTransitions;
 
   constructor(private readonly inner: IANAZone) {
     super();
+    this.transitions = new OffsetTransitions((epochMs) => inner.offset(epochMs));
   }
 
   override get type(): string {
@@ -47,13 +44,7 @@ export class RememberingZone extends Zone {
   }
 
   override offset(ts: number): number {
-    let offset = this.offsets.get(ts);
-    if (offset === undefined) {
-      offset = this.inner.offset(ts);
-      if (this.offsets.size >= MAX_REMEMBERED_OFFSETS) this.offsets.clear();
-      this.offsets.set(ts, offset);
-    }
-    return offset;
+    return this.transitions.offset(ts);
   }
 
   override equals(other: Zone): boolean {
