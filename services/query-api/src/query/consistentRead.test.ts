@@ -44,9 +44,11 @@ function fakeReader(first: OrganizationExtent, during: OrganizationExtent[], hin
         cells: [],
         parts: new Int8Array(0),
         extent: during.shift() ?? first,
+        stamp: null,
       };
     },
     dimensions: async () => ({ member_email: [], voice_model: [], language_model: [], app_name: [] }),
+    writeStamp: async () => null,
   } as RollupReader;
   return { reader, reads, extentReads };
 }

@@ -41,7 +41,7 @@ export interface ConsistentReadOptions<P> {
  */
 export async function readConsistently<P>(
   options: ConsistentReadOptions<P>,
-): Promise<{ plan: P; snapshot: BlockSnapshot }> {
+): Promise<{ plan: P; snapshot: BlockSnapshot; generation: number }> {
   const { reader, context, org } = options;
   const generation = await reader.generation();
   // The extent the last read saw, while recent, saves a round trip: the MULTI below returns the
@@ -53,7 +53,7 @@ export async function readConsistently<P>(
     const { plan, blocks } = options.plan({ ...context, dataExtent: bounded ? extent : undefined });
     const snapshot = await reader.readBlocks(generation, org, blocks, options.view, options.read);
     const seen = dataExtentOf(snapshot.extent, context.now);
-    if (!bounded || sameDataExtent(seen, extent)) return { plan, snapshot };
+    if (!bounded || sameDataExtent(seen, extent)) return { plan, snapshot, generation };
     extent = seen;
   }
 }

@@ -1,3 +1,8 @@
+/** The largest `page_size` (CONTRACT §2 "Pagination"). */
+export const MAX_PAGE_SIZE = 1000;
+/** Rendered pages kept with each kept answer (http/renderedPages.ts); the result cache weighs them. */
+export const RENDERED_PAGES_PER_ANSWER = 2;
+
 export interface Pagination {
   page: number;
   page_size: number;
@@ -6,21 +11,26 @@ export interface Pagination {
   count: number;
 }
 
-/** CONTRACT §2 "Pagination": a page past the end is empty, not an error. */
-export function paginate<T>(
-  rows: readonly T[],
+/**
+ * Which of `total` rows page `page` shows, [from, to), and its pagination object. CONTRACT §2
+ * "Pagination": a page past the end is empty, not an error.
+ */
+export function pageRange(
+  total: number,
   page: number,
   pageSize: number,
-): { items: T[]; pagination: Pagination } {
-  const items = rows.slice((page - 1) * pageSize, page * pageSize);
+): { from: number; to: number; pagination: Pagination } {
+  const from = Math.min((page - 1) * pageSize, total);
+  const to = Math.min(page * pageSize, total);
   return {
-    items,
+    from,
+    to,
     pagination: {
       page,
       page_size: pageSize,
-      total_rows: rows.length,
-      total_pages: Math.ceil(rows.length / pageSize),
-      count: items.length,
+      total_rows: total,
+      total_pages: Math.ceil(total / pageSize),
+      count: to - from,
     },
   };
 }

@@ -8,7 +8,10 @@ import {
 } from "@vu/store";
 import { describe, expect, it } from "vitest";
 import { parseFilters } from "./filters";
-import { type AggregatedBucket, aggregateRows } from "./rowAggregation";
+import { type AggregatedBucket, aggregateRows as aggregateTable } from "./rowAggregation";
+
+/** Every row of the table as an object, to compare whole. */
+const aggregateRows = (...args: Parameters<typeof aggregateTable>) => aggregateTable(...args).rows();
 
 /** A stored cell from its seven sums written as text, "count,words,durationMs,…". */
 const cell = (sums: string): Buffer => {
@@ -17,6 +20,9 @@ const cell = (sums: string): Buffer => {
     .map(Number);
   return packSums({ count, words, durationMs, voiceMsSum, voiceMsCount, llmMsSum, llmMsCount } as Sums);
 };
+
+/** A field name as the store returns it: bytes, decoded by the aggregation itself. */
+const stored = (field: string): Buffer => Buffer.from(field);
 
 const combos = new Map<string, ComboValues>([
   ["1", ["a@x.com", "v1", "gpt", "Zoom"]],
@@ -34,12 +40,13 @@ const whole = (n: number) => new Int8Array(n).fill(WHOLE_BLOCK);
 const snapshot: BlockSnapshot = {
   view: "combos",
   extent: "unknown",
+  stamp: null,
   combos,
   parts: whole(4),
   cells: [
-    ["1", cell("1,10,1000,5,1,7,1"), "2", cell("2,20,2000,0,0,0,0")],
-    ["1", cell("1,10,1000,5,1,7,1"), "3", cell("4,40,4000,8,2,0,0")],
-    ["2", cell("1,1,1,1,1,0,0")],
+    [stored("1"), cell("1,10,1000,5,1,7,1"), stored("2"), cell("2,20,2000,0,0,0,0")],
+    [stored("1"), cell("1,10,1000,5,1,7,1"), stored("3"), cell("4,40,4000,8,2,0,0")],
+    [stored("2"), cell("1,1,1,1,1,0,0")],
     [],
   ],
 };
@@ -75,11 +82,12 @@ describe("aggregateRows", () => {
     const signed: BlockSnapshot = {
       view: "combos",
       extent: "unknown",
+      stamp: null,
       combos,
       parts: whole(2),
       cells: [
-        ["1", cell("3,30,3000,5,1,7,1"), "2", cell("2,20,2000,0,0,0,0")],
-        ["1", cell("1,10,1000,5,1,0,0"), "2", cell("2,20,2000,0,0,0,0")],
+        [stored("1"), cell("3,30,3000,5,1,7,1"), stored("2"), cell("2,20,2000,0,0,0,0")],
+        [stored("1"), cell("1,10,1000,5,1,0,0"), stored("2"), cell("2,20,2000,0,0,0,0")],
       ],
     };
     const rows = aggregateRows([{ label: "d", startMs: 0, blocks: [block(0), block(1, -1)] }], signed, {
@@ -98,9 +106,10 @@ describe("aggregateRows", () => {
     const broken: BlockSnapshot = {
       view: "combos",
       extent: "unknown",
+      stamp: null,
       combos,
       parts: whole(1),
-      cells: [["9", cell("1,1,1,1,1,1,1")]],
+      cells: [[stored("9"), cell("1,1,1,1,1,1,1")]],
     };
     expect(() =>
       aggregateRows([{ label: "x", startMs: 0, blocks: [block(0)] }], broken, { filters: [] }),
@@ -111,9 +120,10 @@ describe("aggregateRows", () => {
     const projection: BlockSnapshot = {
       view: "language_model",
       extent: "unknown",
+      stamp: null,
       combos: new Map(),
       parts: whole(4),
-      cells: [["gpt", cell("2,20,2000,0,0,0,0"), "", cell("1,1,1,1,1,0,0")], [], [], []],
+      cells: [[stored("gpt"), cell("2,20,2000,0,0,0,0"), stored(""), cell("1,1,1,1,1,0,0")], [], [], []],
     };
     const rows = aggregateRows(buckets, projection, {
       filters: parseFilters({ language_model: "null" }),
@@ -129,17 +139,18 @@ describe("aggregateRows", () => {
     // One hour key, fields led by their quarter's digit: quarter 0 has combination 1 twice over,
     // quarter 2 has combination 2, quarter 3 combination 3.
     const hour = [
-      "01",
+      stored("01"),
       cell("2,20,2000,0,0,0,0"),
-      "22",
+      stored("22"),
       cell("1,10,1000,0,0,0,0"),
-      "33",
+      stored("33"),
       cell("4,40,4000,0,0,0,0"),
     ];
     const quarter = (startMs: number, sign: 1 | -1 = 1) => ({ tier: "quarter" as const, startMs, sign });
     const split: BlockSnapshot = {
       view: "combos",
       extent: "unknown",
+      stamp: null,
       combos,
       // The same array for every reference to the key, as the reader returns it.
       cells: [hour, hour, hour, hour],
@@ -169,10 +180,11 @@ describe("aggregateRows", () => {
     const snapshot: BlockSnapshot = {
       view: "combos",
       extent: "unknown",
+      stamp: null,
       combos: many,
       cells: [
-        ["12", cell("1,1,1,0,0,0,0")],
-        ["12", cell("5,5,5,0,0,0,0")],
+        [stored("12"), cell("1,1,1,0,0,0,0")],
+        [stored("12"), cell("5,5,5,0,0,0,0")],
       ],
       parts: Int8Array.from([WHOLE_BLOCK, ALL_QUARTERS]),
     };
@@ -191,8 +203,9 @@ describe("aggregateRows", () => {
     const broken: BlockSnapshot = {
       view: "total",
       extent: "unknown",
+      stamp: null,
       combos: new Map(),
-      cells: [["*", cell("1,1,1,1,1,1,1")]],
+      cells: [[stored("*"), cell("1,1,1,1,1,1,1")]],
       parts: Int8Array.from([ALL_QUARTERS]),
     };
     expect(() =>

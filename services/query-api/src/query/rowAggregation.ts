@@ -1,35 +1,22 @@
 import { compareByteOrder, DIMENSION_INDEX, type Dimension } from "@vu/events";
-import {
-  ALL_QUARTERS,
-  addPacked,
-  type BlockSnapshot,
-  emptySums,
-  projectionValue,
-  type StoredCells,
-  type Sums,
-  WHOLE_BLOCK,
-} from "@vu/store";
+import { ALL_QUARTERS, type BlockSnapshot, projectionValue, type StoredCells, WHOLE_BLOCK } from "@vu/store";
 import type { PlannedBucket } from "../planner";
+import { type CellAccumulator, createCellAccumulator } from "./cellAccumulator";
 import { comboMatches, type DimensionFilter } from "./filters";
+import { type RowTable, RowTableBuilder } from "./rowTable";
 
 /** What aggregation needs of a planned bucket (a summary's one interval has no end of its own). */
 export type AggregatedBucket = Pick<PlannedBucket, "label" | "startMs" | "blocks">;
-
-export interface AggregatedRow {
-  label: string;
-  startMs: number;
-  /** Present when grouped: the dimension's value, `null` for "no language model". */
-  group?: string | null;
-  sums: Sums;
-}
 
 export interface AggregateOptions {
   filters: readonly DimensionFilter[];
   groupBy?: Dimension;
 }
 
-const EXCLUDED = Symbol("excluded");
-type ComboClass = string | null | typeof EXCLUDED;
+/** A field's class: the index of the group it adds to, or EXCLUDED by a filter. */
+const EXCLUDED = -1;
+const UNKNOWN = -2;
+const DIGIT_0 = 48;
 
 /** Ascending byte order with `null` last (CONTRACT §2 "Rows"). */
 export function compareGroups(a: string | null | undefined, b: string | null | undefined): number {
@@ -39,33 +26,97 @@ export function compareGroups(a: string | null | undefined, b: string | null | u
   return compareByteOrder(a, b);
 }
 
+/** The groups a query's rows fall into, numbered as first seen ("" alone when not grouped). */
+class GroupTable {
+  readonly values: Array<string | null> = [];
+  private readonly index = new Map<string | null, number>();
+
+  indexOf(value: string | null): number {
+    let i = this.index.get(value);
+    if (i === undefined) {
+      i = this.values.length;
+      this.values.push(value);
+      this.index.set(value, i);
+    }
+    return i;
+  }
+
+  /** Each group's place in the rows' order, by group index. */
+  ranks(): Int32Array {
+    const order = this.values.map((_, i) => i).sort((a, b) => compareGroups(this.values[a], this.values[b]));
+    const ranks = new Int32Array(order.length);
+    order.forEach((group, rank) => {
+      ranks[group] = rank;
+    });
+    return ranks;
+  }
+}
+
 /**
- * How a stored field counts for the query: excluded by a filter, or the group it adds to ("" when
- * not grouped). Decided once per distinct field, so the per-cell work is a map lookup and an add.
+ * How each stored field counts for the query: excluded by a filter, or the group it adds to.
+ * Decided once per distinct field, so the per-cell work is an array or map lookup and seven adds.
+ * Combination fields are parsed as numbers straight from their bytes; other fields (projection
+ * values) are looked up by their bytes read as latin1, which copies without decoding, and decoded
+ * as UTF-8 only the first time.
  */
 function createClassifier(
   snapshot: BlockSnapshot,
   { filters, groupBy }: AggregateOptions,
-): (field: string) => ComboClass {
+  groups: GroupTable,
+) {
   const view = snapshot.view;
-  if (view === "total") return () => "";
-  if (view !== "combos") {
+  if (view !== "combos" && view !== "total") {
     // A projection answers only queries that filter and group on its own dimension.
     const foreign = filters.find((f) => f.dimension !== view);
     if (foreign || (groupBy && groupBy !== view))
       throw new Error(`the ${view} view cannot answer this query`);
-    const [filter] = filters;
-    return (field) => {
-      const value = projectionValue(field);
-      if (filter && !(value === null ? filter.matchesNull : filter.values.has(value))) return EXCLUDED;
-      return groupBy ? value : "";
-    };
   }
-  return (comboId) => {
-    const values = snapshot.combos.get(comboId);
-    if (values === undefined) throw new Error(`rollup cell refers to unknown combination ${comboId}`);
+  const [filter] = filters;
+  const ungrouped = groups.indexOf("");
+  const byName = new Map<string, number>();
+  const classifyValue = (value: string): number => {
+    if (view === "total") return ungrouped;
+    const projected = projectionValue(value);
+    if (filter && !(projected === null ? filter.matchesNull : filter.values.has(projected))) return EXCLUDED;
+    return groupBy ? groups.indexOf(projected) : ungrouped;
+  };
+  let byCombo = new Int32Array(256).fill(UNKNOWN);
+  const classifyCombo = (id: number): number => {
+    const values = snapshot.combos.get(String(id));
+    if (values === undefined) throw new Error(`rollup cell refers to unknown combination ${id}`);
     if (!comboMatches(values, filters)) return EXCLUDED;
-    return groupBy ? values[DIMENSION_INDEX[groupBy]] : "";
+    return groupBy ? groups.indexOf(values[DIMENSION_INDEX[groupBy]]) : ungrouped;
+  };
+
+  /** The class of the field in bytes [from, end) of `field`. */
+  return (field: Buffer, from: number): number => {
+    if (view !== "combos") {
+      const name = field.toString("latin1", from);
+      let cls = byName.get(name);
+      if (cls === undefined) {
+        cls = classifyValue(field.toString("utf8", from));
+        byName.set(name, cls);
+      }
+      return cls;
+    }
+    let id = 0;
+    for (let i = from; i < field.length; i++) {
+      const digit = (field[i] as number) - DIGIT_0;
+      if (digit < 0 || digit > 9)
+        throw new Error(`malformed combination field ${JSON.stringify(field.toString())}`);
+      id = id * 10 + digit;
+    }
+    if (id >= byCombo.length) {
+      const grown = new Int32Array(Math.max(id + 1, 2 * byCombo.length)).fill(UNKNOWN);
+      grown.set(byCombo);
+      byCombo = grown;
+    }
+    let cls = byCombo[id] as number;
+    if (cls === UNKNOWN) {
+      cls = classifyCombo(id);
+      byCombo[id] = cls;
+    }
+    return cls;
   };
 }
 
@@ -100,67 +151,48 @@ function keyUses(bucket: AggregatedBucket, snapshot: BlockSnapshot, firstIndex: 
 }
 
 /** The sign of a split hour field's quarter; a field without its quarter digit is refused, not dropped. */
-function quarterSign(quarters: KeyUse["quarters"], field: string): number {
-  const q = field.charCodeAt(0) - 48;
-  if (!(q >= 0 && q <= 3)) throw new Error(`hour block field ${JSON.stringify(field)} has no quarter digit`);
+function quarterSign(quarters: KeyUse["quarters"], field: Buffer): number {
+  const q = (field[0] ?? 0) - DIGIT_0;
+  if (!(q >= 0 && q <= 3)) {
+    throw new Error(`hour block field ${JSON.stringify(field.toString())} has no quarter digit`);
+  }
   return quarters[q] ?? 0;
+}
+
+/** Adds one key's cells, with their signs, into the bucket's accumulator. */
+function addKey(use: KeyUse, classify: (field: Buffer, from: number) => number, into: CellAccumulator): void {
+  const { cells, split, whole, quarters } = use;
+  for (let i = 0; i + 1 < cells.length; i += 2) {
+    const field = cells[i] as Buffer;
+    const sign = split ? quarterSign(quarters, field) : whole;
+    if (sign === 0) continue;
+    const cls = classify(field, split ? 1 : 0);
+    if (cls !== EXCLUDED) into.add(cls, cells[i + 1] as Buffer, sign);
+  }
 }
 
 /**
  * Sums the stored cells of each bucket's blocks, with their signs, into rows: filtered, then
  * grouped. `snapshot.cells` holds the blocks of all buckets in order. A group whose count nets to
- * zero had no recordings in the bucket (the signed sums are exact) and gives no row.
+ * zero had no recordings in the bucket (the signed sums are exact) and gives no row. Cells are
+ * summed in a numeric array per bucket, one slot per group, and rows are kept in numeric arrays
+ * (RowTable): no object per cell or per row.
  */
 export function aggregateRows(
   buckets: readonly AggregatedBucket[],
   snapshot: BlockSnapshot,
   options: AggregateOptions,
-): AggregatedRow[] {
-  const { groupBy } = options;
-  const classifyOnce = createClassifier(snapshot, options);
-  // Keyed by the stored field, one cache per form: "12" is combination 12 in a day block but
-  // combination 2 in quarter 1 of a split hour, classified without its quarter digit.
-  const wholeClasses = new Map<string, ComboClass>();
-  const splitClasses = new Map<string, ComboClass>();
-  const classify = (field: string, split: boolean): ComboClass => {
-    const classes = split ? splitClasses : wholeClasses;
-    let cls = classes.get(field);
-    if (cls === undefined) {
-      cls = classifyOnce(split ? field.slice(1) : field);
-      classes.set(field, cls);
-    }
-    return cls;
-  };
-
-  const rows: AggregatedRow[] = [];
+): RowTable {
+  const groups = new GroupTable();
+  const classify = createClassifier(snapshot, options, groups);
+  const accumulator = createCellAccumulator();
+  const rows = new RowTableBuilder();
   let blockIndex = 0;
-  for (const bucket of buckets) {
-    const groups = new Map<string | null, Sums>();
-    for (const { cells, split, whole, quarters } of keyUses(bucket, snapshot, blockIndex)) {
-      for (let i = 0; i + 1 < cells.length; i += 2) {
-        const field = cells[i] as string;
-        const sign = split ? quarterSign(quarters, field) : whole;
-        if (sign === 0) continue;
-        const cls = classify(field, split);
-        if (cls === EXCLUDED) continue;
-        let sums = groups.get(cls);
-        if (sums === undefined) {
-          sums = emptySums();
-          groups.set(cls, sums);
-        }
-        addPacked(sums, cells[i + 1] as Buffer, sign);
-      }
-    }
+  buckets.forEach((bucket, b) => {
+    for (const use of keyUses(bucket, snapshot, blockIndex)) addKey(use, classify, accumulator);
     blockIndex += bucket.blocks.length;
-    const bucketRows = [...groups]
-      .filter(([, sums]) => sums.count > 0)
-      .map(([group, sums]): AggregatedRow => {
-        const row: AggregatedRow = { label: bucket.label, startMs: bucket.startMs, sums };
-        if (groupBy) row.group = group;
-        return row;
-      });
-    bucketRows.sort((x, y) => compareGroups(x.group, y.group));
-    rows.push(...bucketRows);
-  }
-  return rows;
+    accumulator.drainInto(rows, b);
+  });
+  // Groups are ranked once for the whole query, so rows sort by an integer, not by their text.
+  return rows.build(buckets, groups.values, options.groupBy !== undefined, groups.ranks());
 }

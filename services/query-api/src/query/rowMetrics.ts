@@ -1,3 +1,4 @@
+import type { StatsRow, Summary } from "@vu/api-responses";
 import type { Dimension } from "@vu/events";
 import type { Sums } from "@vu/store";
 
@@ -14,34 +15,9 @@ export function ratio3(numerator: bigint, denominator: bigint): number {
 
 const big = BigInt;
 
-/** The metric columns of a `/stats` row, in the order of CONTRACT §5 (JSON fields, CSV columns). */
-export const STATS_METRIC_COLUMNS = [
-  "recording_count",
-  "total_words",
-  "total_duration",
-  "avg_llm_processing_time",
-  "avg_voice_processing_time",
-  "avg_wpm",
-] as const;
+export { STATS_METRIC_COLUMNS } from "@vu/api-responses";
 
-export interface StatsRow {
-  time_bucket: string;
-  recording_count: number;
-  total_words: number;
-  total_duration: number;
-  avg_llm_processing_time: number;
-  avg_voice_processing_time: number;
-  avg_wpm: number;
-  [dimension: string]: string | number | null;
-}
-
-export interface Summary {
-  total_recordings: number;
-  total_duration_minutes: number;
-  total_words: number;
-  avg_llm_processing_seconds: number;
-  avg_voice_processing_seconds: number;
-}
+export type { StatsRow, Summary };
 
 /** A statistics row (milliseconds), with the group field right after `time_bucket` when grouped. */
 export function toStatsRow(
@@ -49,8 +25,10 @@ export function toStatsRow(
   sums: Sums,
   group?: { dimension: Dimension; value: string | null },
 ): StatsRow {
-  const row: StatsRow = { time_bucket: timeBucket } as StatsRow;
-  if (group) row[group.dimension] = group.value;
+  const row = { time_bucket: timeBucket } as StatsRow;
+  // The group's field right after time_bucket (JSON keeps insertion order); only language_model
+  // can be null, which the planner's group values respect.
+  if (group) (row as Record<string, string | number | null>)[group.dimension] = group.value;
   row.recording_count = sums.count;
   row.total_words = sums.words;
   row.total_duration = sums.durationMs;

@@ -1,0 +1,138 @@
+import { SUM_FIELDS, type Sums } from "@vu/store";
+
+const WIDTH = SUM_FIELDS.length;
+
+/** What a row table needs of a bucket. */
+export interface TableBucket {
+  label: string;
+  startMs: number;
+}
+
+export interface AggregatedRow {
+  label: string;
+  startMs: number;
+  /** Present when grouped: the dimension's value, `null` for "no language model". */
+  group?: string | null;
+  sums: Sums;
+}
+
+/** The seven sums stored from `at` in `values`. */
+function sumsAt(values: Float64Array, at: number): Sums {
+  return {
+    count: values[at] as number,
+    words: values[at + 1] as number,
+    durationMs: values[at + 2] as number,
+    voiceMsSum: values[at + 3] as number,
+    voiceMsCount: values[at + 4] as number,
+    llmMsSum: values[at + 5] as number,
+    llmMsCount: values[at + 6] as number,
+  };
+}
+
+/**
+ * A query's rows, in order (bucket by bucket, groups in byte order within a bucket), held in
+ * numeric arrays: seven sums, a bucket and a group index per row, no object per row. A page
+ * (or a kept answer's next page) turns into objects only the rows it shows.
+ */
+export class RowTable {
+  constructor(
+    private readonly buckets: readonly TableBucket[],
+    private readonly groupValues: ReadonlyArray<string | null>,
+    private readonly grouped: boolean,
+    private readonly bucketOf: Int32Array,
+    private readonly groupOf: Int32Array,
+    private readonly sumsOf: Float64Array,
+    readonly length: number,
+  ) {}
+
+  sums(i: number): Sums {
+    return sumsAt(this.sumsOf, WIDTH * i);
+  }
+
+  row(i: number): AggregatedRow {
+    const bucket = this.buckets[this.bucketOf[i] as number] as TableBucket;
+    const row: AggregatedRow = { label: bucket.label, startMs: bucket.startMs, sums: this.sums(i) };
+    if (this.grouped) row.group = this.groupValues[this.groupOf[i] as number] ?? null;
+    return row;
+  }
+
+  /** Rows [from, to) as objects. */
+  rows(from = 0, to = this.length): AggregatedRow[] {
+    const rows: AggregatedRow[] = [];
+    for (let i = from; i < Math.min(to, this.length); i++) rows.push(this.row(i));
+    return rows;
+  }
+
+  /** Every row's sums added up. */
+  total(): Sums {
+    const total = new Float64Array(WIDTH);
+    for (let i = 0; i < this.length * WIDTH; i++) {
+      total[i % WIDTH] = (total[i % WIDTH] as number) + (this.sumsOf[i] as number);
+    }
+    return sumsAt(total, 0);
+  }
+}
+
+/** Collects rows bucket by bucket, then orders each bucket's rows by group rank. */
+export class RowTableBuilder {
+  private bucketOf = new Int32Array(256);
+  private groupOf = new Int32Array(256);
+  private sumsOf = new Float64Array(256 * WIDTH);
+  private length = 0;
+
+  /** Adds a row: `bucket`'s sums for `group`, the seven values at `from[at..]`. */
+  push(bucket: number, group: number, from: Float64Array, at: number): void {
+    if (this.length === this.bucketOf.length) this.grow();
+    const i = this.length++;
+    this.bucketOf[i] = bucket;
+    this.groupOf[i] = group;
+    // Seven assignments rather than set(subarray(...)): no view object per row.
+    const sums = this.sumsOf;
+    for (let k = 0, to = WIDTH * i; k < WIDTH; k++) sums[to + k] = from[at + k] as number;
+  }
+
+  private grow(): void {
+    const size = 2 * this.bucketOf.length;
+    const bucketOf = new Int32Array(size);
+    bucketOf.set(this.bucketOf);
+    this.bucketOf = bucketOf;
+    const groupOf = new Int32Array(size);
+    groupOf.set(this.groupOf);
+    this.groupOf = groupOf;
+    const sumsOf = new Float64Array(size * WIDTH);
+    sumsOf.set(this.sumsOf);
+    this.sumsOf = sumsOf;
+  }
+
+  /** The table, each bucket's rows sorted by `ranks[group]` (rows were pushed bucket by bucket). */
+  build(
+    buckets: readonly TableBucket[],
+    groupValues: ReadonlyArray<string | null>,
+    grouped: boolean,
+    ranks: Int32Array,
+  ): RowTable {
+    const n = this.length;
+    const bucketOf = new Int32Array(n);
+    const groupOf = new Int32Array(n);
+    const sumsOf = new Float64Array(n * WIDTH);
+    // A bucket's rows sorted by (rank, row within the bucket) packed into one number, so the typed
+    // array sorts numerically in native code, without a comparator call per comparison.
+    const keys = new Float64Array(n);
+    for (let start = 0; start < n; ) {
+      let end = start + 1;
+      while (end < n && this.bucketOf[end] === this.bucketOf[start]) end++;
+      const span = end - start;
+      for (let i = start; i < end; i++)
+        keys[i] = (ranks[this.groupOf[i] as number] as number) * span + (i - start);
+      keys.subarray(start, end).sort();
+      for (let to = start; to < end; to++) {
+        const from = start + ((keys[to] as number) % span);
+        bucketOf[to] = this.bucketOf[from] as number;
+        groupOf[to] = this.groupOf[from] as number;
+        for (let k = 0; k < WIDTH; k++) sumsOf[WIDTH * to + k] = this.sumsOf[WIDTH * from + k] as number;
+      }
+      start = end;
+    }
+    return new RowTable(buckets, groupValues, grouped, bucketOf, groupOf, sumsOf, n);
+  }
+}
