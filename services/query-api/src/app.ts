@@ -12,6 +12,7 @@ import type { Retention } from "@vu/time-buckets";
 import express, { type Express, Router } from "express";
 import { pinoHttp } from "pino-http";
 import { createTokenAuthenticator } from "./auth/tokenAuthenticator";
+import { createResultCache } from "./cache/resultCache";
 import { API_ENV_DEFAULTS } from "./env";
 import { authenticate } from "./http/authenticate";
 import { createDashboardRouter } from "./http/dashboardStatic";
@@ -37,6 +38,8 @@ export interface ApiConfig {
   tokenCacheMs: number;
   /** Stored blocks one request may read (MAX_BLOCKS_PER_REQUEST). Default: the env default. */
   maxBlocksPerRequest?: number;
+  /** Rows of answers kept for repeated queries (RESULT_CACHE_ROWS). Default: the env default. */
+  resultCacheRows?: number;
   /** The dashboard's built files, served at /dashboard/ (DASHBOARD_DIR). Default: the env default. */
   dashboardDir?: string;
 }
@@ -122,6 +125,10 @@ export function createApp(deps: ApiDeps): Express {
     reader,
     planContext: () => ({ now: now(), retention: config.retention, covers }),
     maxBlocksPerRequest: config.maxBlocksPerRequest ?? API_ENV_DEFAULTS.MAX_BLOCKS_PER_REQUEST,
+    results: createResultCache({
+      reader,
+      maxRows: config.resultCacheRows ?? API_ENV_DEFAULTS.RESULT_CACHE_ROWS,
+    }),
   };
   for (const register of API_ROUTES) register(api, routeDeps);
   app.use(api);

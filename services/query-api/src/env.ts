@@ -24,6 +24,11 @@ export const apiEnvSchema = z
      * the worst is hourly buckets in a :30 or :45 zone, 60 minute blocks per hour for 35 days.
      */
     MAX_BLOCKS_PER_REQUEST: envInt(60_000, { min: 1_000 }),
+    /**
+     * Rows of answers kept for repeated queries (the result cache: exact, checked against the
+     * organization's write stamp on every use); about 150 bytes each. 0 keeps none.
+     */
+    RESULT_CACHE_ROWS: envInt(200_000, { min: 0 }),
     /** Token lookups are cached this long: a revoked token is refused within it (≤ 5 s). */
     TOKEN_CACHE_MS: envInt(2_000, { max: 5_000 }),
     LOG_LEVEL: envLogLevel,

@@ -1,5 +1,11 @@
 import { createServer } from "node:http";
-import { createLogger, listen, onShutdown, retentionFromEnv } from "@vu/service-runtime";
+import {
+  createLogger,
+  listenOrExit,
+  onShutdown,
+  retentionFromEnv,
+  warnWhenRedisUnfit,
+} from "@vu/service-runtime";
 import {
   createKeyspace,
   createRedisClient,
@@ -15,11 +21,10 @@ const env = loadApiEnv();
 const logger = createLogger("query-api", env.LOG_LEVEL);
 const redis = createRedisClient(env.REDIS_URL, { ...API_REDIS_OPTIONS });
 redis.on("error", (error: Error) => logger.warn({ err: error }, "redis connection error"));
-// On every (re)connection, say loudly when this Redis could lose data; /readyz says it too.
-redis.on("ready", () => {
-  void redisHealth(redis).then(({ ok, reasons }) => {
-    if (!ok) logger.error({ reasons }, "redis is not fit to serve; /readyz reports unavailable");
-  });
+warnWhenRedisUnfit(redis, {
+  check: () => redisHealth(redis),
+  logger,
+  message: "redis is not fit to serve; /readyz reports unavailable",
 });
 const keyspace = createKeyspace({ prefix: env.REDIS_PREFIX });
 const app = createApp({
@@ -35,19 +40,13 @@ const app = createApp({
     trustProxy: env.TRUST_PROXY,
     tokenCacheMs: env.TOKEN_CACHE_MS,
     maxBlocksPerRequest: env.MAX_BLOCKS_PER_REQUEST,
+    resultCacheRows: env.RESULT_CACHE_ROWS,
     dashboardDir: env.DASHBOARD_DIR,
   },
 });
 
 const server = createServer(app);
-try {
-  await listen(server, env.PORT);
-} catch (error) {
-  // A replica that cannot bind its port must not live on looking healthy: stop, and say why.
-  logger.fatal({ err: error, port: env.PORT }, error instanceof Error ? error.message : "cannot listen");
-  redis.disconnect();
-  process.exit(1);
-}
+await listenOrExit(server, env.PORT, { logger, beforeExit: () => redis.disconnect() });
 logger.info({ port: env.PORT }, "query API listening");
 
 onShutdown(

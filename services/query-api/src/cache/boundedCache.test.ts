@@ -46,4 +46,30 @@ describe("createBoundedCache", () => {
     cache.delete("a");
     expect(cache.get("a")).toBeUndefined();
   });
+
+  it("evicts by weight as well as by count, and keeps nothing heavier than the limit", () => {
+    const cache = createBoundedCache<number[]>({
+      maxEntries: 100,
+      ttlMs: 60_000,
+      maxWeight: 10,
+      weigh: (rows) => rows.length,
+    });
+    cache.set("a", [1, 2, 3, 4]);
+    cache.set("b", [1, 2, 3, 4]);
+    expect(cache.get("a")).toHaveLength(4); // b is now the least recently used
+    cache.set("c", [1, 2, 3]);
+    expect(cache.get("b")).toBeUndefined();
+    expect(cache.get("a")).toHaveLength(4);
+    expect(cache.get("c")).toHaveLength(3);
+    cache.set(
+      "huge",
+      Array.from({ length: 11 }, (_, i) => i),
+    );
+    expect(cache.get("huge")).toBeUndefined();
+    expect(cache.size).toBe(2);
+    // Replacing an entry releases its old weight.
+    cache.set("a", [1]);
+    cache.set("d", [1, 2, 3, 4, 5, 6]);
+    expect([cache.get("a"), cache.get("c"), cache.get("d")?.length]).toEqual([[1], [1, 2, 3], 6]);
+  });
 });

@@ -1,8 +1,14 @@
-export interface BoundedCacheOptions {
+export interface BoundedCacheOptions<V> {
   /** The least recently used entry makes room once this many are held. */
   maxEntries: number;
   /** Each entry is forgotten this long after it was set. */
   ttlMs: number;
+  /**
+   * With `weigh`: least recently used entries also make room while the entries' total weight is
+   * above this, and an entry heavier than it is not kept at all.
+   */
+  maxWeight?: number;
+  weigh?: (value: V) => number;
   now?: () => number;
 }
 
@@ -22,29 +28,41 @@ export interface BoundedCache<V> {
 export function createBoundedCache<V>({
   maxEntries,
   ttlMs,
+  maxWeight = Number.POSITIVE_INFINITY,
+  weigh = () => 0,
   now = Date.now,
-}: BoundedCacheOptions): BoundedCache<V> {
+}: BoundedCacheOptions<V>): BoundedCache<V> {
   // A Map iterates in insertion order: re-inserting on use keeps the least recently used first.
-  const entries = new Map<string, { value: V; until: number }>();
+  const entries = new Map<string, { value: V; until: number; weight: number }>();
+  let totalWeight = 0;
+  const remove = (key: string) => {
+    const entry = entries.get(key);
+    if (entry === undefined) return undefined;
+    entries.delete(key);
+    totalWeight -= entry.weight;
+    return entry;
+  };
   return {
     get(key) {
-      const entry = entries.get(key);
-      if (entry === undefined) return undefined;
-      entries.delete(key);
-      if (entry.until <= now()) return undefined;
+      const entry = remove(key);
+      if (entry === undefined || entry.until <= now()) return undefined;
       entries.set(key, entry);
+      totalWeight += entry.weight;
       return entry.value;
     },
     set(key, value) {
-      entries.delete(key);
-      entries.set(key, { value, until: now() + ttlMs });
+      remove(key);
+      const weight = weigh(value);
+      if (weight > maxWeight) return;
+      entries.set(key, { value, until: now() + ttlMs, weight });
+      totalWeight += weight;
       for (const oldest of entries.keys()) {
-        if (entries.size <= maxEntries) break;
-        entries.delete(oldest);
+        if (entries.size <= maxEntries && totalWeight <= maxWeight) break;
+        remove(oldest);
       }
     },
     delete(key) {
-      entries.delete(key);
+      remove(key);
     },
     get size() {
       return entries.size;

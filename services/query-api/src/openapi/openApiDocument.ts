@@ -1,18 +1,9 @@
+import { dimensionsSchema, problemSchema, statsPageSchema, summarySchema } from "@vu/api-responses";
 import { z } from "zod";
 import { createDocument, type ZodOpenApiResponsesObject } from "zod-openapi";
-import { STATS_PATH, statsQuerySchema, statsResponseSchema } from "../routes/v1Stats";
-import { DIMENSIONS_PATH, dimensionsResponseSchema } from "../routes/v1StatsDimensions";
-import { SUMMARY_PATH, summaryQuerySchema, summaryResponseSchema } from "../routes/v1StatsSummary";
-
-const problemSchema = z
-  .object({
-    type: z.string(),
-    title: z.string(),
-    status: z.number(),
-    detail: z.string(),
-    errors: z.array(z.object({ parameter: z.string(), message: z.string() })).optional(),
-  })
-  .meta({ id: "Problem", description: "RFC 9457 problem details" });
+import { STATS_PATH, statsQuerySchema } from "../routes/v1Stats";
+import { DIMENSIONS_PATH } from "../routes/v1StatsDimensions";
+import { SUMMARY_PATH, summaryQuerySchema } from "../routes/v1StatsSummary";
 
 const problem = (description: string) => ({
   description,
@@ -24,6 +15,14 @@ const common: ZodOpenApiResponsesObject = {
   "429": problem("Rate limit exceeded; see Retry-After"),
   "503": problem("The statistics store is unavailable"),
 };
+
+/** A repeated query is answered from a kept answer (always exact); `no-cache` asks for it computed now. */
+const freshnessHeaders = z.object({
+  "cache-control": z.string().optional().meta({
+    description:
+      "`no-cache` (or `no-store`): compute the answer now instead of serving the kept one. Kept answers are exact: they are served only while no recording of the organization was counted since.",
+  }),
+});
 
 /** OpenAPI 3.1 of the three operations, generated from the zod schemas that validate them. */
 export function createOpenApiDocument(): ReturnType<typeof createDocument> {
@@ -46,7 +45,7 @@ export function createOpenApiDocument(): ReturnType<typeof createDocument> {
           responses: {
             "200": {
               description: "Dimensions",
-              content: { "application/json": { schema: dimensionsResponseSchema } },
+              content: { "application/json": { schema: dimensionsSchema } },
             },
             ...common,
           },
@@ -56,11 +55,11 @@ export function createOpenApiDocument(): ReturnType<typeof createDocument> {
         get: {
           operationId: "getSummary",
           summary: "Totals for a date range",
-          requestParams: { query: summaryQuerySchema },
+          requestParams: { query: summaryQuerySchema, header: freshnessHeaders },
           responses: {
             "200": {
               description: "Summary",
-              content: { "application/json": { schema: summaryResponseSchema } },
+              content: { "application/json": { schema: summarySchema } },
             },
             "400": problem("Invalid parameters"),
             ...common,
@@ -71,12 +70,12 @@ export function createOpenApiDocument(): ReturnType<typeof createDocument> {
         get: {
           operationId: "getStats",
           summary: "Time-series statistics with grouping, filters and pagination",
-          requestParams: { query: statsQuerySchema },
+          requestParams: { query: statsQuerySchema, header: freshnessHeaders },
           responses: {
             "200": {
               description: "A page of statistics (JSON), or a CSV file with format=csv",
               content: {
-                "application/json": { schema: statsResponseSchema },
+                "application/json": { schema: statsPageSchema },
                 "text/csv": { schema: z.string() },
               },
             },

@@ -1,5 +1,5 @@
 import type { BlockRef } from "@vu/store";
-import { isBlockKept, type Retention, type Tier } from "@vu/time-buckets";
+import { ceilUtc, isBlockKept, type Retention, TIERS, type Tier } from "@vu/time-buckets";
 
 /** One stored rollup block: the UTC-aligned block of `tier` that starts at `startMs` (the store's BlockRef). */
 export type Block = BlockRef;
@@ -40,4 +40,17 @@ export interface PlanContext {
 /** The store's retention rule at the query's `now`, as a predicate. */
 export function keptAt({ now, retention }: PlanContext): IsKept {
   return (tier, startMs) => isBlockKept(retention, tier, startMs, now);
+}
+
+/**
+ * What `keptAt` answers, as a string: two moments with the same string count exactly the same
+ * blocks as stored, so a plan made at one holds at the other. A block is kept when it started
+ * within its tier's window, so for aligned blocks only the first kept start of each tier matters;
+ * it moves once a minute at most.
+ */
+export function keptState({ now, retention }: PlanContext): string {
+  return TIERS.map((tier) => {
+    const keep = retention[tier];
+    return keep === null ? "" : String(ceilUtc(tier, now - keep));
+  }).join(",");
 }

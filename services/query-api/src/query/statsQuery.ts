@@ -1,16 +1,18 @@
 import type { Dimension } from "@vu/events";
-import { addSums, emptySums, type ReadOptions, type RollupReader, viewFor } from "@vu/store";
+import { type ReadOptions, type RollupReader, viewFor } from "@vu/store";
+import type { ResultCache } from "../cache/resultCache";
 import {
   type Granularity,
+  keptState,
   type PlanContext,
   planQuery,
   planTotal,
   type RangeMeta,
   type RangeParams,
 } from "../planner";
-import { readConsistently } from "./consistentRead";
+import { type ConsistentReadOptions, readConsistently } from "./consistentRead";
 import { comboMatches, type DimensionFilter, parseFilters, type RawFilters } from "./filters";
-import { type Pagination, paginate } from "./pagination";
+import { MAX_PAGE_SIZE, type Pagination, pageRange, RENDERED_PAGES_PER_ANSWER } from "./pagination";
 import { aggregateRows } from "./rowAggregation";
 import { type StatsRow, type Summary, toStatsRow, toSummary } from "./rowMetrics";
 
@@ -20,6 +22,8 @@ export interface QueryDeps {
   planContext: () => PlanContext;
   /** Stored blocks one request may read (MAX_BLOCKS_PER_REQUEST). */
   maxBlocksPerRequest: number;
+  /** Answers kept by the organization's write stamp; without it every request computes. */
+  results?: ResultCache;
 }
 
 /** With filters, the store may fetch only the combinations that pass them. */
@@ -27,10 +31,41 @@ function readOptions(filters: readonly DimensionFilter[]): ReadOptions {
   return filters.length === 0 ? {} : { combosMatching: (values) => comboMatches(values, filters) };
 }
 
-export interface StatsRequest extends RangeParams {
+/**
+ * A plan and its blocks, read in one consistent state from the cheapest view that can answer
+ * `filters` grouped by `groupBy`.
+ */
+function readPlanned<P>(
+  org: string,
+  filters: readonly DimensionFilter[],
+  groupBy: Dimension | undefined,
+  context: PlanContext,
+  deps: QueryDeps,
+  plan: ConsistentReadOptions<P>["plan"],
+) {
+  return readConsistently({
+    reader: deps.reader,
+    context: { ...context, maxBlocks: deps.maxBlocksPerRequest },
+    org,
+    view: viewFor(
+      filters.map((f) => f.dimension),
+      groupBy,
+    ),
+    read: readOptions(filters),
+    plan,
+  });
+}
+
+/** What every operation's request has: a range, filters, and whether the client refuses a kept answer. */
+interface CommonRequest extends RangeParams {
+  filters: RawFilters;
+  /** `Cache-Control: no-cache`: compute the answer even if one is kept. */
+  fresh?: boolean;
+}
+
+export interface StatsRequest extends CommonRequest {
   granularity: Granularity;
   groupBy?: Dimension | undefined;
-  filters: RawFilters;
   page: number;
   pageSize: number;
 }
@@ -43,75 +78,118 @@ export interface StatsMeta {
   timezone: string;
 }
 
+/**
+ * One page of `/stats`: its pagination and meta, and its rows, turned into objects only when
+ * asked for (a page already rendered from a kept answer never is).
+ */
 export interface StatsResult {
-  data: StatsRow[];
   pagination: Pagination;
   meta: StatsMeta;
+  data(): StatsRow[];
+  /** The answer the page comes from: the same object while it is kept (a key for rendered pages). */
+  source: object;
+}
+
+/**
+ * The key of an answer, or undefined when the answer depends on the moment itself (a range that
+ * ends "now"). Everything else it depends on: the operation, its parameters as given, and which
+ * blocks retention keeps (the plan falls back to coarser grids as blocks age out).
+ */
+function answerKey(operation: string, request: CommonRequest, parameters: unknown[], context: PlanContext) {
+  if (request.endDate === undefined) return undefined;
+  const filters = Object.entries(request.filters).sort(([a], [b]) => (a < b ? -1 : 1));
+  const range = [request.startDate, request.endDate, request.timezone];
+  return JSON.stringify([operation, range, filters, parameters, keptState(context)]);
+}
+
+function answerCache(deps: QueryDeps): ResultCache["answer"] {
+  return deps.results
+    ? deps.results.answer.bind(deps.results)
+    : async (_org, _key, _fresh, compute) => (await compute()).value;
 }
 
 /**
  * Plans the buckets where the organization has data, reads every block atomically, then filters,
- * groups, sorts and pages.
+ * groups and sorts: every row of the query, before paging (so every page is one kept answer).
  */
-export async function queryStats(org: string, request: StatsRequest, deps: QueryDeps): Promise<StatsResult> {
+async function statsRows(org: string, request: StatsRequest, context: PlanContext, deps: QueryDeps) {
   const filters = parseFilters(request.filters);
-  const { plan, snapshot } = await readConsistently({
-    reader: deps.reader,
-    context: { ...deps.planContext(), maxBlocks: deps.maxBlocksPerRequest },
+  const { plan, snapshot, generation } = await readPlanned(
     org,
-    view: viewFor(
-      filters.map((f) => f.dimension),
-      request.groupBy,
-    ),
-    read: readOptions(filters),
-    plan: (context) => {
-      const plan = planQuery(request, context);
+    filters,
+    request.groupBy,
+    context,
+    deps,
+    (c) => {
+      const plan = planQuery(request, c);
       return { plan, blocks: plan.buckets.flatMap((b) => b.blocks) };
     },
-  });
+  );
   const rows = aggregateRows(plan.buckets, snapshot, { filters, groupBy: request.groupBy });
-  const { items, pagination } = paginate(rows, request.page, request.pageSize);
-  const groupBy = request.groupBy;
-  return {
-    data: items.map((row) =>
-      toStatsRow(row.label, row.sums, groupBy ? { dimension: groupBy, value: row.group ?? null } : undefined),
-    ),
-    pagination,
+  const value = {
+    rows,
     meta: {
       start_date: plan.meta.start_date,
       end_date: plan.meta.end_date,
       granularity: plan.meta.granularity,
-      group_by: groupBy ?? null,
+      group_by: request.groupBy ?? null,
       timezone: plan.meta.timezone,
     },
   };
+  // Weighed with the pages rendered from it (http/renderedPages.ts), at most a page size of rows each.
+  const rendered = RENDERED_PAGES_PER_ANSWER * Math.min(rows.length, MAX_PAGE_SIZE);
+  return { value, generation, stamp: snapshot.stamp, rows: rows.length + rendered };
 }
 
-export interface SummaryRequest extends RangeParams {
-  filters: RawFilters;
+/** One page of `/stats` from the query's rows, kept or computed. */
+export async function queryStats(org: string, request: StatsRequest, deps: QueryDeps): Promise<StatsResult> {
+  const context = deps.planContext();
+  const key = answerKey("stats", request, [request.granularity, request.groupBy ?? null], context);
+  const answer = await answerCache(deps)(org, key, request.fresh ?? false, () =>
+    statsRows(org, request, context, deps),
+  );
+  const { from, to, pagination } = pageRange(answer.rows.length, request.page, request.pageSize);
+  const groupBy = request.groupBy;
+  const data = () =>
+    answer.rows
+      .rows(from, to)
+      .map((row) =>
+        toStatsRow(
+          row.label,
+          row.sums,
+          groupBy ? { dimension: groupBy, value: row.group ?? null } : undefined,
+        ),
+      );
+  return { data, pagination, meta: answer.meta, source: answer };
 }
+
+export type SummaryRequest = CommonRequest;
 
 /** The whole range as one interval, summed over every matching combination. */
+async function summaryTotal(org: string, request: SummaryRequest, context: PlanContext, deps: QueryDeps) {
+  const filters = parseFilters(request.filters);
+  const { plan, snapshot, generation } = await readPlanned(org, filters, undefined, context, deps, (c) => {
+    const plan = planTotal(request, c);
+    return { plan, blocks: plan.blocks };
+  });
+  const rows = aggregateRows([{ label: "", startMs: plan.range.startMs, blocks: plan.blocks }], snapshot, {
+    filters,
+  });
+  const total = rows.total();
+  return {
+    value: { summary: toSummary(total), meta: plan.meta },
+    generation,
+    stamp: snapshot.stamp,
+    rows: 1,
+  };
+}
+
 export async function querySummary(
   org: string,
   request: SummaryRequest,
   deps: QueryDeps,
 ): Promise<{ summary: Summary; meta: RangeMeta }> {
-  const filters = parseFilters(request.filters);
-  const { plan, snapshot } = await readConsistently({
-    reader: deps.reader,
-    context: { ...deps.planContext(), maxBlocks: deps.maxBlocksPerRequest },
-    org,
-    view: viewFor(filters.map((f) => f.dimension)),
-    read: readOptions(filters),
-    plan: (context) => {
-      const plan = planTotal(request, context);
-      return { plan, blocks: plan.blocks };
-    },
-  });
-  const rows = aggregateRows([{ label: "", startMs: plan.range.startMs, blocks: plan.blocks }], snapshot, {
-    filters,
-  });
-  const total = rows.reduce((acc, row) => addSums(acc, row.sums), emptySums());
-  return { summary: toSummary(total), meta: plan.meta };
+  const context = deps.planContext();
+  const key = answerKey("summary", request, [], context);
+  return answerCache(deps)(org, key, request.fresh ?? false, () => summaryTotal(org, request, context, deps));
 }

@@ -28,9 +28,16 @@ describe("GET /api/v1/openapi.json", () => {
       "/api/v1/stats/dimensions",
       "/api/v1/stats/summary",
     ]);
-    const names = (path: string) => (doc.paths[path]?.get.parameters ?? []).map((p) => p.name).sort();
-    expect(names("/api/v1/stats")).toEqual(Object.keys(statsQuerySchema.shape).sort());
-    expect(names("/api/v1/stats/summary")).toEqual(Object.keys(summaryQuerySchema.shape).sort());
+    const names = (path: string, where: string) =>
+      (doc.paths[path]?.get.parameters ?? [])
+        .filter((p) => p.in === where)
+        .map((p) => p.name)
+        .sort();
+    expect(names("/api/v1/stats", "query")).toEqual(Object.keys(statsQuerySchema.shape).sort());
+    expect(names("/api/v1/stats/summary", "query")).toEqual(Object.keys(summaryQuerySchema.shape).sort());
+    // The one header they read: a client may ask for an answer computed now (the result cache).
+    expect(names("/api/v1/stats", "header")).toEqual(["cache-control"]);
+    expect(names("/api/v1/stats/summary", "header")).toEqual(["cache-control"]);
   });
 
   it("documents every error status an operation can answer", async () => {

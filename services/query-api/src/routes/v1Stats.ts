@@ -1,17 +1,20 @@
 import "zod-openapi";
+import type { StatsPage } from "@vu/api-responses";
 import { DIMENSIONS } from "@vu/events";
 import type { Request, Response } from "express";
 import { DateTime } from "luxon";
 import { z } from "zod";
 import { authOf } from "../http/authenticate";
+import { wantsFreshAnswer } from "../http/cacheControl";
+import { createRenderedPages, type RenderedPages } from "../http/renderedPages";
 import { GRANULARITIES } from "../planner";
+import { MAX_PAGE_SIZE } from "../query/pagination";
 import { queryStats, type StatsResult } from "../query/statsQuery";
 import { renderStatsCsv } from "../render/statsCsv";
 import { filterParams, intParam, rangeParams, rawFilters } from "./queryParamSchemas";
 import { type Register, withQuery } from "./routeDeps";
 
 export const STATS_PATH = "/api/v1/stats";
-export const MAX_PAGE_SIZE = 1000;
 
 export const statsQuerySchema = z
   .object({
@@ -28,55 +31,12 @@ export const statsQuerySchema = z
   })
   .strict();
 
-const statsRowSchema = z
-  .object({
-    time_bucket: z.string().meta({ description: "Start of the bucket, ISO 8601 with offset" }),
-    member_email: z.string().optional().meta({ description: "Present when group_by=member_email" }),
-    voice_model: z.string().optional().meta({ description: "Present when group_by=voice_model" }),
-    language_model: z
-      .string()
-      .nullable()
-      .optional()
-      .meta({ description: "Present when group_by=language_model" }),
-    app_name: z.string().optional().meta({ description: "Present when group_by=app_name" }),
-    recording_count: z.number(),
-    total_words: z.number(),
-    total_duration: z.number().meta({ description: "Milliseconds" }),
-    avg_llm_processing_time: z.number().meta({ description: "Milliseconds" }),
-    avg_voice_processing_time: z.number().meta({ description: "Milliseconds" }),
-    avg_wpm: z.number(),
-  })
-  .meta({ id: "StatsRow" });
-
-export const statsResponseSchema = z
-  .object({
-    data: z.array(statsRowSchema),
-    pagination: z.object({
-      page: z.number(),
-      page_size: z.number(),
-      total_rows: z.number(),
-      total_pages: z.number(),
-      count: z.number(),
-    }),
-    meta: z.object({
-      start_date: z.string(),
-      end_date: z.string(),
-      granularity: z.string(),
-      group_by: z.string().nullable(),
-      timezone: z.string(),
-    }),
-  })
-  .meta({ id: "StatsPage" });
-
-/** What a JSON page of `/stats` is: derived from the schema the OpenAPI document publishes. */
-export type StatsResponse = z.infer<typeof statsResponseSchema>;
-
 function compactStamp(iso: string): string {
   return DateTime.fromISO(iso, { setZone: true }).toFormat("yyyyMMdd'T'HHmmZZZ");
 }
 
 /** `Link: <...page=n+1>; rel="next"` while more pages exist (CONTRACT §5). */
-function nextLink(req: Request, result: StatsResult): string | undefined {
+function nextLink(req: Request, result: Pick<StatsResult, "pagination">): string | undefined {
   const { page, total_pages } = result.pagination;
   if (page >= total_pages) return undefined;
   const params = new URLSearchParams(req.query as Record<string, string>);
@@ -84,7 +44,7 @@ function nextLink(req: Request, result: StatsResult): string | undefined {
   return `<${req.baseUrl}${req.path}?${params.toString()}>; rel="next"`;
 }
 
-function sendCsv(req: Request, res: Response, result: StatsResult): void {
+function sendCsv(req: Request, res: Response, result: StatsResult, body: () => Buffer): void {
   const { pagination, meta } = result;
   const filename = `usage-stats_${compactStamp(meta.start_date)}_${compactStamp(meta.end_date)}.csv`;
   res.set({
@@ -97,10 +57,11 @@ function sendCsv(req: Request, res: Response, result: StatsResult): void {
   });
   const link = nextLink(req, result);
   if (link) res.set("Link", link);
-  res.send(renderStatsCsv(result.data, meta.group_by ?? undefined));
+  res.send(body());
 }
 
 export const registerV1Stats: Register = (router, deps) => {
+  const pages: RenderedPages = createRenderedPages();
   router.get(
     STATS_PATH,
     withQuery(statsQuerySchema, async (query, req, res) => {
@@ -115,13 +76,20 @@ export const registerV1Stats: Register = (router, deps) => {
           filters: rawFilters(query),
           page: query.page,
           pageSize: query.page_size,
+          fresh: wantsFreshAnswer(req),
         },
         deps,
       );
-      if (query.format === "csv") return sendCsv(req, res, result);
-      // Typed as the published response, so a result that drifts from the schema does not compile.
-      const body: StatsResponse = result;
-      res.json(body);
+      const page = `${query.format}:${query.page}:${query.page_size}`;
+      const render = (): string => {
+        if (query.format === "csv") return renderStatsCsv(result.data(), result.meta.group_by ?? undefined);
+        // Typed as the published response, so a result that drifts from the schema does not compile.
+        const body: StatsPage = { data: result.data(), pagination: result.pagination, meta: result.meta };
+        return JSON.stringify(body);
+      };
+      const body = () => pages.body(result.source, page, render);
+      if (query.format === "csv") return sendCsv(req, res, result, body);
+      res.type("json").send(body());
     }),
   );
 };

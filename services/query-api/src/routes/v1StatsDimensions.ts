@@ -1,29 +1,15 @@
-import "zod-openapi";
-import { z } from "zod";
+import type { Dimensions } from "@vu/api-responses";
 import { authOf } from "../http/authenticate";
 import type { Register } from "./routeDeps";
 
 export const DIMENSIONS_PATH = "/api/v1/stats/dimensions";
-
-export const dimensionsResponseSchema = z
-  .object({
-    voice_models: z.array(z.string()),
-    language_models: z.array(z.string()),
-    app_names: z.array(z.string()),
-  })
-  .meta({
-    id: "Dimensions",
-    description: "Distinct values ever seen for the organization, ascending; no null.",
-  });
-
-export type DimensionsResponse = z.infer<typeof dimensionsResponseSchema>;
 
 /** The seed lists no parameters (and no 400) here, so any query string is ignored. */
 export const registerV1StatsDimensions: Register = (router, { reader }) => {
   router.get(DIMENSIONS_PATH, async (_req, res) => {
     const { org } = authOf(res.locals);
     const dims = await reader.dimensions(await reader.generation(), org);
-    const body: DimensionsResponse = {
+    const body: Dimensions = {
       voice_models: dims.voice_model,
       language_models: dims.language_model,
       app_names: dims.app_name,

@@ -1,0 +1,137 @@
+import { describe, expect, it } from "vitest";
+import { type ComputedAnswer, createResultCache } from "./resultCache";
+
+/** A reader whose generation and write stamp the test sets, counting stamp reads. */
+function fakeStore() {
+  const state = { generation: 1, stamp: "1" as string | null, stampReads: 0 };
+  const reader = {
+    generation: async () => state.generation,
+    writeStamp: async () => {
+      state.stampReads++;
+      return state.stamp;
+    },
+  };
+  return { state, reader };
+}
+
+/** A computation of `value` at the store's current state, counting its calls. */
+function computing(store: ReturnType<typeof fakeStore>, rows = 1) {
+  const calls = { count: 0 };
+  const compute = async (): Promise<ComputedAnswer<string>> => {
+    calls.count++;
+    return {
+      value: `answer ${calls.count}`,
+      generation: store.state.generation,
+      stamp: store.state.stamp,
+      rows,
+    };
+  };
+  return { calls, compute };
+}
+
+describe("createResultCache", () => {
+  it("serves a kept answer while the write stamp is unchanged, and computes again once it moves", async () => {
+    const store = fakeStore();
+    const cache = createResultCache({ reader: store.reader, maxRows: 100 });
+    const { calls, compute } = computing(store);
+    expect(await cache.answer("acme", "q", false, compute)).toBe("answer 1");
+    expect(await cache.answer("acme", "q", false, compute)).toBe("answer 1");
+    expect(calls.count).toBe(1);
+    expect(store.state.stampReads).toBe(1);
+    store.state.stamp = "2";
+    expect(await cache.answer("acme", "q", false, compute)).toBe("answer 2");
+    expect(await cache.answer("acme", "q", false, compute)).toBe("answer 2");
+    expect(calls.count).toBe(2);
+  });
+
+  it("keeps answers apart by organization, key and generation", async () => {
+    const store = fakeStore();
+    const cache = createResultCache({ reader: store.reader, maxRows: 100 });
+    const { calls, compute } = computing(store);
+    await cache.answer("acme", "q", false, compute);
+    expect(await cache.answer("other", "q", false, compute)).toBe("answer 2");
+    expect(await cache.answer("acme", "q2", false, compute)).toBe("answer 3");
+    store.state.generation = 2;
+    expect(await cache.answer("acme", "q", false, compute)).toBe("answer 4");
+    expect(calls.count).toBe(4);
+  });
+
+  it("computes for a fresh request, or without a key, and keeps nothing without a stamp", async () => {
+    const store = fakeStore();
+    const cache = createResultCache({ reader: store.reader, maxRows: 100 });
+    const { calls, compute } = computing(store);
+    await cache.answer("acme", "q", false, compute);
+    expect(await cache.answer("acme", "q", true, compute)).toBe("answer 2");
+    // The fresh answer replaced the kept one.
+    expect(await cache.answer("acme", "q", false, compute)).toBe("answer 2");
+    await cache.answer("acme", undefined, false, compute);
+    await cache.answer("acme", undefined, false, compute);
+    expect(calls.count).toBe(4);
+    store.state.stamp = null;
+    await cache.answer("acme", "unstamped", false, compute);
+    await cache.answer("acme", "unstamped", false, compute);
+    expect(calls.count).toBe(6);
+  });
+
+  it("does not keep an answer read in another generation than its key names", async () => {
+    const store = fakeStore();
+    const cache = createResultCache({ reader: store.reader, maxRows: 100 });
+    let calls = 0;
+    // A rebuild switches the generation between the key and the read.
+    const compute = async (): Promise<ComputedAnswer<number>> => ({
+      value: ++calls,
+      generation: 2,
+      stamp: "1",
+      rows: 1,
+    });
+    await cache.answer("acme", "q", false, compute);
+    await cache.answer("acme", "q", false, compute);
+    expect(calls).toBe(2);
+  });
+
+  it("keeps no answer larger than a quarter of its rows, and none at all with 0 rows", async () => {
+    const store = fakeStore();
+    const big = computing(store, 26);
+    const cache = createResultCache({ reader: store.reader, maxRows: 100 });
+    await cache.answer("acme", "big", false, big.compute);
+    await cache.answer("acme", "big", false, big.compute);
+    expect(big.calls.count).toBe(2);
+    const none = createResultCache({ reader: store.reader, maxRows: 0 });
+    const small = computing(store);
+    await none.answer("acme", "q", false, small.compute);
+    await none.answer("acme", "q", false, small.compute);
+    expect(small.calls.count).toBe(2);
+  });
+
+  it("computes a burst of the same query once, and only while nothing was counted since its read", async () => {
+    const store = fakeStore();
+    const cache = createResultCache({ reader: store.reader, maxRows: 100 });
+    let calls = 0;
+    let release: () => void = () => undefined;
+    const compute = async (): Promise<ComputedAnswer<number>> => {
+      const call = ++calls;
+      const stamp = store.state.stamp;
+      await new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      return { value: call, generation: 1, stamp, rows: 1 };
+    };
+    const burst = [1, 2, 3].map(() => cache.answer("acme", "q", false, compute));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    release();
+    expect(await Promise.all(burst)).toEqual([1, 1, 1]);
+    expect(calls).toBe(1);
+
+    // A batch is counted while the shared computation is under way: the late request computes anew.
+    store.state.stamp = "2";
+    const first = cache.answer("acme", "q", false, compute);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    const late = cache.answer("acme", "q", false, compute);
+    store.state.stamp = "3";
+    release();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    release();
+    expect(await first).toBe(2);
+    expect(await late).toBe(3);
+  });
+});

@@ -1,0 +1,108 @@
+import type { RollupReader } from "@vu/store";
+import { createBoundedCache } from "./boundedCache";
+
+/** An answer and the state of the store it was computed from. */
+export interface ComputedAnswer<T> {
+  value: T;
+  /** The keyspace generation and the organization's write stamp the answer's read saw. */
+  generation: number;
+  stamp: string | null;
+  /** What holding the answer costs, in rows. */
+  rows: number;
+}
+
+export interface ResultCache {
+  /**
+   * The answer to `key` for `org`: the one computed before, while the organization's write stamp
+   * still has the value it was computed at, else a new one from `compute`. Without a key (an
+   * answer that depends on the moment, e.g. a range ending "now") or with `fresh` (the client's
+   * `Cache-Control: no-cache`), it computes; a computed answer is kept when it has a key.
+   */
+  answer<T>(
+    org: string,
+    key: string | undefined,
+    fresh: boolean,
+    compute: () => Promise<ComputedAnswer<T>>,
+  ): Promise<T>;
+}
+
+export interface ResultCacheOptions {
+  reader: Pick<RollupReader, "generation" | "writeStamp">;
+  /** Rows held in all; an answer of more than a quarter of them is not kept. 0 keeps nothing. */
+  maxRows: number;
+  /** Unused answers are forgotten after this long (they are checked on every use anyway). */
+  ttlMs?: number;
+}
+
+interface Entry {
+  value: unknown;
+  stamp: string;
+  rows: number;
+}
+
+const MAX_ENTRIES = 10_000;
+
+/**
+ * Answers repeated queries without reading or summing a block (dashboards repeat theirs). Exact,
+ * not "fresh enough": the apply script increments the organization's write stamp atomically with
+ * every batch it counts, the answer is kept with the stamp its own read saw (in the same MULTI as
+ * the blocks), and it is served again only after an `HGET` shows the same stamp, the cost of
+ * `/stats/dimensions`. Whatever else an answer depends on (the query, the keyspace generation,
+ * which blocks retention still keeps) is in its key. Answers without a stamp (data written before
+ * stamps existed) are never kept.
+ */
+export function createResultCache({ reader, maxRows, ttlMs = 10 * 60_000 }: ResultCacheOptions): ResultCache {
+  const entries = createBoundedCache<Entry>({
+    maxEntries: MAX_ENTRIES,
+    ttlMs,
+    maxWeight: maxRows,
+    weigh: (entry) => entry.rows + 1,
+  });
+  const largest = maxRows / 4;
+  // Computations under way, by id: a burst of the same query (a dashboard opened by many people
+  // at once, or every client right after the stamp moved) computes it once, not once per request.
+  const computing = new Map<string, Promise<ComputedAnswer<unknown>>>();
+
+  /** The answer of a computation under way, while the stamp it read is still the stamp. */
+  async function joined<T>(
+    pending: Promise<ComputedAnswer<T>>,
+    generation: number,
+    org: string,
+  ): Promise<ComputedAnswer<T> | undefined> {
+    const shared = await pending.catch(() => undefined);
+    if (shared === undefined || shared.stamp === null || shared.generation !== generation) return undefined;
+    // Its read may predate this request: served only if nothing was counted since.
+    return (await reader.writeStamp(generation, org)) === shared.stamp ? shared : undefined;
+  }
+
+  return {
+    async answer<T>(
+      org: string,
+      key: string | undefined,
+      fresh: boolean,
+      compute: () => Promise<ComputedAnswer<T>>,
+    ): Promise<T> {
+      if (key === undefined || maxRows === 0) return (await compute()).value;
+      const generation = await reader.generation();
+      const id = `${generation}\u0000${org}\u0000${key}`;
+      const known = fresh ? undefined : entries.get(id);
+      if (known !== undefined && (await reader.writeStamp(generation, org)) === known.stamp) {
+        return known.value as T;
+      }
+      // Looked up without a pause in between, so that a burst finds the first request's computation.
+      const pending = fresh ? undefined : (computing.get(id) as Promise<ComputedAnswer<T>> | undefined);
+      const shared = pending && (await joined(pending, generation, org));
+      if (shared) return shared.value;
+      const computation = compute();
+      computing.set(id, computation);
+      const computed = await computation.finally(() => {
+        if (computing.get(id) === computation) computing.delete(id);
+      });
+      // Read in another generation (a rebuild switched in between): not the state this key names.
+      if (computed.stamp !== null && computed.generation === generation && computed.rows <= largest) {
+        entries.set(id, { value: computed.value, stamp: computed.stamp, rows: computed.rows });
+      }
+      return computed.value;
+    },
+  };
+}

@@ -1,0 +1,37 @@
+import { RENDERED_PAGES_PER_ANSWER } from "../query/pagination";
+
+export interface RenderedPages {
+  /**
+   * The body of one page of `answer` (a kept answer's identity: the same object while it is kept,
+   * a new one once it is computed again), rendered once and then reused.
+   */
+  body(answer: object, page: string, render: () => string): Buffer;
+}
+
+/**
+ * Rendering is most of what a kept answer still costs (1,000 rows: ~0.7 ms of JSON, ~1.6 ms of
+ * CSV), so the last pages rendered from each kept answer are kept with it: in a WeakMap, so they
+ * go when the answer goes (the result cache counts them in the answer's weight).
+ */
+export function createRenderedPages(): RenderedPages {
+  // Bytes, not strings: a kept page is not encoded to UTF-8 again for every response.
+  const pages = new WeakMap<object, Map<string, Buffer>>();
+  return {
+    body(answer, page, render) {
+      let rendered = pages.get(answer);
+      const known = rendered?.get(page);
+      if (known !== undefined) return known;
+      const body = Buffer.from(render());
+      if (rendered === undefined) {
+        rendered = new Map();
+        pages.set(answer, rendered);
+      }
+      for (const oldest of rendered.keys()) {
+        if (rendered.size < RENDERED_PAGES_PER_ANSWER) break;
+        rendered.delete(oldest);
+      }
+      rendered.set(page, body);
+      return body;
+    },
+  };
+}
