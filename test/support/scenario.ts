@@ -77,6 +77,21 @@ export interface Verdict {
 }
 
 /**
+ * A fault suite's last step: the fault-sized set of random queries against the oracle, over what
+ * the worker wrote through the fault; throws the replayable report on the first run that differs.
+ */
+export async function expectExactAfterFault(
+  prepared: PreparedWorkload,
+  options: Pick<VerifyOptions, "redisUrl" | "prefix" | "workerClock">,
+): Promise<void> {
+  const verdict = await verifyAgainstOracle(prepared, {
+    ...options,
+    queries: prepared.config.size.faultQueries,
+  });
+  if (verdict.failures.length > 0) throw new Error(verdict.message);
+}
+
+/**
  * Starts the API over what the worker wrote (its clock fixed just after ingest, so the oracle and
  * the API agree on "now" and on which blocks are kept), then compares: every organization's
  * all-time summary and dimensions first, then `queries` random queries.
