@@ -1,5 +1,5 @@
 import { Resvg } from "@resvg/resvg-js";
-import type { BenchResults } from "./results";
+import { apiVariant, type BenchResults } from "./results";
 
 // One colour per dashboard query (eight), the tab10 palette.
 const COLORS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf"];
@@ -14,7 +14,8 @@ const sizeLabel = (n: number) => (n >= 1e6 ? `${n / 1e6}M` : `${n / 1e3}k`);
 interface Series {
   name: string;
   color: string;
-  dashed: boolean;
+  /** Solid for the API answered from the result cache, dotted computed, dashed PostgreSQL. */
+  style: "solid" | "dotted" | "dashed";
   points: Array<[size: number, ms: number]>;
 }
 
@@ -23,14 +24,20 @@ function seriesOf(results: BenchResults, stat: "p50" | "p99"): Series[] {
   if (first === undefined) return [];
   return first.queries.flatMap((q, i) => {
     const color = COLORS[i % COLORS.length] ?? "#000";
-    const pick = (system: "api" | "postgres") =>
+    const pick = (system: "api" | "computed" | "postgres") =>
       results.sizes.flatMap((s): Array<[number, number]> => {
         const found = s.queries.find((x) => x.id === q.id);
-        return found ? [[s.size, found[system][stat]]] : [];
+        if (found === undefined) return [];
+        const value = system === "computed" ? apiVariant(found, "computed")?.run[stat] : found[system][stat];
+        return value === undefined ? [] : [[s.size, value]];
       });
+    const computed = pick("computed");
     return [
-      { name: `(${q.id}) API`, color, dashed: false, points: pick("api") },
-      { name: `(${q.id}) PostgreSQL`, color, dashed: true, points: pick("postgres") },
+      { name: `(${q.id}) API cached`, color, style: "solid" as const, points: pick("api") },
+      ...(computed.length > 0
+        ? [{ name: `(${q.id}) API computed`, color, style: "dotted" as const, points: computed }]
+        : []),
+      { name: `(${q.id}) PostgreSQL`, color, style: "dashed" as const, points: pick("postgres") },
     ];
   });
 }
@@ -64,12 +71,14 @@ function panel(left: number, title: string, series: Series[], sizes: number[]): 
   }
   for (const s of series) {
     const path = s.points.map(([size, ms]) => `${x(size).toFixed(1)},${y(ms).toFixed(1)}`).join(" ");
-    const dash = s.dashed ? ' stroke-dasharray="8 5"' : "";
+    const dash = { solid: "", dotted: ' stroke-dasharray="2 4"', dashed: ' stroke-dasharray="8 5"' }[s.style];
     parts.push(`<polyline points="${path}" fill="none" stroke="${s.color}" stroke-width="2.5"${dash}/>`);
     for (const [size, ms] of s.points) {
-      const shape = s.dashed
-        ? `<rect x="${x(size) - 5}" y="${y(ms) - 5}" width="10" height="10" fill="white" stroke="${s.color}" stroke-width="2"/>`
-        : `<circle cx="${x(size)}" cy="${y(ms)}" r="5" fill="${s.color}"/>`;
+      const shape = {
+        solid: `<circle cx="${x(size)}" cy="${y(ms)}" r="5" fill="${s.color}"/>`,
+        dotted: `<circle cx="${x(size)}" cy="${y(ms)}" r="5" fill="white" stroke="${s.color}" stroke-width="2"/>`,
+        dashed: `<rect x="${x(size) - 5}" y="${y(ms) - 5}" width="10" height="10" fill="white" stroke="${s.color}" stroke-width="2"/>`,
+      }[s.style];
       parts.push(shape);
     }
   }
@@ -90,9 +99,14 @@ function legend(results: BenchResults): string {
       `<text x="${lx + 40}" y="${ly + 5}" font-size="14">(${q.id}) ${escapeXml(q.title)}</text>`
     );
   });
+  const computed = results.sizes.some((s) => s.queries.some((q) => apiVariant(q, "computed")));
   const key =
-    `<circle cx="${WIDTH - 330}" cy="${HEIGHT - 22}" r="5" fill="#444"/>` +
-    `<text x="${WIDTH - 318}" y="${HEIGHT - 17}" font-size="14">solid: our API</text>` +
+    `<circle cx="${WIDTH - 640}" cy="${HEIGHT - 22}" r="5" fill="#444"/>` +
+    `<text x="${WIDTH - 628}" y="${HEIGHT - 17}" font-size="14">solid: our API${computed ? ", cached" : ""}</text>` +
+    (computed
+      ? `<circle cx="${WIDTH - 440}" cy="${HEIGHT - 22}" r="5" fill="white" stroke="#444" stroke-width="2"/>` +
+        `<text x="${WIDTH - 428}" y="${HEIGHT - 17}" font-size="14">dotted: computed (no-cache)</text>`
+      : "") +
     `<rect x="${WIDTH - 195}" y="${HEIGHT - 27}" width="10" height="10" fill="white" stroke="#444" stroke-width="2"/>` +
     `<text x="${WIDTH - 180}" y="${HEIGHT - 17}" font-size="14">dashed: PostgreSQL</text>`;
   return [...items, key].join("\n");

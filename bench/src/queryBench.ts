@@ -20,6 +20,12 @@ export interface RequestCost {
   redisBytes: number;
 }
 
+/** One autocannon run against the API: per-response latencies, its request rate and its failures. */
+export type ApiRun = LatencySummary & { requestsPerSecond: number; non2xx: number };
+
+/** Asks the API to compute the answer from the rollups instead of serving its kept one. */
+export const NO_CACHE = { "cache-control": "no-cache" } as const;
+
 export interface QueryResult {
   id: string;
   title: string;
@@ -27,11 +33,25 @@ export interface QueryResult {
   /** Rows in the page (1 for the summary) and all rows of the query. */
   rows: number;
   totalRows: number;
-  api: LatencySummary & { requestsPerSecond: number; non2xx: number };
+  /**
+   * The cached case: the same URL repeated without a header, so (since the result cache) answered
+   * from the kept answer after one HGET of the organization's write stamp.
+   */
+  api: ApiRun;
   postgres: LatencySummary & { queriesPerSecond: number };
-  /** PostgreSQL p50 ÷ API p50. */
+  /** PostgreSQL p50 ÷ cached API p50. */
   speedupP50: number;
+  /** Per request of the cached run. */
   cost: RequestCost;
+  /**
+   * The computed case: the same URL with `Cache-Control: no-cache`, planned, read from the rollups
+   * and summed on every request. Absent in results written before the bench measured both.
+   */
+  computed?: ApiRun;
+  /** Per request of the computed run. */
+  computedCost?: RequestCost;
+  /** PostgreSQL p50 ÷ computed API p50. */
+  computedSpeedupP50?: number;
   /** null when both systems returned the same numbers; otherwise the first difference. */
   mismatch: string | null;
   plan: string;
@@ -67,11 +87,17 @@ async function pgClient(url: string): Promise<pg.Client> {
  * is also recorded from its `response` event, because its own histogram keeps whole milliseconds,
  * too coarse for answers that take one or two.
  */
-export function runAutocannon(url: string, token: string, connections: number, durationS: number) {
+export function runAutocannon(
+  url: string,
+  token: string,
+  connections: number,
+  durationS: number,
+  headers: Record<string, string> = {},
+) {
   const times: number[] = [];
-  return new Promise<LatencySummary & { requestsPerSecond: number; non2xx: number }>((resolve, reject) => {
+  return new Promise<ApiRun>((resolve, reject) => {
     const instance = autocannon(
-      { url, connections, duration: durationS, headers: { authorization: `Bearer ${token}` } },
+      { url, connections, duration: durationS, headers: { ...headers, authorization: `Bearer ${token}` } },
       (error, result) => {
         if (error) return reject(error);
         resolve({
@@ -115,9 +141,14 @@ async function runPostgres(query: DashboardQuery, options: QueryBenchOptions) {
   return { ...summarize(times), queriesPerSecond: times.length / elapsedS() };
 }
 
+/**
+ * The API's answer, computed now (`no-cache`: the check is of the rollups and the aggregation, not
+ * of a kept answer), against PostgreSQL's. The computed answer is kept, so the cached run that
+ * follows is served from it from its first request.
+ */
 async function verify(query: DashboardQuery, options: QueryBenchOptions) {
   const res = await fetch(options.baseUrl + query.path, {
-    headers: { authorization: `Bearer ${options.token}` },
+    headers: { ...NO_CACHE, authorization: `Bearer ${options.token}` },
   });
   const body = await res.text();
   if (res.status !== 200)
@@ -138,9 +169,46 @@ async function verify(query: DashboardQuery, options: QueryBenchOptions) {
   }
 }
 
+/** autocannon on one URL with what it cost the API and Redis per request over the same window. */
+async function measureApi(
+  path: string,
+  options: QueryBenchOptions,
+  headers: Record<string, string> = {},
+): Promise<{ run: ApiRun; cost: RequestCost }> {
+  const cpu = measureCpu({ api: options.apiPid, redis: options.redisPid });
+  const statsBefore = await commandStats(options.redis);
+  const bytesBefore = await netOutputBytes(options.redis);
+  const run = await runAutocannon(
+    options.baseUrl + path,
+    options.token,
+    options.connections,
+    options.durationS,
+    headers,
+  );
+  const window = cpu.end();
+  const bytes = (await netOutputBytes(options.redis)) - bytesBefore;
+  const commands = commandStatsDelta(statsBefore, await commandStats(options.redis));
+  const requests = Math.max(1, run.samples + run.non2xx);
+  const cost: RequestCost = {
+    apiCpuMs: ((window.cores.api ?? 0) * window.seconds * 1000) / requests,
+    redisCpuMs: ((window.cores.redis ?? 0) * window.seconds * 1000) / requests,
+    redisCalls: commands.reduce((n, c) => n + c.calls, 0) / requests,
+    hgetallMs: (commands.find((c) => c.command === "hgetall")?.usec ?? 0) / 1000 / requests,
+    redisBytes: bytes / requests,
+  };
+  return { run, cost };
+}
+
+const describeRun = (name: string, run: ApiRun, cost: RequestCost) =>
+  `${name} p50 ${fmt(run.p50, 2)} ms p99 ${fmt(run.p99, 2)} ms (${fmt(run.requestsPerSecond)} req/s; ` +
+  `per request API CPU ${fmt(cost.apiCpuMs, 2)} ms, Redis CPU ${fmt(cost.redisCpuMs, 2)} ms, ` +
+  `${fmt(cost.redisBytes / 1024, 1)} KiB from Redis)`;
+
 /**
- * Each query checked against PostgreSQL, then run under autocannon against the API and in the same
- * closed loop against PostgreSQL. Returns the API's answers too, for the other engines to match.
+ * Each query checked against PostgreSQL, then run twice under autocannon against the API (first
+ * repeated as a dashboard repeats it, answered from the result cache; then with `no-cache`,
+ * computed on every request), and in the same closed loop against PostgreSQL. Returns the API's
+ * answers too, for the other engines to match.
  */
 export async function benchQueries(
   queries: readonly DashboardQuery[],
@@ -152,26 +220,8 @@ export async function benchQueries(
     const { api: answer, mismatch, plan } = await verify(query, options);
     answers.set(query.id, answer);
     if (mismatch) log(`  !!! MISMATCH in query ${query.id} (${query.title}): ${mismatch}`);
-    const cpu = measureCpu({ api: options.apiPid, redis: options.redisPid });
-    const statsBefore = await commandStats(options.redis);
-    const bytesBefore = await netOutputBytes(options.redis);
-    const api = await runAutocannon(
-      options.baseUrl + query.path,
-      options.token,
-      options.connections,
-      options.durationS,
-    );
-    const window = cpu.end();
-    const bytes = (await netOutputBytes(options.redis)) - bytesBefore;
-    const commands = commandStatsDelta(statsBefore, await commandStats(options.redis));
-    const requests = Math.max(1, api.samples + api.non2xx);
-    const cost: RequestCost = {
-      apiCpuMs: ((window.cores.api ?? 0) * window.seconds * 1000) / requests,
-      redisCpuMs: ((window.cores.redis ?? 0) * window.seconds * 1000) / requests,
-      redisCalls: commands.reduce((n, c) => n + c.calls, 0) / requests,
-      hgetallMs: (commands.find((c) => c.command === "hgetall")?.usec ?? 0) / 1000 / requests,
-      redisBytes: bytes / requests,
-    };
+    const cached = await measureApi(query.path, options);
+    const computed = await measureApi(query.path, options, NO_CACHE);
     const postgres = await runPostgres(query, options);
     const result: QueryResult = {
       id: query.id,
@@ -179,21 +229,29 @@ export async function benchQueries(
       path: query.path,
       rows: answer.rows.length,
       totalRows: answer.totalRows,
-      api,
+      api: cached.run,
       postgres,
-      speedupP50: postgres.p50 / api.p50,
-      cost,
+      speedupP50: postgres.p50 / cached.run.p50,
+      cost: cached.cost,
+      computed: computed.run,
+      computedCost: computed.cost,
+      computedSpeedupP50: postgres.p50 / computed.run.p50,
       mismatch,
       plan,
     };
     log(
-      `  (${query.id}) ${query.title}: API p50 ${fmt(api.p50, 2)} ms p99 ${fmt(api.p99, 2)} ms ` +
-        `(${fmt(api.requestsPerSecond)} req/s) | PostgreSQL p50 ${fmt(postgres.p50, 1)} ms ` +
-        `p99 ${fmt(postgres.p99, 1)} ms (n=${postgres.samples}) | ×${fmt(result.speedupP50, 1)} | ` +
-        `${mismatch ? "MISMATCH" : "same numbers"} | per request: API CPU ${fmt(cost.apiCpuMs, 1)} ms, ` +
-        `Redis CPU ${fmt(cost.redisCpuMs, 1)} ms, ${fmt(cost.redisBytes / 1024)} KiB from Redis`,
+      `  (${query.id}) ${query.title}: ${describeRun("cached", cached.run, cached.cost)} | ` +
+        `${describeRun("computed", computed.run, computed.cost)} | PostgreSQL p50 ${fmt(postgres.p50, 1)} ms ` +
+        `p99 ${fmt(postgres.p99, 1)} ms (n=${postgres.samples}) | p50 speed-up cached ×${fmt(result.speedupP50, 1)}, ` +
+        `computed ×${fmt(result.computedSpeedupP50 ?? Number.NaN, 1)} | ${mismatch ? "MISMATCH" : "same numbers"}`,
     );
-    if (api.non2xx > 0) throw new Error(`query ${query.id}: ${api.non2xx} requests failed under load`);
+    for (const [name, run] of [
+      ["cached", cached.run],
+      ["computed", computed.run],
+    ] as const) {
+      if (run.non2xx > 0)
+        throw new Error(`query ${query.id} (${name}): ${run.non2xx} requests failed under load`);
+    }
     results.push(result);
   }
   return { results, answers };

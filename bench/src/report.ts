@@ -2,13 +2,20 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { REPO_ROOT } from "./childService";
 import { renderFindings } from "./findings";
-import type { BenchResults, SizeResult } from "./results";
+import { apiVariant, type BenchResults, type SizeResult } from "./results";
 import { checkTargets, fasterEngine } from "./targets";
 
 const f = (n: number, digits = 0) =>
   Number.isFinite(n)
     ? n.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits })
     : "–";
+/** Milliseconds, or "–" when the value is missing (results from before a column existed). */
+const ms = (n: number | undefined, digits: number) =>
+  n === undefined || !Number.isFinite(n) ? "–" : `${f(n, digits)} ms`;
+const times = (n: number | undefined, digits = 1) =>
+  n === undefined || !Number.isFinite(n) ? "–" : `×${f(n, digits)}`;
+const kib = (bytes: number | undefined) =>
+  bytes === undefined || !Number.isFinite(bytes) ? "–" : `${f(bytes / 1024, 1)} KiB`;
 const mib = (bytes: number) => `${f(bytes / 2 ** 20, 1)} MiB`;
 const label = (size: number) =>
   size >= 1e6 ? `${f(size / 1e6, size % 1e6 === 0 ? 0 : 2)}M` : `${f(size / 1e3)}k`;
@@ -202,31 +209,42 @@ function querySection(s: SizeResult, connections: number, cores: number): string
     [
       "Query",
       "Rows (page / all)",
-      "API p50",
-      "API p99",
-      "API req/s",
+      "cached p50",
+      "cached p99",
+      "computed p50",
+      "computed p99",
+      "API req/s (cached / computed)",
       "PostgreSQL p50",
       "PostgreSQL p99",
       "PG n",
-      "p50 speed-up",
-      "API CPU / request",
-      "from Redis / request",
+      "p50 speed-up cached",
+      "p50 speed-up computed",
+      "API CPU / request cached",
+      "API CPU / request computed",
+      "from Redis / request (cached / computed)",
       "Same numbers",
     ],
-    s.queries.map((q) => [
-      `(${q.id}) ${q.title}`,
-      `${f(q.rows)} / ${f(q.totalRows)}`,
-      `${f(q.api.p50, 2)} ms`,
-      `${f(q.api.p99, 2)} ms`,
-      f(q.api.requestsPerSecond),
-      `${f(q.postgres.p50, 1)} ms`,
-      `${f(q.postgres.p99, 1)} ms`,
-      f(q.postgres.samples),
-      `×${f(q.speedupP50, 1)}`,
-      `${f(q.cost.apiCpuMs, 1)} ms`,
-      `${f(q.cost.redisBytes / 1024)} KiB`,
-      q.mismatch === null ? "yes" : `**NO**: ${q.mismatch.slice(0, 300)}`,
-    ]),
+    s.queries.map((q) => {
+      const computed = apiVariant(q, "computed");
+      return [
+        `(${q.id}) ${q.title}`,
+        `${f(q.rows)} / ${f(q.totalRows)}`,
+        ms(q.api.p50, 2),
+        ms(q.api.p99, 2),
+        ms(computed?.run.p50, 2),
+        ms(computed?.run.p99, 2),
+        `${f(q.api.requestsPerSecond)} / ${f(computed?.run.requestsPerSecond ?? Number.NaN)}`,
+        ms(q.postgres.p50, 1),
+        ms(q.postgres.p99, 1),
+        f(q.postgres.samples),
+        times(q.speedupP50),
+        times(computed?.speedupP50),
+        ms(q.cost.apiCpuMs, 2),
+        ms(computed?.cost.apiCpuMs, 2),
+        `${kib(q.cost.redisBytes)} / ${kib(computed?.cost.redisBytes)}`,
+        q.mismatch === null ? "yes" : `**NO**: ${q.mismatch.slice(0, 300)}`,
+      ];
+    }),
   )}\n\nBoth systems under the same closed loop of ${connections} concurrent clients. 1-minute load
 average during the run: ${Object.entries(s.loadAverage)
     .map(([phase, v]) => `${f(v, 1)} (${phase})`)
@@ -240,25 +258,34 @@ function engineSection(s: SizeResult): string {
   return `### ${label(s.size)} recordings\n\n${table(
     [
       "Query",
-      "API p50",
+      "API p50 cached",
+      "API p50 computed",
       ...names.flatMap((n) => [`${n} p50`, `${n} p99`]),
       "PostgreSQL p50",
-      "API vs faster engine",
-      "API vs PostgreSQL",
+      "API vs faster engine, cached",
+      "API vs faster engine, computed",
+      "API vs PostgreSQL, cached",
+      "API vs PostgreSQL, computed",
     ],
     s.queries.map((q) => {
       const best = fasterEngine(s, q.id);
+      const computed = apiVariant(q, "computed");
+      const vsBest = (p50: number | undefined) =>
+        best && p50 !== undefined ? `${times(best.p50 / p50)} (${best.name})` : "–";
       return [
         `(${q.id}) ${q.title}`,
-        `${f(q.api.p50, 2)} ms`,
+        ms(q.api.p50, 2),
+        ms(computed?.run.p50, 2),
         ...s.engines.flatMap((e) => {
           const r = e.queries[q.id];
           const wrong = r?.mismatch ? " **NO**" : "";
-          return [`${f(r?.p50 ?? Number.NaN, 2)} ms${wrong}`, `${f(r?.p99 ?? Number.NaN, 2)} ms`];
+          return [`${ms(r?.p50, 2)}${wrong}`, ms(r?.p99, 2)];
         }),
-        `${f(q.postgres.p50, 1)} ms`,
-        best ? `×${f(best.p50 / q.api.p50, 1)} (${best.name})` : "–",
-        `×${f(q.speedupP50, 1)}`,
+        ms(q.postgres.p50, 1),
+        vsBest(q.api.p50),
+        vsBest(computed?.run.p50),
+        times(q.speedupP50),
+        times(computed?.speedupP50),
       ];
     }),
   )}\n\nLoaded from the same events (CSV written once): ${s.engines
@@ -297,26 +324,47 @@ function apiProfileTable(s: SizeResult): string {
 function scalingSection(r: BenchResults): string {
   const first = r.sizes[0];
   if (first === undefined || r.sizes.length < 2) return "Only one size was run.";
+  const growth = (values: number[]) => times((values.at(-1) ?? Number.NaN) / (values[0] ?? Number.NaN), 2);
   return table(
     [
       "Query",
-      ...r.sizes.map((s) => `API p50 at ${label(s.size)}`),
+      ...r.sizes.map((s) => `cached p50 at ${label(s.size)}`),
+      "growth",
+      ...r.sizes.map((s) => `computed p50 at ${label(s.size)}`),
       "growth",
       ...r.sizes.map((s) => `PG p50 at ${label(s.size)}`),
       "growth",
     ],
     first.queries.map((q) => {
-      const api = r.sizes.map((s) => s.queries.find((x) => x.id === q.id)?.api.p50 ?? Number.NaN);
-      const pg = r.sizes.map((s) => s.queries.find((x) => x.id === q.id)?.postgres.p50 ?? Number.NaN);
+      const at = (s: SizeResult) => s.queries.find((x) => x.id === q.id);
+      const cached = r.sizes.map((s) => at(s)?.api.p50 ?? Number.NaN);
+      const computed = r.sizes.map((s) => {
+        const found = at(s);
+        return (found && apiVariant(found, "computed")?.run.p50) ?? Number.NaN;
+      });
+      const pg = r.sizes.map((s) => at(s)?.postgres.p50 ?? Number.NaN);
       return [
         `(${q.id}) ${q.title}`,
-        ...api.map((v) => `${f(v, 2)} ms`),
-        `×${f((api.at(-1) ?? 0) / (api[0] ?? 1), 2)}`,
-        ...pg.map((v) => `${f(v, 1)} ms`),
-        `×${f((pg.at(-1) ?? 0) / (pg[0] ?? 1), 2)}`,
+        ...cached.map((v) => ms(v, 2)),
+        growth(cached),
+        ...computed.map((v) => ms(v, 2)),
+        growth(computed),
+        ...pg.map((v) => ms(v, 1)),
+        growth(pg),
       ];
     }),
   );
+}
+
+/** A note when the results predate the computed run (an older results.json re-rendered). */
+function legacyNote(r: BenchResults): string {
+  const missing = r.sizes.some((s) => s.queries.some((q) => apiVariant(q, "computed") === undefined));
+  if (!missing) return "";
+  return `\n\nThese results were written before the bench ran each query twice: there is one API run
+per query, without a header, shown as "cached" (its same-numbers check asked without a header too);
+the computed columns show – and only that run's targets are checked. Whether its answers came from
+a kept answer depends on the commit measured: before the result cache (commit cf512c4) every
+answer was computed.`;
 }
 
 function queryList(r: BenchResults): string {
@@ -382,6 +430,11 @@ ${freshnessSection(r)}
 
 ## Dashboard queries: our API vs PostgreSQL
 
+Each query is run twice against the API: **cached** is the same query repeated, as a dashboard
+repeats it, answered from the exact result cache after one HGET of the organization's write stamp;
+**computed** sends \`Cache-Control: no-cache\`, so every request is planned, read from the rollups
+and summed. The same-numbers check compares a computed answer with PostgreSQL's.${legacyNote(r)}
+
 ${r.sizes.map((s) => querySection(s, r.connections, r.machine.cores)).join("\n\n")}
 
 ## Embedded analytics engines on the same raw events
@@ -399,7 +452,8 @@ ${r.sizes.map((s) => engineSection(s)).join("\n\n")}
 autocannon, ${r.throughputConnections} connections for ${r.throughputDurationS} s per target, one after
 another (each starts once the API has answered its backlog). The per-token rate limit is raised
 for the bench (\`RATE_LIMIT_PER_MINUTE=1000000000\`): the limiter's Redis call stays in every
-request, but nothing is refused with 429.
+request, but nothing is refused with 429. Each target repeats one URL without a header, so the
+queries are the cached case: answered from the result cache.
 
 ${throughputSection(r)}
 

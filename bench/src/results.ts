@@ -6,7 +6,7 @@ import type { MachineInfo } from "./machine";
 import type { PostgresLoad } from "./postgresLoad";
 import type { CpuWindow } from "./processCpu";
 import type { ProfileEntry } from "./profileSummary";
-import type { QueryResult } from "./queryBench";
+import type { ApiRun, QueryResult, RequestCost } from "./queryBench";
 import type { MemoryBreakdown } from "./redisMemory";
 import type { ThroughputResult } from "./throughputBench";
 
@@ -61,4 +61,34 @@ export interface BenchResults {
   throughputDurationS: number;
   machine: MachineInfo;
   sizes: SizeResult[];
+}
+
+/** One way the API was asked a query: repeated (served from the result cache) or with `no-cache`. */
+export interface ApiVariant {
+  name: "cached" | "computed";
+  run: ApiRun;
+  cost: RequestCost;
+  /** PostgreSQL p50 ÷ this variant's p50. */
+  speedupP50: number;
+}
+
+/**
+ * The variants a query result holds: always the cached run; the computed one only in results
+ * written since the bench measures both (older results.json files lack it).
+ */
+export function apiVariants(q: QueryResult): ApiVariant[] {
+  const variants: ApiVariant[] = [{ name: "cached", run: q.api, cost: q.cost, speedupP50: q.speedupP50 }];
+  if (q.computed && q.computedCost)
+    variants.push({
+      name: "computed",
+      run: q.computed,
+      cost: q.computedCost,
+      speedupP50: q.computedSpeedupP50 ?? q.postgres.p50 / q.computed.p50,
+    });
+  return variants;
+}
+
+/** A query's variant by name, if the results hold it. */
+export function apiVariant(q: QueryResult, name: ApiVariant["name"]): ApiVariant | undefined {
+  return apiVariants(q).find((v) => v.name === name);
 }

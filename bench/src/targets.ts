@@ -1,4 +1,4 @@
-import type { BenchResults, SizeResult } from "./results";
+import { apiVariant, apiVariants, type BenchResults, type SizeResult } from "./results";
 
 export interface TargetCheck {
   area: string;
@@ -25,25 +25,33 @@ export function fasterEngine(s: SizeResult, id: string): { name: string; p50: nu
     .sort((a, b) => a.p50 - b.p50)[0];
 }
 
+/**
+ * Every query target is checked for both ways the API is asked: `cached` (the same query repeated,
+ * answered from the result cache) and `computed` (`Cache-Control: no-cache`, planned, read and
+ * summed on every request). Results from before the bench measured both have only the first.
+ */
 function queryChecks(largest: SizeResult): TargetCheck[] {
   const checks: TargetCheck[] = [];
   for (const q of largest.queries) {
     const engine = fasterEngine(largest, q.id);
-    if (engine) {
-      const ratio = engine.p50 / q.api.p50;
+    for (const v of apiVariants(q)) {
+      const area = `Query ${q.id} (${v.name})`;
+      if (engine) {
+        const ratio = engine.p50 / v.run.p50;
+        checks.push({
+          area,
+          target: `p50 ≥ 10× faster than the faster of ClickHouse and DuckDB (at ${label(largest)})`,
+          measured: `×${f(ratio, 1)} (${f(v.run.p50, 2)} ms vs ${engine.name} ${f(engine.p50, 2)} ms)`,
+          met: ratio >= 10,
+        });
+      }
       checks.push({
-        area: `Query ${q.id}`,
-        target: `p50 ≥ 10× faster than the faster of ClickHouse and DuckDB (at ${label(largest)})`,
-        measured: `×${f(ratio, 1)} (${f(q.api.p50, 2)} ms vs ${engine.name} ${f(engine.p50, 2)} ms)`,
-        met: ratio >= 10,
+        area,
+        target: `p50 ≥ 200× faster than PostgreSQL (at ${label(largest)})`,
+        measured: `×${f(v.speedupP50, 1)} (${f(v.run.p50, 2)} ms vs ${f(q.postgres.p50, 1)} ms)`,
+        met: v.speedupP50 >= 200,
       });
     }
-    checks.push({
-      area: `Query ${q.id}`,
-      target: `p50 ≥ 200× faster than PostgreSQL (at ${label(largest)})`,
-      measured: `×${f(q.speedupP50, 1)} (${f(q.api.p50, 2)} ms vs ${f(q.postgres.p50, 1)} ms)`,
-      met: q.speedupP50 >= 200,
-    });
   }
   return checks;
 }
@@ -52,15 +60,19 @@ function zoneChecks(largest: SizeResult): TargetCheck[] {
   return largest.queries.flatMap((twin) => {
     const zoned = largest.queries.find((q) => q.id === twin.id.replace(/-utc$/, ""));
     if (!twin.id.endsWith("-utc") || zoned === undefined) return [];
-    const ratio = zoned.api.p50 / twin.api.p50;
-    return [
-      {
-        area: `Zone (${zoned.id})`,
-        target: `p50 within 1.5× of its UTC twin (${twin.id}) (at ${label(largest)})`,
-        measured: `×${f(ratio, 2)} (${f(zoned.api.p50, 2)} ms vs ${f(twin.api.p50, 2)} ms)`,
-        met: ratio <= 1.5,
-      },
-    ];
+    return apiVariants(zoned).flatMap((z) => {
+      const t = apiVariant(twin, z.name);
+      if (t === undefined) return [];
+      const ratio = z.run.p50 / t.run.p50;
+      return [
+        {
+          area: `Zone (${zoned.id}, ${z.name})`,
+          target: `p50 within 1.5× of its UTC twin (${twin.id}) (at ${label(largest)})`,
+          measured: `×${f(ratio, 2)} (${f(z.run.p50, 2)} ms vs ${f(t.run.p50, 2)} ms)`,
+          met: ratio <= 1.5,
+        },
+      ];
+    });
   });
 }
 
@@ -72,8 +84,8 @@ function throughputChecks(largest: SizeResult, connections: number): TargetCheck
     .map((t) => {
       const share = t.requestsPerSecond / reference.requestsPerSecond;
       return {
-        area: `Throughput (${t.id})`,
-        target: `${connections} connections: ≥ 40 % of /stats/dimensions' req/s, 0 errors, p99 < 250 ms (at ${label(largest)})`,
+        area: `Throughput (${t.id}, cached)`,
+        target: `${connections} connections on the same query repeated (answered from the result cache): ≥ 40 % of /stats/dimensions' req/s, 0 errors, p99 < 250 ms (at ${label(largest)})`,
         measured: `${f(share * 100)} % (${f(t.requestsPerSecond)} vs ${f(reference.requestsPerSecond)} req/s), ${f(t.errors)} errors, p99 ${f(t.p99)} ms`,
         met: share >= 0.4 && t.errors === 0 && t.p99 < 250,
       };
@@ -84,15 +96,19 @@ function scalingChecks(smallest: SizeResult, largest: SizeResult): TargetCheck[]
   return largest.queries.flatMap((q) => {
     const small = smallest.queries.find((s) => s.id === q.id);
     if (small === undefined) return [];
-    const growth = q.api.p50 / small.api.p50;
-    return [
-      {
-        area: `Query ${q.id}`,
-        target: `p50 at ${label(largest)} ≤ 1.2 × p50 at ${label(smallest)}`,
-        measured: `×${f(growth, 2)} (${f(small.api.p50, 2)} → ${f(q.api.p50, 2)} ms)`,
-        met: growth <= 1.2,
-      },
-    ];
+    return apiVariants(q).flatMap((large) => {
+      const before = apiVariant(small, large.name);
+      if (before === undefined) return [];
+      const growth = large.run.p50 / before.run.p50;
+      return [
+        {
+          area: `Query ${q.id} (${large.name})`,
+          target: `p50 at ${label(largest)} ≤ 1.2 × p50 at ${label(smallest)}`,
+          measured: `×${f(growth, 2)} (${f(before.run.p50, 2)} → ${f(large.run.p50, 2)} ms)`,
+          met: growth <= 1.2,
+        },
+      ];
+    });
   });
 }
 
