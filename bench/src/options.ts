@@ -14,6 +14,11 @@ export interface BenchOptions {
   connections: number;
   /** Seconds each API query is hammered for. */
   queryDurationS: number;
+  /**
+   * Seconds each API query is also run by one client alone: single stream, as the embedded
+   * engines are timed, so that comparison is at equal concurrency.
+   */
+  singleStreamDurationS: number;
   /** PostgreSQL: at least this many executions per query, even past the duration… */
   pgMinSamples: number;
   /** …but never longer than this, so a slow query cannot eat the run. */
@@ -64,6 +69,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
       quick: { type: "boolean", default: false },
       connections: { type: "string" },
       "query-duration": { type: "string" },
+      "single-duration": { type: "string" },
       "pg-min-samples": { type: "string" },
       "pg-max-duration": { type: "string" },
       "throughput-connections": { type: "string" },
@@ -90,6 +96,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     postgresUrl: env.BENCH_PG_URL ?? "postgres://postgres@127.0.0.1:5432/vu_bench",
     connections: positive("--connections", values.connections, 4),
     queryDurationS: positive("--query-duration", values["query-duration"], quick ? 3 : 10),
+    singleStreamDurationS: positive("--single-duration", values["single-duration"], quick ? 2 : 5),
     pgMinSamples: positive("--pg-min-samples", values["pg-min-samples"], quick ? 10 : 30),
     pgMaxDurationS: positive("--pg-max-duration", values["pg-max-duration"], quick ? 10 : 90),
     throughputConnections: positive("--throughput-connections", values["throughput-connections"], 200),

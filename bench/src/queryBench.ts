@@ -52,6 +52,11 @@ export interface QueryResult {
   computedCost?: RequestCost;
   /** PostgreSQL p50 ÷ computed API p50. */
   computedSpeedupP50?: number;
+  /**
+   * Both cases again with one client alone (single stream, as the embedded engines are timed):
+   * latency without queueing behind the other connections. Absent in older results.
+   */
+  singleStream?: { cached: ApiRun; computed: ApiRun };
   /** null when both systems returned the same numbers; otherwise the first difference. */
   mismatch: string | null;
   plan: string;
@@ -68,6 +73,7 @@ export interface QueryBenchOptions {
   table: string;
   connections: number;
   durationS: number;
+  singleStreamDurationS: number;
   pgMinSamples: number;
   pgMaxDurationS: number;
 }
@@ -199,6 +205,14 @@ async function measureApi(
   return { run, cost };
 }
 
+/** Both cases by one client alone, as the embedded engines are timed. */
+async function runSingleStream(path: string, options: QueryBenchOptions) {
+  const url = options.baseUrl + path;
+  const cached = await runAutocannon(url, options.token, 1, options.singleStreamDurationS);
+  const computed = await runAutocannon(url, options.token, 1, options.singleStreamDurationS, NO_CACHE);
+  return { cached, computed };
+}
+
 const describeRun = (name: string, run: ApiRun, cost: RequestCost) =>
   `${name} p50 ${fmt(run.p50, 2)} ms p99 ${fmt(run.p99, 2)} ms (${fmt(run.requestsPerSecond)} req/s; ` +
   `per request API CPU ${fmt(cost.apiCpuMs, 2)} ms, Redis CPU ${fmt(cost.redisCpuMs, 2)} ms, ` +
@@ -222,6 +236,7 @@ export async function benchQueries(
     if (mismatch) log(`  !!! MISMATCH in query ${query.id} (${query.title}): ${mismatch}`);
     const cached = await measureApi(query.path, options);
     const computed = await measureApi(query.path, options, NO_CACHE);
+    const singleStream = await runSingleStream(query.path, options);
     const postgres = await runPostgres(query, options);
     const result: QueryResult = {
       id: query.id,
@@ -236,6 +251,7 @@ export async function benchQueries(
       computed: computed.run,
       computedCost: computed.cost,
       computedSpeedupP50: postgres.p50 / computed.run.p50,
+      singleStream,
       mismatch,
       plan,
     };
@@ -243,11 +259,15 @@ export async function benchQueries(
       `  (${query.id}) ${query.title}: ${describeRun("cached", cached.run, cached.cost)} | ` +
         `${describeRun("computed", computed.run, computed.cost)} | PostgreSQL p50 ${fmt(postgres.p50, 1)} ms ` +
         `p99 ${fmt(postgres.p99, 1)} ms (n=${postgres.samples}) | p50 speed-up cached ×${fmt(result.speedupP50, 1)}, ` +
-        `computed ×${fmt(result.computedSpeedupP50 ?? Number.NaN, 1)} | ${mismatch ? "MISMATCH" : "same numbers"}`,
+        `computed ×${fmt(result.computedSpeedupP50 ?? Number.NaN, 1)} | one stream p50 cached ` +
+        `${fmt(singleStream.cached.p50, 2)} ms, computed ${fmt(singleStream.computed.p50, 2)} ms | ` +
+        `${mismatch ? "MISMATCH" : "same numbers"}`,
     );
     for (const [name, run] of [
       ["cached", cached.run],
       ["computed", computed.run],
+      ["cached, one stream", singleStream.cached],
+      ["computed, one stream", singleStream.computed],
     ] as const) {
       if (run.non2xx > 0)
         throw new Error(`query ${query.id} (${name}): ${run.non2xx} requests failed under load`);

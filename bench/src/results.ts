@@ -70,6 +70,8 @@ export interface ApiVariant {
   cost: RequestCost;
   /** PostgreSQL p50 ÷ this variant's p50. */
   speedupP50: number;
+  /** The same asked by one client alone (single stream, as the engines are timed), if measured. */
+  single?: ApiRun;
 }
 
 /**
@@ -77,13 +79,16 @@ export interface ApiVariant {
  * written since the bench measures both (older results.json files lack it).
  */
 export function apiVariants(q: QueryResult): ApiVariant[] {
-  const variants: ApiVariant[] = [{ name: "cached", run: q.api, cost: q.cost, speedupP50: q.speedupP50 }];
+  const variants: ApiVariant[] = [
+    { name: "cached", run: q.api, cost: q.cost, speedupP50: q.speedupP50, single: q.singleStream?.cached },
+  ];
   if (q.computed && q.computedCost)
     variants.push({
       name: "computed",
       run: q.computed,
       cost: q.computedCost,
       speedupP50: q.computedSpeedupP50 ?? q.postgres.p50 / q.computed.p50,
+      single: q.singleStream?.computed,
     });
   return variants;
 }

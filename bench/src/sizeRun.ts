@@ -117,6 +117,7 @@ export async function runSize(
       table: `${postgres.schema}.recordings`,
       connections: options.connections,
       durationS: options.queryDurationS,
+      singleStreamDurationS: options.singleStreamDurationS,
       pgMinSamples: options.pgMinSamples,
       pgMaxDurationS: options.pgMaxDurationS,
     });

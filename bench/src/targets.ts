@@ -37,11 +37,14 @@ function queryChecks(largest: SizeResult): TargetCheck[] {
     for (const v of apiVariants(q)) {
       const area = `Query ${q.id} (${v.name})`;
       if (engine) {
-        const ratio = engine.p50 / v.run.p50;
+        // At equal concurrency: the engines run one query at a time in the bench's process.
+        const p50 = v.single?.p50 ?? v.run.p50;
+        const stream = v.single ? "one stream each" : "the API under concurrent clients";
+        const ratio = engine.p50 / p50;
         checks.push({
           area,
-          target: `p50 ≥ 10× faster than the faster of ClickHouse and DuckDB (at ${label(largest)})`,
-          measured: `×${f(ratio, 1)} (${f(v.run.p50, 2)} ms vs ${engine.name} ${f(engine.p50, 2)} ms)`,
+          target: `p50 ≥ 10× faster than the faster of ClickHouse and DuckDB, ${stream} (at ${label(largest)})`,
+          measured: `×${f(ratio, 1)} (${f(p50, 2)} ms vs ${engine.name} ${f(engine.p50, 2)} ms)`,
           met: ratio >= 10,
         });
       }
