@@ -304,15 +304,20 @@ function throughputSection(r: BenchResults): string {
     .map(
       (s) =>
         `### ${label(s.size)} recordings\n\n${table(
-          ["Target", "req/s", "p50", "p99", "errors"],
+          ["Target", "req/s", "p50", "p99", "errors", "answer", "cores: API / Redis / load generator"],
           s.throughput.map((t) => [
             t.id === "dimensions" ? "/stats/dimensions (fixed cost)" : `(${t.id})`,
             f(t.requestsPerSecond),
             `${f(t.p50, 1)} ms`,
             `${f(t.p99, 1)} ms`,
             f(t.errors),
+            t.responseBytes === undefined ? "–" : `${f(t.responseBytes / 1024, 1)} KiB`,
+            t.cores === undefined
+              ? "–"
+              : `${f(t.cores.api, 2)} / ${f(t.cores.redis, 2)} / ${f(t.cores.loadGenerator, 2)}`,
           ]),
-        )}`,
+        )}\n\nThe load generator (autocannon) runs in the bench's process on the same cores as the API:
+a target where it uses a full core and the API does not is measuring the client.`,
     )
     .join("\n\n");
 }

@@ -128,6 +128,8 @@ export async function runSize(
     const throughput = await benchThroughput(dashboard, ["b", "f"], {
       baseUrl: api.baseUrl,
       token,
+      apiPid: api.api.pid,
+      redisPid: await redisPid(redis),
       connections: options.throughputConnections,
       durationS: options.throughputDurationS,
     });

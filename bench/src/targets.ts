@@ -89,7 +89,9 @@ function throughputChecks(largest: SizeResult, connections: number): TargetCheck
       return {
         area: `Throughput (${t.id}, cached)`,
         target: `${connections} connections on the same query repeated (answered from the result cache): ≥ 40 % of /stats/dimensions' req/s, 0 errors, p99 < 250 ms (at ${label(largest)})`,
-        measured: `${f(share * 100)} % (${f(t.requestsPerSecond)} vs ${f(reference.requestsPerSecond)} req/s), ${f(t.errors)} errors, p99 ${f(t.p99)} ms`,
+        measured:
+          `${f(share * 100)} % (${f(t.requestsPerSecond)} vs ${f(reference.requestsPerSecond)} req/s), ${f(t.errors)} errors, p99 ${f(t.p99)} ms` +
+          (t.cores ? `; cores API ${f(t.cores.api, 2)}, load generator ${f(t.cores.loadGenerator, 2)}` : ""),
         met: share >= 0.4 && t.errors === 0 && t.p99 < 250,
       };
     });

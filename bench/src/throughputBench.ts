@@ -1,5 +1,6 @@
 import type { DashboardQuery } from "./dashboardQueries";
 import { fmt, log } from "./log";
+import { measureCpu } from "./processCpu";
 import { runAutocannon } from "./queryBench";
 
 export interface ThroughputResult {
@@ -10,17 +11,33 @@ export interface ThroughputResult {
   p99: number;
   /** Non-2xx answers, connection errors and time-outs (autocannon's 10 s). */
   errors: number;
+  /**
+   * Cores each side used over the run: the API, Redis, and the load generator (autocannon, in the
+   * bench's own process on the same machine). A target whose load generator is at a full core
+   * while the API is not measures the client. Absent in older results.
+   */
+  cores?: { api: number; redis: number; loadGenerator: number };
+  /** Bytes of one answer. */
+  responseBytes?: number;
 }
 
 export interface ThroughputOptions {
   baseUrl: string;
   token: string;
+  apiPid: number;
+  redisPid: number;
   connections: number;
   durationS: number;
 }
 
 /** The fixed-cost reference: authentication, the rate limit and one small read. */
 export const DIMENSIONS_PATH = "/api/v1/stats/dimensions";
+
+/** The size of one answer, as the load generator will read it. */
+async function answerBytes(url: string, token: string): Promise<number> {
+  const res = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
+  return (await res.arrayBuffer()).byteLength;
+}
 
 /**
  * autocannon stops sending at the end of its run, but requests already queued in the API are still
@@ -57,12 +74,20 @@ export async function benchThroughput(
   const results: ThroughputResult[] = [];
   for (const { id, path } of targets) {
     await waitUntilIdle(options.baseUrl);
+    const responseBytes = await answerBytes(options.baseUrl + path, options.token);
+    const cpu = measureCpu({ api: options.apiPid, redis: options.redisPid, loadGenerator: process.pid });
     const run = await runAutocannon(
       options.baseUrl + path,
       options.token,
       options.connections,
       options.durationS,
     );
+    const window = cpu.end();
+    const cores = {
+      api: window.cores.api ?? 0,
+      redis: window.cores.redis ?? 0,
+      loadGenerator: window.cores.loadGenerator ?? 0,
+    };
     const result = {
       id,
       path,
@@ -70,10 +95,14 @@ export async function benchThroughput(
       p50: run.p50,
       p99: run.p99,
       errors: run.non2xx,
+      cores,
+      responseBytes,
     };
     log(
       `  throughput (${id}) ${options.connections} connections: ${fmt(result.requestsPerSecond)} req/s, ` +
-        `p50 ${fmt(result.p50, 1)} ms, p99 ${fmt(result.p99, 1)} ms, ${fmt(result.errors)} errors`,
+        `p50 ${fmt(result.p50, 1)} ms, p99 ${fmt(result.p99, 1)} ms, ${fmt(result.errors)} errors; ` +
+        `cores: API ${fmt(cores.api, 2)}, Redis ${fmt(cores.redis, 2)}, load generator ${fmt(cores.loadGenerator, 2)}; ` +
+        `${fmt(responseBytes / 1024, 1)} KiB per answer`,
     );
     results.push(result);
   }
