@@ -8,7 +8,6 @@ import { workerEnvSchema } from "@vu/ingest-worker";
 import { apiEnvSchema } from "@vu/query-api";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { REDIS_SERVER_SETTINGS } from "./native/redisSettings";
 import { repoRoot } from "./paths";
 
 const infraDir = join(repoRoot, "infra");
@@ -79,15 +78,6 @@ const built = Object.entries(compose.services).filter(([, service]) => service.b
 describe("infra/docker-compose.yml", () => {
   it("builds the worker and the API", () => {
     expect(built.map(([, service]) => service.build?.dockerfile).sort()).toEqual(Object.keys(IMAGES).sort());
-  });
-
-  it("starts Redis with the server settings every Redis of the project gets", () => {
-    const command = (compose.services.redis as { command?: string[] } | undefined)?.command ?? [];
-    for (const [name, value] of Object.entries(REDIS_SERVER_SETTINGS)) {
-      const at = command.indexOf(`--${name}`);
-      expect(at, `redis command sets --${name}`).toBeGreaterThanOrEqual(0);
-      expect(command[at + 1], `--${name}`).toBe(value);
-    }
   });
 
   describe.each(built)("service %s", (_name, service) => {

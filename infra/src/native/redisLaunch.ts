@@ -6,7 +6,6 @@ import { ensureDebianPackage, run } from "./commands";
 import { fileTail } from "./fileTail";
 import { livePidFromFile, readPidFile, removeFile, terminate } from "./processes";
 import { redisAnswers, redisUrl } from "./redisProbe";
-import { redisSettingArgs } from "./redisSettings";
 
 export interface RedisLaunchOptions {
   port: number;
@@ -67,7 +66,6 @@ export async function launchRedis(options: RedisLaunchOptions): Promise<number> 
     appendonly ? "yes" : "no",
     "--appendfsync",
     appendfsync,
-    ...redisSettingArgs(),
     ...extraArgs,
   ]);
   // The foreground process exits as soon as it has forked, before the server has bound its port.

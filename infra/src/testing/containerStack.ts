@@ -1,6 +1,5 @@
 import type { StartedTestContainer } from "testcontainers";
 import type { Log } from "../log";
-import { redisSettingArgs } from "../native/redisSettings";
 
 /** Confluent's image because @testcontainers/kafka drives its start script; 7.9 ships Kafka 3.9. */
 const KAFKA_IMAGE = process.env.VU_KAFKA_IMAGE ?? "confluentinc/cp-kafka:7.9.0";
@@ -57,7 +56,7 @@ async function startRedis(log: Log) {
   const { RedisContainer } = await import("@testcontainers/redis");
   log(`starting ${REDIS_IMAGE} with Testcontainers`);
   const container = await new RedisContainer(REDIS_IMAGE)
-    .withCommand(["redis-server", "--appendonly", "yes", ...redisSettingArgs()])
+    .withCommand(["redis-server", "--appendonly", "yes"])
     .start();
   return { container, url: container.getConnectionUrl() };
 }
