@@ -22,6 +22,7 @@ import { parseQueryString } from "./http/queryString";
 import { createRateLimit, RATE_LIMIT_WINDOW_MS } from "./http/rateLimit";
 import { createReadinessCheck } from "./http/readiness";
 import { createRedisRateLimitStore } from "./http/redisRateLimitStore";
+import { requestLogSerializers } from "./http/requestLogSerializers";
 import type { TrustProxy } from "./http/trustProxy";
 import { createUnauthenticatedLimit } from "./http/unauthenticatedLimit";
 import { createOpenApiDocument } from "./openapi/openApiDocument";
@@ -77,6 +78,8 @@ export function createApp(deps: ApiDeps): Express {
   app.use(
     pinoHttp({
       logger,
+      // The path and the parameters' names, never their values, headers or the client address.
+      serializers: requestLogSerializers,
       genReqId: (req, res) => {
         const given = req.headers["x-request-id"];
         const id = typeof given === "string" && REQUEST_ID.test(given) ? given : randomUUID();
