@@ -1,4 +1,4 @@
-import { RECORDINGS_DLQ_TOPIC, RECORDINGS_TOPIC, readMaxMessageBytes } from "@vu/events";
+import { RECORDINGS_DLQ_TOPIC, RECORDINGS_TOPIC, readMaxMessageBytes, TOKENS_TOPIC } from "@vu/events";
 import kafkajs, { type Admin } from "kafkajs";
 import { quietKafka } from "./kafkaProbe";
 
@@ -12,7 +12,7 @@ const { ConfigResourceTypes } = kafkajs;
 export const DLQ_HEADER_ALLOWANCE_BYTES = 64 * 1024;
 
 // The names are the event contract's, re-exported for callers that only depend on @vu/infra.
-export { RECORDINGS_DLQ_TOPIC, RECORDINGS_TOPIC };
+export { RECORDINGS_DLQ_TOPIC, RECORDINGS_TOPIC, TOKENS_TOPIC };
 
 export interface EnsureTopicsOptions {
   topic?: string;
@@ -20,6 +20,8 @@ export interface EnsureTopicsOptions {
   dlqTopic?: string;
   /** Default: the same count as the main topic, matching the broker's num.partitions. */
   dlqPartitions?: number;
+  /** The compacted topic of API token records (one partition). Default `TOKENS_TOPIC`. */
+  tokensTopic?: string;
   /** 1 on the single-node stacks this module serves. */
   replicationFactor?: number;
 }
@@ -30,11 +32,17 @@ export interface EnsureTopicsResult {
 }
 
 /**
- * Creates the topic and its dead-letter topic unless they exist; the dead-letter topic accepts the
- * main topic's largest message plus the worker's headers. Idempotent: existing topics are never
- * re-partitioned (that would move keys between partitions), only a dead-letter topic's
- * `max.message.bytes` is raised when below that rule, so every start of the stack and every test
- * run can call it.
+ * Creates the topic, its dead-letter topic and the tokens topic unless they exist; the dead-letter
+ * topic accepts the main topic's largest message plus the worker's headers. Idempotent: existing
+ * topics are never re-partitioned (that would move keys between partitions) nor have their
+ * retention changed; only a dead-letter topic's `max.message.bytes` is raised when below that rule,
+ * so every start of the stack and every test run can call it.
+ *
+ * The main topic is created with `retention.ms=-1`: Kafka is the record the store is rebuilt from,
+ * and the broker's default (7 days) would delete the events a replay needs. The tokens topic is
+ * compacted (`cleanup.policy=compact`, no time limit): each token's latest record is kept for as
+ * long as the topic exists, which is what a restore of a lost Redis reads. It has one partition:
+ * it is small, and one partition keeps every change in the order it was made.
  */
 export async function ensureTopics(
   brokers: string[],
@@ -45,6 +53,7 @@ export async function ensureTopics(
     partitions = 6,
     dlqTopic = RECORDINGS_DLQ_TOPIC,
     dlqPartitions = partitions,
+    tokensTopic = TOKENS_TOPIC,
     replicationFactor = 1,
   } = options;
   const admin = quietKafka(brokers, { timeoutMs: 10_000, retries: 5 }).admin();
@@ -53,8 +62,23 @@ export async function ensureTopics(
     const existing = new Set(await admin.listTopics());
     const created: string[] = [];
     if (!existing.has(topic)) {
-      await createTopic(admin, { topic, numPartitions: partitions, replicationFactor });
+      await createTopic(admin, {
+        topic,
+        numPartitions: partitions,
+        replicationFactor,
+        // At creation only: an existing topic's retention is the operator's to set.
+        configEntries: [{ name: "retention.ms", value: "-1" }],
+      });
       created.push(topic);
+    }
+    if (!existing.has(tokensTopic)) {
+      await createTopic(admin, {
+        topic: tokensTopic,
+        numPartitions: 1,
+        replicationFactor,
+        configEntries: [{ name: "cleanup.policy", value: "compact" }],
+      });
+      created.push(tokensTopic);
     }
     const dlqMax = String((await readMaxMessageBytes(admin, topic)) + DLQ_HEADER_ALLOWANCE_BYTES);
     if (!existing.has(dlqTopic)) {

@@ -17,10 +17,26 @@ export {
   type RecordingCompleted,
   type RecordingCompletedInput,
   recordingCompletedSchema,
+  TOKENS_TOPIC,
 } from "./recordingCompleted";
 export {
   createRecordingProducer,
   type RecordingProducer,
   type RecordingProducerOptions,
 } from "./recordingProducer";
+export {
+  createTokenRecordProducer,
+  type TokenRecordProducer,
+  type TokenRecordProducerOptions,
+} from "./tokenRecordProducer";
+export {
+  checkTokenHash,
+  type DurableTokenRecord,
+  decodeTokenRecord,
+  encodeTokenRecord,
+  TOKEN_HASH_PATTERN,
+  type TokenRecordDecodeResult,
+  type TokenRecordMessage,
+  tokenRecordSchema,
+} from "./tokenRecords";
 export { KAFKA_DEFAULT_MAX_MESSAGE_BYTES, readMaxMessageBytes } from "./topicLimits";

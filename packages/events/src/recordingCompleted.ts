@@ -3,6 +3,11 @@ import { z } from "zod";
 /** Kafka topic names of CONTRACT §1; both are configurable where they are used. */
 export const RECORDINGS_TOPIC = "recordings.completed";
 export const RECORDINGS_DLQ_TOPIC = "recordings.completed.dlq";
+/**
+ * The compacted topic of API token records (tokenRecords.ts): the durable copy of the tokens Redis
+ * serves, keyed by each token's SHA-256, from which a lost Redis is restored.
+ */
+export const TOKENS_TOPIC = "usage-stats.tokens";
 
 /** A `recorded_at` further ahead than this is never counted (CONTRACT §1; the worker's default). */
 export const FUTURE_TOLERANCE_HOURS = 24;

@@ -63,6 +63,7 @@ export {
   hashToken,
   looksLikeToken,
   TOKEN_PREFIX,
+  type TokenAdminStore,
   type TokenRecord,
   type TokenStore,
 } from "./tokenStore";

@@ -1,4 +1,5 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
+import type { DurableTokenRecord } from "@vu/events";
 import type { Keyspace } from "./keyspace";
 import type { RedisClient } from "./redisClient";
 import { StoreError } from "./storeError";
@@ -55,9 +56,33 @@ export interface TokenStore {
   create(org: string, label: string): Promise<{ token: string; record: TokenRecord }>;
   find(token: string): Promise<TokenRecord | null>;
   list(org: string): Promise<TokenRecord[]>;
-  /** Marks a token revoked (kept for listing); false when the org has no such token. */
+  /**
+   * Marks a token revoked (kept for listing); false when the org has no such token. Revoking again
+   * keeps the first revocation time.
+   */
   revoke(org: string, id: string): Promise<boolean>;
   touch(token: string, at: Date): Promise<void>;
+}
+
+/**
+ * The token store with what keeps Redis in step with the durable tokens topic (`TOKENS_TOPIC` of
+ * @vu/events): the tokens CLI and the restore after a Redis loss use it. A separate interface, so
+ * `TokenStore` stays what the API needs (and what its test doubles implement).
+ */
+export interface TokenAdminStore extends TokenStore {
+  /**
+   * Writes a token's durable fields under its hash and its organization's index entry, as a
+   * restore from the tokens topic does (and as the CLI does once the topic has the record).
+   * Idempotent, and it only ever adds a revocation: a token revoked in Redis stays revoked (with
+   * its first revocation time) whatever the record says; a revoked record revokes an active token.
+   * An existing `last_used_at` is kept (it is not durable, so the record never carries one).
+   */
+  restore(hash: string, record: DurableTokenRecord): Promise<void>;
+  /**
+   * `revoke`, returning the token's hash and its record as stored afterwards (null when the org
+   * has no such token): what the CLI sends to the tokens topic.
+   */
+  revokeRecord(org: string, id: string): Promise<{ hash: string; record: TokenRecord } | null>;
 }
 
 export function createTokenStore({
@@ -66,7 +91,21 @@ export function createTokenStore({
 }: {
   redis: RedisClient;
   keyspace: Keyspace;
-}): TokenStore {
+}): TokenAdminStore {
+  async function revokeRecord(org: string, id: string) {
+    const hash = await redis.hget(keyspace.orgTokens(org), id);
+    if (hash === null) return null;
+    const key = keyspace.token(hash);
+    // An index entry whose record is gone (a partial loss) names no token: nothing to revoke.
+    const before = toRecord(await redis.hgetall(key));
+    if (before === null || before.org !== org) return null;
+    // HSETNX: a second revoke (a retried CLI run) keeps the first time, so the record sent to the
+    // tokens topic is the same every time.
+    await redis.hsetnx(key, "revoked_at", new Date().toISOString());
+    const record = toRecord(await redis.hgetall(key));
+    return record === null ? null : { hash, record };
+  }
+
   return {
     async create(org, label) {
       const token = generateToken();
@@ -105,10 +144,27 @@ export function createTokenStore({
     },
 
     async revoke(org, id) {
-      const hash = await redis.hget(keyspace.orgTokens(org), id);
-      if (hash === null) return false;
-      await redis.hset(keyspace.token(hash), "revoked_at", new Date().toISOString());
-      return true;
+      return (await revokeRecord(org, id)) !== null;
+    },
+
+    revokeRecord,
+
+    async restore(hash, record) {
+      const key = keyspace.token(hash);
+      // Never un-revoke: an existing revocation stays (HSETNX); a record's revocation is added when
+      // missing. Written before the other fields, so a revoked token restored into an empty Redis
+      // is never, even between two commands, an active one (a hash without `id` is no token).
+      if (record.revokedAt !== null) await redis.hsetnx(key, "revoked_at", record.revokedAt);
+      // Two keys in two slots (no multi-key script on a Cluster): the token record first, as in
+      // `create`, so an index entry never points at nothing. Every write here is idempotent, and
+      // `last_used_at` is left as it is.
+      await redis.hset(key, {
+        id: record.id,
+        org: record.org,
+        label: record.label,
+        created_at: record.createdAt,
+      });
+      await redis.hset(keyspace.orgTokens(record.org), record.id, hash);
     },
 
     async touch(token, at) {

@@ -1,14 +1,23 @@
 import { parseArgs } from "node:util";
-import { parseEnv, redisEnvSchema } from "@vu/service-runtime";
+import { createTokenRecordProducer } from "@vu/events";
+import { parseEnv } from "@vu/service-runtime";
 import { createKeyspace, createRedisClient, createTokenStore } from "@vu/store";
-import type { z } from "zod";
+import {
+  createToken,
+  revokeToken,
+  TokenCommandError,
+  type TokensCliEnv,
+  tokensCliEnvSchema,
+} from "./tokenCommands";
 
 const USAGE = `usage:
   tokens create --org ORG [--label LABEL]   prints the new token alone on its last line
   tokens list --org ORG                     id, label, created, last used, revoked (never the secret)
   tokens revoke --org ORG --id TOKEN_ID
 
-environment: REDIS_URL (default redis://127.0.0.1:6379), REDIS_PREFIX (default vu)`;
+environment: REDIS_URL (default redis://127.0.0.1:6379), REDIS_PREFIX (default vu),
+  KAFKA_BROKERS (default localhost:9092), TOKENS_TOPIC (default usage-stats.tokens)
+create and revoke report success only once both Redis and the tokens topic have the change`;
 
 const ORG = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -26,9 +35,9 @@ const org = values.org;
 if (!command || !["create", "list", "revoke"].includes(command)) fail("a command is required");
 if (!org || !ORG.test(org)) fail("--org must be an organization id ([A-Za-z0-9._:-], 1-128 chars)");
 
-let env: Readonly<z.output<typeof redisEnvSchema>>;
+let env: Readonly<TokensCliEnv>;
 try {
-  env = parseEnv(redisEnvSchema);
+  env = parseEnv(tokensCliEnvSchema);
 } catch (error) {
   fail((error as Error).message);
 }
@@ -39,9 +48,29 @@ const tokens = createTokenStore({
   redis,
   keyspace: createKeyspace({ prefix: env.REDIS_PREFIX }),
 });
+const records = createTokenRecordProducer({
+  brokers: env.KAFKA_BROKERS,
+  topic: env.TOKENS_TOPIC,
+  clientId: "usage-tokens-cli",
+});
+let connected = false;
+
+/** Create and revoke write the tokens topic too (list reads Redis alone): connect before any change. */
+async function connectKafka(): Promise<void> {
+  try {
+    await records.connect();
+    connected = true;
+  } catch (cause) {
+    throw new TokenCommandError(
+      `cannot reach Kafka at ${env.KAFKA_BROKERS.join(",")} (${(cause as Error).message}); nothing was changed`,
+    );
+  }
+}
+
 try {
   if (command === "create") {
-    const { token, record } = await tokens.create(org, values.label ?? "");
+    await connectKafka();
+    const { token, record } = await createToken({ tokens, records }, org, values.label ?? "");
     process.stderr.write(`created token ${record.id} for ${org}; it is shown only now:\n`);
     process.stdout.write(`${token}\n`);
   } else if (command === "list") {
@@ -52,9 +81,17 @@ try {
     }
   } else {
     if (!values.id) fail("--id is required for revoke");
-    if (!(await tokens.revoke(org, values.id))) fail(`organization ${org} has no token ${values.id}`);
+    await connectKafka();
+    if ((await revokeToken({ tokens, records }, org, values.id)) === null) {
+      fail(`organization ${org} has no token ${values.id}`);
+    }
     process.stdout.write(`revoked ${values.id}\n`);
   }
+} catch (error) {
+  const message = error instanceof TokenCommandError ? error.message : `failed: ${(error as Error).message}`;
+  process.stderr.write(`${message}\n`);
+  process.exitCode = 1;
 } finally {
+  if (connected) await records.disconnect().catch(() => undefined);
   await redis.quit();
 }
