@@ -1,4 +1,4 @@
-import type { Keyspace, RedisClient } from "@vu/store";
+import { type Keyspace, type RedisClient, scanKeys } from "@vu/store";
 
 /** Report names of the views (the store's own names, but "combinations" reads better in a table). */
 const VIEW_NAMES: Record<string, string> = { combos: "combinations" };
@@ -69,23 +69,6 @@ function add(groups: Record<string, KeyGroup>, name: string, info: KeyInfo): voi
   group.fields += info.fields;
   group.bytes += info.bytes;
   groups[name] = group;
-}
-
-/** Every key matching `pattern`, a SCAN page at a time. */
-async function scanKeys(
-  redis: RedisClient,
-  pattern: string,
-  onPage: (keys: string[]) => Promise<void> | void,
-) {
-  let cursor = "0";
-  do {
-    const [next, keys] = (await redis.call("SCAN", cursor, "MATCH", pattern, "COUNT", "10000")) as [
-      string,
-      string[],
-    ];
-    cursor = next;
-    if (keys.length > 0) await onPage(keys);
-  } while (cursor !== "0");
 }
 
 /**

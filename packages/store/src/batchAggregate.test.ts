@@ -7,7 +7,7 @@ import { createKeyspace } from "./keyspace";
 
 const keyspace = createKeyspace({ prefix: "t" });
 const nowMs = Date.parse("2026-11-22T12:00:00Z");
-const options = { keyspace, retention: DEFAULT_RETENTION, dedupeWindowMs: 7 * DAY_MS, nowMs };
+const options = { keyspace, retention: DEFAULT_RETENTION, nowMs };
 
 /** The kit's recording with the numbers these expectations were written for. */
 const storeRecording = (id: string, at: string, patch: Partial<RecordingCompleted> = {}) =>
@@ -78,8 +78,8 @@ describe("aggregateBatch", () => {
       0,
       0,
     ]);
-    expect(blockOf(payload, "b:d:202611200000:c")?.isCombos).toBe(1);
-    expect(blockOf(payload, "b:h:202611201000:l")?.isCombos).toBe(0);
+    expect(blockOf(payload, "b:d:202611200000:c")?.fieldForm).toBe(1);
+    expect(blockOf(payload, "b:h:202611201000:l")?.fieldForm).toBe(0);
   });
 
   it("splits hour blocks' cells by quarter hour: a digit before each field, 4 × index + quarter for combinations", () => {
@@ -93,7 +93,7 @@ describe("aggregateBatch", () => {
     );
     expect(payload.blocks.some((b) => b.suffix.startsWith("b:q:"))).toBe(false);
     const hour = blockOf(payload, "b:h:202611201000:c");
-    expect(hour?.isCombos).toBe(2);
+    expect(hour?.fieldForm).toBe(2);
     expect(hour?.fields).toEqual([4 * 1 + 0, 4 * 2 + 3]);
     expect(cellsOf(payload, "b:h:202611201000:a")).toEqual([
       "0Zoom",

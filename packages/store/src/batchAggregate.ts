@@ -17,6 +17,8 @@ import { PROJECTION_VIEW_OFFSET, projectionField, TOTAL_FIELD, VIEWS } from "./v
 export interface CountableRecording {
   event: RecordingCompleted;
   recordedAtMs: number;
+  /** The Kafka offset of its message, when it comes from the log (BatchOrigin). */
+  offset?: string;
 }
 
 /** One block key's cells: `fields[i]`'s seven sums are `sums[7i .. 7i+6]` (SUM_FIELDS order). */
@@ -28,7 +30,7 @@ export interface BlockPayload {
    * 0: literal fields; 1: fields are 1-based indexes into `combos`; 2: they are
    * `4 × index + quarter`, a split hour block's combination cells (see quarterCells.ts).
    */
-  isCombos: 0 | 1 | 2;
+  fieldForm: 0 | 1 | 2;
   fields: Array<string | number>;
   sums: number[];
 }
@@ -42,7 +44,6 @@ export interface ComboPayload {
 /** What `applyBatch-7.lua` receives, before `encodeBatch` packs it; its header documents each member. */
 export interface BatchPayload {
   ids: string[];
-  seen: [currentSet: string, previousSet: string, currentExpireAtMs: number];
   combos: ComboPayload[];
   /** The earliest and latest `recorded_at` of the batch (ms), for the organization's extent. */
   extent: [firstMs: number, lastMs: number];
@@ -52,16 +53,20 @@ export interface BatchPayload {
 export interface AggregateOptions {
   keyspace: Keyspace;
   retention: Retention;
-  dedupeWindowMs: number;
   nowMs: number;
 }
 
 /**
- * Dedupe sets per window of `dedupeWindowMs`: an id counted at t sits in the set of window
- * floor(t / W), which lives until the end of the next window. Checking this window's set and the
- * previous one finds every id counted less than W ago (and some up to 2W ago).
+ * Dedupe sets per window of `windowMs`: an id counted at t sits in the set of window floor(t / W),
+ * which lives until the end of the next window. Checking this window's set and the previous one
+ * finds every id counted less than W ago (and some up to 2W ago). The apply script picks them
+ * itself at Redis' TIME (lua/includes/dedupeWindows.lua); this names the same sets for tests
+ * and tools that look at them.
  */
-export function dedupeSets(nowMs: number, windowMs: number): BatchPayload["seen"] {
+export function dedupeSets(
+  nowMs: number,
+  windowMs: number,
+): [currentSet: string, previousSet: string, currentExpireAtMs: number] {
   const epoch = Math.floor(nowMs / windowMs);
   return [`seen:${epoch}`, `seen:${epoch - 1}`, (epoch + 2) * windowMs];
 }
@@ -148,7 +153,7 @@ export function aggregateBatch(
       blocks.push({
         suffix: keyspace.blockSuffix(tier, startMs, view),
         expireAtMs,
-        isCombos: view !== "combos" ? 0 : tier === QUARTERED_TIER ? 2 : 1,
+        fieldForm: view !== "combos" ? 0 : tier === QUARTERED_TIER ? 2 : 1,
         fields: cells.fields,
         sums: cells.sums,
       });
@@ -201,7 +206,6 @@ export function aggregateBatch(
   }
   return {
     ids: recordings.map((r) => r.event.recording_id),
-    seen: dedupeSets(nowMs, options.dedupeWindowMs),
     combos,
     blocks,
     extent: [firstMs, lastMs],

@@ -19,13 +19,13 @@ function decode(buf: Buffer) {
   const ids = strings();
   const combos = Array.from({ length: u32() }, () => ({ key: str(), values: [str(), str(), str(), str()] }));
   const blocks = Array.from({ length: u32() }, () => {
-    const [suffix, expiry, isCombos, cellBytes, n] = [str(), str(), u8(), u8(), u32()];
-    const fields = Array.from({ length: n }, () => (isCombos ? u32() : str()));
+    const [suffix, expiry, fieldForm, cellBytes, n] = [str(), str(), u8(), u8(), u32()];
+    const fields = Array.from({ length: n }, () => (fieldForm ? u32() : str()));
     const sums = Array.from({ length: n * 7 }, (_, i) =>
       cellBytes === 28 ? buf.readUInt32LE(at + 4 * i) : buf.readDoubleLE(at + 8 * i),
     );
     at += n * cellBytes;
-    return { suffix, expiry, isCombos, cellBytes, fields, sums };
+    return { suffix, expiry, fieldForm, cellBytes, fields, sums };
   });
   return { ids, combos, blocks, rest: buf.length - at };
 }
@@ -34,21 +34,20 @@ describe("encodeBatch", () => {
   it("writes ids, combinations and blocks in the script's layout, small cells while sums fit", () => {
     const payload: BatchPayload = {
       ids: ["r-1", "r-ü"],
-      seen: ["seen:1", "seen:0", 3],
       extent: [0, 0],
       combos: [{ key: '["a@x","v",null,"Zoom"]', values: ["a@x", "v", null, "Zoom"] }],
       blocks: [
         {
           suffix: "b:h:202611201000:c",
           expireAtMs: 1_800_000_000_000,
-          isCombos: 1,
+          fieldForm: 1,
           fields: [1],
           sums: [2, 200, 120_000, 600, 2, 0, 0],
         },
         {
           suffix: "b:M:202611010000:a",
           expireAtMs: 0,
-          isCombos: 0,
+          fieldForm: 0,
           fields: ['Zoom, "Büro"', ""],
           sums: [1, 2 ** 40, 3, 4, 5, 6, 7, 0, 0, 0, 0, 0, 0, 0],
         },
@@ -61,7 +60,7 @@ describe("encodeBatch", () => {
         {
           suffix: "b:h:202611201000:c",
           expiry: "1800000000000",
-          isCombos: 1,
+          fieldForm: 1,
           cellBytes: 28,
           fields: [1],
           sums: [2, 200, 120_000, 600, 2, 0, 0],
@@ -69,7 +68,7 @@ describe("encodeBatch", () => {
         {
           suffix: "b:M:202611010000:a",
           expiry: "0",
-          isCombos: 0,
+          fieldForm: 0,
           cellBytes: 56,
           fields: ['Zoom, "Büro"', ""],
           sums: [1, 2 ** 40, 3, 4, 5, 6, 7, 0, 0, 0, 0, 0, 0, 0],
@@ -81,7 +80,7 @@ describe("encodeBatch", () => {
 
   it("grows past its first buffer", () => {
     const ids = Array.from({ length: 20_000 }, (_, i) => `recording-${i}`);
-    const decoded = decode(encodeBatch({ ids, seen: ["a", "b", 0], combos: [], blocks: [], extent: [0, 0] }));
+    const decoded = decode(encodeBatch({ ids, combos: [], blocks: [], extent: [0, 0] }));
     expect(decoded.ids).toEqual(ids);
     expect(decoded.rest).toBe(0);
   });

@@ -17,14 +17,14 @@ export function encodeBatch(payload: BatchPayload): Buffer {
     for (const value of values) out.str(value ?? "");
   }
   out.u32(payload.blocks.length);
-  for (const { suffix, expireAtMs, isCombos, fields, sums } of payload.blocks) {
+  for (const { suffix, expireAtMs, fieldForm, fields, sums } of payload.blocks) {
     const small = fitsSmall(sums);
     out.str(suffix);
     out.str(String(expireAtMs));
-    out.u8(isCombos);
+    out.u8(fieldForm);
     out.u8(small ? SMALL_CELL_BYTES : LARGE_CELL_BYTES);
     out.u32(fields.length);
-    if (isCombos !== 0) for (const field of fields) out.u32(field as number);
+    if (fieldForm !== 0) for (const field of fields) out.u32(field as number);
     else for (const field of fields) out.str(field as string);
     if (small) out.u32s(sums);
     else out.f64s(sums);

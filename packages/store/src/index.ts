@@ -13,6 +13,7 @@ export {
   type GenerationSourceOptions,
   switchGeneration,
 } from "./generation";
+export { scanKeys, unlinkKeys } from "./keyScan";
 export {
   createKeyspace,
   type KeyKind,
@@ -21,11 +22,22 @@ export {
   STORE_VERSION,
   utcStamp,
 } from "./keyspace";
+export {
+  type AdvanceOptions,
+  type AdvanceResult,
+  createLogPosition,
+  type LogPosition,
+  type LogRecord,
+  type OpenEpochOptions,
+  partitionKey,
+  type ViewState,
+  type ViewStatus,
+} from "./logPosition";
 export { type OrganizationExtent, sameExtent } from "./organizationExtent";
 export { ALL_QUARTERS, WHOLE_BLOCK } from "./quarterCells";
 export { createRateLimitCounter, type RateLimitCounter } from "./rateLimitCounter";
 export { createRedisClient, type RedisClient } from "./redisClient";
-export { isTransientRedisError } from "./redisErrors";
+export { isTransientRedisError, refusalCode } from "./redisErrors";
 export { type RedisHealth, type RedisHealthOptions, redisHealth, withTimeout } from "./redisHealth";
 export {
   type BlockRef,
@@ -33,12 +45,16 @@ export {
   type ComboValues,
   createRollupReader,
   type ReadOptions,
+  type ReadView,
   type RollupReader,
   type RollupReaderOptions,
   type StoredCells,
+  VIEW_CACHE_MS,
+  ViewNotLiveError,
 } from "./rollupReader";
 export {
   type ApplyResult,
+  type BatchOrigin,
   createRollupWriter,
   type PreparedBatch,
   type RollupWriter,

@@ -27,6 +27,7 @@ describe("keyspace.classify", () => {
     expect(keyspace.classify(keyspace.orgTokens(org))).toEqual({ kind: "token" });
     expect(keyspace.classify(`${keyspace.rateLimitPrefix()}tok`)).toEqual({ kind: "ratelimit" });
     expect(keyspace.classify(keyspace.generation())).toEqual({ kind: "generation" });
+    expect(keyspace.classify(keyspace.log(2))).toEqual({ kind: "log" });
     expect(keyspace.classify("vu-test:v3:something-else")).toEqual({ kind: "other" });
   });
 

@@ -7,11 +7,18 @@ import { VIEW_CODE, VIEWS, type View } from "./views";
  * Every key of an organization carries the hash tag `{<org>}` so a script touching one
  * organization stays on one Redis Cluster slot.
  *
- * STORE_VERSION names keys and scripts. v1 stored cells as text; v2 as binary (seven u32, or
+ * STORE_VERSION names the rollup keys. v1 stored cells as text; v2 as binary (seven u32, or
  * seven float64 once a sum passes 32 bits: sums.ts); v3 splits hour blocks' cells by quarter hour
- * (quarterCells.ts) instead of keeping quarter-hour blocks of their own.
+ * (quarterCells.ts) instead of keeping quarter-hour blocks of their own; v4 keeps the Kafka offsets
+ * with the sums (per organization and partition) and the view's epoch and checkpoints (the log
+ * hash), so a v4 store is filled by replaying the topic, never from v3 data counted without them.
  */
-export const STORE_VERSION = "v3";
+export const STORE_VERSION = "v4";
+/**
+ * Token and rate-limit keys have not changed since v3 and keep its names, so that tokens outlive
+ * upgrades of the rollup store.
+ */
+const TOKEN_KEYS_VERSION = "v3";
 
 export interface KeyspaceOptions {
   /** Leading part of every key; tests use a unique prefix each. */
@@ -21,7 +28,18 @@ export interface KeyspaceOptions {
 /** What a key under the prefix is (for tools that measure or clean up the store, like the bench). */
 export type KeyKind =
   | { kind: "block"; tier: Tier; view: View }
-  | { kind: "seen" | "combos" | "dimension" | "extent" | "token" | "ratelimit" | "generation" | "other" };
+  | {
+      kind:
+        | "seen"
+        | "combos"
+        | "dimension"
+        | "extent"
+        | "token"
+        | "ratelimit"
+        | "generation"
+        | "log"
+        | "other";
+    };
 
 export interface Keyspace {
   readonly prefix: string;
@@ -31,6 +49,10 @@ export interface Keyspace {
   pattern(): string;
   /** Which keyspace generation readers use (switched by `rebuild`). Global key. */
   generation(): string;
+  /** A generation's epoch, state and per-partition checkpoints (logPosition.ts). Global key. */
+  log(generation: number): string;
+  /** Every key of a generation, as a `SCAN … MATCH` pattern (deleting an old generation). */
+  generationPattern(generation: number): string;
   /** Base of one organization's rollup keys in one generation; ends with `:`. */
   orgBase(generation: number, org: string): string;
   combos(generation: number, org: string): string;
@@ -68,11 +90,13 @@ function classifyKey(key: string): KeyKind {
   if (key.includes(":token:") || key.includes(":tokens:")) return { kind: "token" };
   if (key.includes(":ratelimit:")) return { kind: "ratelimit" };
   if (key.endsWith(":generation")) return { kind: "generation" };
+  if (key.endsWith(":log")) return { kind: "log" };
   return { kind: "other" };
 }
 
 export function createKeyspace({ prefix }: KeyspaceOptions): Keyspace {
   const root = `${prefix}:${STORE_VERSION}`;
+  const tokenRoot = `${prefix}:${TOKEN_KEYS_VERSION}`;
   const orgBase = (generation: number, org: string) => `${root}:g${generation}:{${org}}:`;
   const blockSuffix = (tier: Tier, startMs: number, view: View) =>
     `b:${TIER_CODE[tier]}:${utcStamp(startMs)}:${VIEW_CODE[view]}`;
@@ -81,6 +105,8 @@ export function createKeyspace({ prefix }: KeyspaceOptions): Keyspace {
     classify: classifyKey,
     pattern: () => `${prefix}:*`,
     generation: () => `${root}:generation`,
+    log: (generation) => `${root}:g${generation}:log`,
+    generationPattern: (generation) => `${root}:g${generation}:*`,
     orgBase,
     combos: (generation, org) => `${orgBase(generation, org)}combos`,
     dimension: (generation, org, dimension) => `${orgBase(generation, org)}dim:${dimension}`,
@@ -88,8 +114,8 @@ export function createKeyspace({ prefix }: KeyspaceOptions): Keyspace {
     block: (generation, org, tier, startMs, view) =>
       orgBase(generation, org) + blockSuffix(tier, startMs, view),
     blockSuffix,
-    token: (sha256Hex) => `${root}:token:${sha256Hex}`,
-    orgTokens: (org) => `${root}:tokens:{${org}}`,
-    rateLimitPrefix: () => `${root}:ratelimit:`,
+    token: (sha256Hex) => `${tokenRoot}:token:${sha256Hex}`,
+    orgTokens: (org) => `${tokenRoot}:tokens:{${org}}`,
+    rateLimitPrefix: () => `${tokenRoot}:ratelimit:`,
   };
 }

@@ -1,6 +1,6 @@
 import { ReplyError } from "ioredis";
 import { describe, expect, it } from "vitest";
-import { isTransientRedisError } from "./redisErrors";
+import { isTransientRedisError, refusalCode } from "./redisErrors";
 
 describe("isTransientRedisError", () => {
   it.each([
@@ -11,6 +11,11 @@ describe("isTransientRedisError", () => {
     "CLUSTERDOWN The cluster is down",
     "MASTERDOWN Link with MASTER is down and replica-serve-stale-data is set to 'no'.",
     "READONLY You can't write against a read only replica.",
+    "MISCONF Redis is configured to save RDB snapshots, but it's currently unable to persist to disk.",
+    "NOREPLICAS Not enough good replicas to write.",
+    "NOAUTH Authentication required.",
+    "NOPERM User worker has no permissions to run the 'evalsha' command",
+    "WRONGPASS invalid username-password pair or user is disabled.",
   ])("retries %s", (message) => {
     expect(isTransientRedisError(new ReplyError(message))).toBe(true);
   });
@@ -26,5 +31,15 @@ describe("isTransientRedisError", () => {
   it("retries what is not a reply: a lost connection, a timeout", () => {
     expect(isTransientRedisError(new Error("Connection is closed."))).toBe(true);
     expect(isTransientRedisError(new Error("Command timed out"))).toBe(true);
+  });
+});
+
+describe("refusalCode", () => {
+  it("names an operational refusal, also as the cause of the store's error, and nothing else", () => {
+    const misconf = new ReplyError("MISCONF Redis is configured to save RDB snapshots, but it's unable to");
+    expect(refusalCode(misconf)).toBe("MISCONF");
+    expect(refusalCode(new Error("applying a batch to Redis failed", { cause: misconf }))).toBe("MISCONF");
+    expect(refusalCode(new ReplyError("LOADING Redis is loading the dataset in memory"))).toBeUndefined();
+    expect(refusalCode(new Error("Connection is closed."))).toBeUndefined();
   });
 });

@@ -2,6 +2,7 @@ import { compareByteOrder, DIMENSIONS, type Dimension, type DimensionValues } fr
 import type { Tier } from "@vu/time-buckets";
 import { createGenerationSource } from "./generation";
 import type { Keyspace } from "./keyspace";
+import { createLogPosition, type ViewStatus } from "./logPosition";
 import { type OrganizationExtent, parseExtent } from "./organizationExtent";
 import { storedLocation } from "./quarterCells";
 import type { RedisClient } from "./redisClient";
@@ -54,8 +55,40 @@ export interface RollupReaderOptions {
   now?: () => number;
 }
 
+/** The state of the store a read belongs to: a generation, in one epoch of it that is live. */
+export interface ReadView {
+  generation: number;
+  epoch: string;
+}
+
+/**
+ * The view cannot answer: Redis lost its state (no epoch), or a replay of the topic is under way,
+ * or the topic no longer holds events the view needs. Numbers read now would be knowingly wrong.
+ */
+export class ViewNotLiveError extends Error {
+  constructor(readonly status: ViewStatus) {
+    super(
+      status.epoch === null
+        ? "the store has no data epoch: Redis lost its state (or no worker has started yet); a worker replays the topic"
+        : `the store is not live (${status.state ?? "unknown"}): ${status.reason ?? "replaying the topic"}`,
+    );
+    this.name = "ViewNotLiveError";
+  }
+}
+
 export interface RollupReader {
-  generation(): Promise<number>;
+  /**
+   * The generation readers use and its live epoch (known for up to `VIEW_CACHE_MS`); throws
+   * `ViewNotLiveError` when the store cannot answer. When the epoch changed, every cache of this
+   * reader is dropped: it described another state.
+   */
+  view(): Promise<ReadView>;
+  /**
+   * After a read: whether the store is still in the view's epoch and live, asked of Redis now.
+   * A read between the two checks saw that state (Redis runs one command at a time), so an
+   * answer confirmed this way is never one of a store that lost its state meanwhile.
+   */
+  confirm(view: ReadView): Promise<void>;
   /**
    * One view of every requested block of one organization, read atomically (one MULTI) together
    * with the combination table's size; plus a round trip when the table grew.
@@ -93,8 +126,10 @@ export interface ReadOptions {
   combosMatching?: (values: ComboValues) => boolean;
 }
 
-/** The extent hash's field the apply script increments with every batch that counts anything. */
-const WRITE_STAMP_FIELD = "writes";
+/** The extent hash's field the apply script sets with every batch that counts anything. */
+const WRITE_STAMP_FIELD = "stamp";
+/** How long a read view serves without asking Redis (each computed answer is confirmed anyway). */
+export const VIEW_CACHE_MS = 500;
 
 /** Fetch selected fields only while they are at most this share of all combinations. */
 const SELECTIVE_SHARE = 0.25;
@@ -164,6 +199,24 @@ export function createRollupReader(options: RollupReaderOptions): RollupReader {
   const generationSource = createGenerationSource({ redis, keyspace, cacheMs: generationCacheMs });
   const now = options.now ?? Date.now;
   const extents = new Map<string, { extent: OrganizationExtent; at: number }>();
+  const log = createLogPosition({ redis, keyspace });
+  let knownView: { view: ReadView; at: number } | undefined;
+
+  /** The view of `status`, or why there is none; a new epoch drops every cache. */
+  function viewOf(generation: number, status: ViewStatus): ReadView {
+    if (status.epoch === null || status.state !== "live") throw new ViewNotLiveError(status);
+    if (knownView !== undefined && knownView.view.epoch !== status.epoch) {
+      comboCache.clear();
+      extents.clear();
+    }
+    const view = { generation, epoch: status.epoch };
+    knownView = { view, at: now() };
+    return view;
+  }
+
+  async function freshView(generation: number): Promise<ReadView> {
+    return viewOf(generation, await log.status(generation));
+  }
 
   function rememberExtent(generation: number, org: string, extent: OrganizationExtent): OrganizationExtent {
     remember(extents, `${generation}:${org}`, { extent, at: now() });
@@ -249,7 +302,25 @@ export function createRollupReader(options: RollupReaderOptions): RollupReader {
   }
 
   return {
-    generation: () => generationSource.current(),
+    async view() {
+      const generation = await generationSource.current();
+      const known = knownView;
+      if (known !== undefined && known.view.generation === generation && now() - known.at <= VIEW_CACHE_MS) {
+        return known.view;
+      }
+      return freshView(generation);
+    },
+
+    async confirm(view) {
+      const current = await freshView(view.generation);
+      if (current.epoch !== view.epoch) {
+        throw new ViewNotLiveError({
+          epoch: current.epoch,
+          state: "replaying",
+          reason: "the store's epoch changed during the read",
+        });
+      }
+    },
 
     async readBlocks(generation, org, blocks, view, options = {}) {
       const snapshot = await readSnapshot(generation, org, blocks, view, options);

@@ -66,7 +66,7 @@ describe.each(redisTargets())("on $name", (target) => {
         rec("b", "2026-11-20T10:00:55Z", { voice_processing_ms: null, app_name: 'Zoom, "Büro" =SUM(1)' }),
         rec("c", "2026-11-21T23:59:59Z", { language_model: null, llm_processing_ms: null }),
       ]);
-      expect(result).toEqual({ counted: 3, duplicates: 0 });
+      expect(result).toEqual({ counted: 3, duplicates: 0, replayed: 0 });
       expect(await totalOf(reader, "minute", "2026-11-20T10:00:00Z")).toMatchObject({
         count: 2,
         words: 200,
@@ -121,13 +121,13 @@ describe.each(redisTargets())("on $name", (target) => {
       expect(failure).toBeInstanceOf(StoreError);
       expect((failure as StoreError).retriable).toBe(false);
       expect(String((failure as StoreError).cause)).toMatch(/WRONGTYPE/);
-      const [current] = dedupeSets(nowMs, 7 * DAY_MS);
+      const [current] = dedupeSets(Date.now(), 7 * DAY_MS);
       expect(await redis.exists(keyspace.orgBase(1, org) + current, keyspace.combos(1, org))).toBe(0);
       expect(await redis.exists(keyspace.dimension(1, org, "app_name"))).toBe(0);
       expect((await totalOf(reader, "month", "2026-11-01T00:00:00Z")).count).toBe(0);
 
       await redis.del(poisoned);
-      expect(await writer.apply(1, org, batch)).toEqual({ counted: 2, duplicates: 0 });
+      expect(await writer.apply(1, org, batch)).toEqual({ counted: 2, duplicates: 0, replayed: 0 });
       expect((await totalOf(reader, "month", "2026-11-01T00:00:00Z")).count).toBe(2);
       expect((await redis.smembers(keyspace.dimension(1, org, "app_name"))).sort()).toEqual([
         "Zoom",
@@ -182,24 +182,83 @@ describe.each(redisTargets())("on $name", (target) => {
         rec("a", "2026-11-01T08:00:00Z", { word_count: 1000 }),
         rec("b", "2026-11-20T10:00:30Z", { word_count: 3 }),
       ]);
-      expect(again).toEqual({ counted: 1, duplicates: 1 });
+      expect(again).toEqual({ counted: 1, duplicates: 1, replayed: 0 });
       expect((await totalOf(reader, "month", "2026-11-01T00:00:00Z")).words).toBe(10);
       expect((await totalOf(reader, "day", "2026-11-01T00:00:00Z")).count).toBe(0);
       expect(await writer.apply(1, "acme", [rec("a", "2026-11-20T10:00:00Z")])).toEqual({
         counted: 0,
         duplicates: 1,
+        replayed: 0,
       });
+    });
+
+    it("dedupes by Redis' clock: a writer whose clock is days off still finds a counted id", async () => {
+      const { keyspace, reader } = setup();
+      const skewed = createRollupWriter({
+        redis,
+        keyspace,
+        dedupeWindowMs: DAY_MS,
+        now: () => nowMs + 9 * DAY_MS,
+      });
+      const daily = createRollupWriter({ redis, keyspace, dedupeWindowMs: DAY_MS, now: () => nowMs });
+      await daily.apply(1, "acme", [rec("a", "2026-11-20T10:00:00Z")]);
+      expect(await skewed.apply(1, "acme", [rec("a", "2026-11-20T10:00:00Z")])).toMatchObject({
+        duplicates: 1,
+      });
+      expect((await totalOf(reader, "month", "2026-11-01T00:00:00Z")).count).toBe(1);
+    });
+
+    it("applies a replay of any length once: messages at or below the organization's offset are skipped", async () => {
+      const { keyspace, writer, reader } = setup();
+      const at = (id: string, offset: number) => ({
+        ...rec(id, "2026-11-20T10:00:00Z"),
+        offset: String(offset),
+      });
+      const origin = (through: number) => ({ partition: "recordings:3", throughOffset: String(through) });
+      expect(await writer.apply(1, "acme", [at("a", 10), at("b", 12)], origin(14))).toEqual({
+        counted: 2,
+        duplicates: 0,
+        replayed: 0,
+      });
+      expect(await redis.hget(keyspace.extent(1, "acme"), "o:recordings:3")).toBe("14");
+      // Long after the dedupe window, a consumer-group reset replays everything: nothing counts twice,
+      // and the new message in the same batch counts once.
+      await redis.del(`${keyspace.orgBase(1, "acme")}${dedupeSets(Date.now(), 7 * DAY_MS)[0]}`);
+      expect(await writer.apply(1, "acme", [at("a", 10), at("b", 12), at("c", 15)], origin(16))).toEqual({
+        counted: 1,
+        duplicates: 0,
+        replayed: 2,
+      });
+      // All of it again: nothing written at all, the offset stays.
+      expect(await writer.apply(1, "acme", [at("c", 15)], origin(16))).toEqual({
+        counted: 0,
+        duplicates: 0,
+        replayed: 1,
+      });
+      // A batch of repeats only still records how far it covered.
+      expect(await writer.apply(1, "acme", [], origin(30))).toEqual({
+        counted: 0,
+        duplicates: 0,
+        replayed: 0,
+      });
+      expect(await redis.hget(keyspace.extent(1, "acme"), "o:recordings:3")).toBe("30");
+      expect((await totalOf(reader, "month", "2026-11-01T00:00:00Z")).count).toBe(3);
+      // Another partition's offsets are its own.
+      const other = { partition: "recordings:4", throughOffset: "5" };
+      expect(await writer.apply(1, "acme", [at("d", 2)], other)).toMatchObject({ counted: 1 });
     });
 
     it("lets dedupe sets and minute blocks expire, and keeps organizations apart", async () => {
       const { writer, reader, keyspace } = setup();
       await writer.apply(1, "acme", [rec("a", "2026-11-20T10:00:00Z")]);
       await writer.apply(1, "other", [rec("a", "2026-11-20T10:00:00Z", { organization_id: "other" })]);
-      const [currentSet] = dedupeSets(nowMs, 7 * DAY_MS);
+      // The dedupe windows follow Redis' clock, not the writer's.
+      const redisNow = Date.now();
+      const [currentSet] = dedupeSets(redisNow, 7 * DAY_MS);
       expect(await redis.sismember(`${keyspace.orgBase(1, "acme")}${currentSet}`, "a")).toBe(1);
       const setExpiry = await redis.pexpiretime(`${keyspace.orgBase(1, "acme")}${currentSet}`);
-      expect(setExpiry - nowMs).toBeGreaterThan(7 * DAY_MS);
-      expect(setExpiry - nowMs).toBeLessThanOrEqual(14 * DAY_MS);
+      expect(setExpiry - redisNow).toBeGreaterThan(7 * DAY_MS - 60_000);
+      expect(setExpiry - redisNow).toBeLessThanOrEqual(14 * DAY_MS);
       const minuteTtl = await redis.pexpiretime(
         keyspace.block(1, "acme", "minute", Date.parse("2026-11-20T10:00:00Z"), "combos"),
       );

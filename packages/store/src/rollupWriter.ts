@@ -14,12 +14,27 @@ export interface RollupWriterOptions {
   retention?: Retention;
   /** How long a counted recording id blocks later copies (CONTRACT §1: 7 days by default). */
   dedupeWindowMs: number;
+  /** The worker's clock, for retention only: the dedupe windows follow Redis' clock. */
   now?: () => number;
 }
 
 export interface ApplyResult {
   counted: number;
+  /** Copies of recordings counted before (by recording id). */
   duplicates: number;
+  /** Recordings whose messages this organization had already applied (by offset: a replay). */
+  replayed: number;
+}
+
+/**
+ * Where a batch comes from in the log: its organization's messages of one partition, every one
+ * of them up to `throughOffset` (the recordings carry their own offsets). The apply script keeps
+ * the offset with the sums, so a replay of any length applies nothing twice.
+ */
+export interface BatchOrigin {
+  /** `partitionKey(topic, partition)`. */
+  partition: string;
+  throughOffset: string;
 }
 
 /**
@@ -29,7 +44,7 @@ export interface ApplyResult {
 export interface PreparedBatch<R extends CountableRecording = CountableRecording> {
   readonly org: string;
   readonly recordings: readonly R[];
-  readonly seen: BatchPayload["seen"];
+  readonly origin: BatchOrigin | undefined;
   readonly extent: BatchPayload["extent"];
   readonly encoded: Buffer;
 }
@@ -38,14 +53,24 @@ export interface RollupWriter {
   /**
    * Counts one organization's recordings (ids unique within the call) into generation
    * `generation`, atomically and exactly once: ids already counted within the dedupe window are
-   * dropped, whatever their other fields say.
+   * dropped, whatever their other fields say, and so are messages at or below the offset the
+   * organization has applied of the batch's partition (with an `origin`).
    */
-  apply(generation: number, org: string, recordings: readonly CountableRecording[]): Promise<ApplyResult>;
+  apply(
+    generation: number,
+    org: string,
+    recordings: readonly CountableRecording[],
+    origin?: BatchOrigin,
+  ): Promise<ApplyResult>;
   /**
    * The CPU half of `apply`: lets a caller prepare the next batch while Redis runs the previous
-   * one. Retention and the dedupe window are taken at the time of preparing.
+   * one. Retention is taken at the time of preparing.
    */
-  prepare<R extends CountableRecording>(org: string, recordings: readonly R[]): PreparedBatch<R>;
+  prepare<R extends CountableRecording>(
+    org: string,
+    recordings: readonly R[],
+    origin?: BatchOrigin,
+  ): PreparedBatch<R>;
   /**
    * The I/O half: the script call is written to Redis before this returns its promise. Fails
    * with a `StoreError` whose `retriable` says whether the same call may succeed later; a failed
@@ -63,31 +88,38 @@ export function createRollupWriter(options: RollupWriterOptions): RollupWriter {
   const now = options.now ?? Date.now;
   registerScripts(redis);
 
-  function prepare<R extends CountableRecording>(org: string, recordings: readonly R[]): PreparedBatch<R> {
-    const payload = aggregateBatch(recordings, { keyspace, retention, dedupeWindowMs, nowMs: now() });
-    return { org, recordings, seen: payload.seen, extent: payload.extent, encoded: encodeBatch(payload) };
+  function prepare<R extends CountableRecording>(
+    org: string,
+    recordings: readonly R[],
+    origin?: BatchOrigin,
+  ): PreparedBatch<R> {
+    const payload = aggregateBatch(recordings, { keyspace, retention, nowMs: now() });
+    return { org, recordings, origin, extent: payload.extent, encoded: encodeBatch(payload) };
   }
 
   async function call(
     generation: number,
     batch: PreparedBatch<CountableRecording>,
   ): Promise<ApplyBatchReply> {
-    const { org, seen, extent } = batch;
+    const { org, origin, extent } = batch;
     const keys = [
       keyspace.orgBase(generation, org),
       keyspace.combos(generation, org),
       ...DIMENSIONS.map((d) => keyspace.dimension(generation, org, d)),
       keyspace.extent(generation, org),
     ];
+    const log =
+      origin === undefined
+        ? ["", "", ""]
+        : [`o:${origin.partition}`, firstOffset(batch.recordings, origin), origin.throughOffset];
     try {
       return await redis.vuApplyBatch(
         ...keys,
-        seen[0],
-        seen[1],
-        String(seen[2]),
+        String(dedupeWindowMs),
         batch.encoded,
         String(extent[0]),
         String(extent[1]),
+        ...(log as [string, string, string]),
       );
     } catch (cause) {
       throw new StoreError("applying a batch to Redis failed", {
@@ -102,26 +134,48 @@ export function createRollupWriter(options: RollupWriterOptions): RollupWriter {
     generation: number,
     prepared: PreparedBatch<R>,
   ): Promise<ApplyResult> {
+    const { org, origin } = prepared;
     let batch = prepared;
     let duplicates = 0;
-    // A reply of duplicates wrote nothing; dropping them and calling again converges because
-    // ids only ever become counted, never uncounted, within the window.
-    while (batch.recordings.length > 0) {
+    let replayed = 0;
+    // A refusal wrote nothing; dropping what it names and calling again converges because ids
+    // only ever become counted and offsets only ever move on. With an origin, a batch left empty
+    // is still sent: it records the offset, so a later replay skips the repeats it covered.
+    while (batch.recordings.length > 0 || origin !== undefined) {
       const reply = await call(generation, batch);
-      if (reply[0] === 1) return { counted: reply[1], duplicates };
-      const counted = new Set(reply[1]);
-      duplicates += counted.size;
-      batch = prepare(
-        batch.org,
-        batch.recordings.filter((_, i) => !counted.has(i + 1)),
-      );
+      if (reply[0] === 1) return { counted: reply[1], duplicates, replayed };
+      const kept =
+        reply[0] === -1
+          ? withoutIndexes(batch.recordings, reply[1])
+          : batch.recordings.filter((r) => Number(r.offset) > Number(reply[1]));
+      if (reply[0] === -1) duplicates += batch.recordings.length - kept.length;
+      else replayed += batch.recordings.length - kept.length;
+      if (reply[0] === -2 && Number(origin?.throughOffset) <= Number(reply[1])) break;
+      batch = prepare(org, kept, origin);
     }
-    return { counted: 0, duplicates };
+    return { counted: 0, duplicates, replayed };
   }
 
   return {
-    apply: (generation, org, recordings) => applyPrepared(generation, prepare(org, recordings)),
+    apply: (generation, org, recordings, origin) =>
+      applyPrepared(generation, prepare(org, recordings, origin)),
     prepare,
     applyPrepared,
   };
+}
+
+function withoutIndexes<R>(recordings: readonly R[], oneBasedIndexes: readonly number[]): R[] {
+  const drop = new Set(oneBasedIndexes);
+  return recordings.filter((_, i) => !drop.has(i + 1));
+}
+
+/** The lowest offset among the batch's recordings; an empty batch starts at its end. */
+function firstOffset(recordings: readonly CountableRecording[], origin: BatchOrigin): string {
+  let first = origin.throughOffset;
+  for (const { offset } of recordings) {
+    if (offset === undefined)
+      throw new TypeError("a recording of a batch with an origin must carry its offset");
+    if (Number(offset) < Number(first)) first = offset;
+  }
+  return first;
 }

@@ -23,10 +23,15 @@ interface ScriptSpec {
 export const SCRIPTS = {
   applyBatch: { file: "applyBatch-7", command: "vuApplyBatch", numberOfKeys: 7 },
   countHit: { file: "countHit-1", command: "vuCountHit", numberOfKeys: 1 },
+  openEpoch: { file: "openEpoch-1", command: "vuOpenEpoch", numberOfKeys: 1 },
+  advanceCheckpoint: { file: "advanceCheckpoint-1", command: "vuAdvanceCheckpoint", numberOfKeys: 1 },
 } as const satisfies Record<string, ScriptSpec>;
 
-/** applyBatch's reply: `[1, counted]` or `[-1, duplicateIndexes]` (see the script header). */
-export type ApplyBatchReply = [1, number] | [-1, number[]];
+/**
+ * applyBatch's reply: `[1, counted]`, `[-1, duplicateIndexes]`, or `[-2, appliedThroughOffset]`
+ * (see the script header).
+ */
+export type ApplyBatchReply = [1, number] | [-1, number[]] | [-2, string];
 
 declare module "ioredis" {
   interface RedisCommander<Context> {
@@ -34,14 +39,32 @@ declare module "ioredis" {
     vuApplyBatch(
       ...args: [
         ...keys: string[],
-        currentSet: string,
-        previousSet: string,
-        expireAtMs: string,
+        dedupeWindowMs: string,
         batch: Buffer,
         firstRecordedAtMs: string,
         lastRecordedAtMs: string,
+        offsetField: string,
+        firstOffset: string,
+        throughOffset: string,
       ]
     ): Result<ApplyBatchReply, Context>;
+    /** openEpoch-1.lua: `[1, epoch]` opened, `[0, epoch]` another was opened first. */
+    vuOpenEpoch(
+      key: string,
+      epoch: string,
+      expected: string,
+      state: string,
+      reason: string,
+      ...targets: string[]
+    ): Result<[number, string], Context>;
+    /** advanceCheckpoint-1.lua: `[1, state]`, `[-1, epoch]` or `[-2, checkpoint]`. */
+    vuAdvanceCheckpoint(
+      key: string,
+      epoch: string,
+      partition: string,
+      expected: string,
+      next: string,
+    ): Result<[number, string], Context>;
     /** countHit-1.lua: `[hits in the window, ms until it ends]`. */
     vuCountHit(key: string, windowMs: number): Result<[number, number], Context>;
   }

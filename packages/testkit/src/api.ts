@@ -4,10 +4,12 @@ import { createLogger } from "@vu/service-runtime";
 import {
   type CountableRecording,
   createKeyspace,
+  createLogPosition,
   createRedisClient,
   createRollupReader,
   createRollupWriter,
   createTokenStore,
+  type Keyspace,
   type RedisClient,
 } from "@vu/store";
 import { DAY_MS, DEFAULT_RETENTION } from "@vu/time-buckets";
@@ -36,6 +38,11 @@ export interface ApiServerOptions {
   maxBlocksPerRequest?: number;
   /** Rows of answers the API keeps for repeated queries; default the API's own. */
   resultCacheRows?: number;
+  /**
+   * Open a live epoch for the prefix unless one exists (default true): data written by `write`
+   * bypasses the worker, which opens it in production. False for tests of a store without one.
+   */
+  openEpoch?: boolean;
 }
 
 /**
@@ -50,6 +57,7 @@ export async function startApiServer(options: ApiServerOptions) {
   const keyspace = createKeyspace({ prefix: options.prefix ?? uniquePrefix("api") });
   const now = () => options.nowMs;
   const writer = createRollupWriter({ redis: storeRedis, keyspace, dedupeWindowMs: 7 * DAY_MS, now });
+  if (options.openEpoch ?? true) await openLiveEpoch(storeRedis, keyspace);
   const tokens = createTokenStore({ redis: storeRedis, keyspace });
   // Counts what the API asks the store for, so tests can assert what a request costs.
   const reads = { blocks: 0, requests: 0 };
@@ -132,6 +140,16 @@ export async function startApiServer(options: ApiServerOptions) {
 }
 
 export type ApiServer = Awaited<ReturnType<typeof startApiServer>>;
+
+/** A live epoch for generation 1 with nothing to replay, unless the store has one already. */
+export async function openLiveEpoch(redis: RedisClient, keyspace: Keyspace): Promise<void> {
+  await createLogPosition({ redis, keyspace }).open(1, {
+    expected: null,
+    state: "replaying",
+    reason: "opened by a test",
+    targets: new Map(),
+  });
+}
 
 /** The JSON bodies the tests read, typed loosely enough to inspect any field. */
 export interface JsonBody {

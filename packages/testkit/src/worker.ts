@@ -28,7 +28,7 @@ export const QUICK_REBALANCE_ENV = {
 export function workerConfig(
   names: Omit<IsolatedNames, "prefix">,
   env: Record<string, string> = {},
-): Omit<IngestWorkerConfig, "generation" | "fromBeginning"> {
+): Omit<IngestWorkerConfig, "generation"> {
   return workerConfigFromEnv(
     loadWorkerEnv({
       ...env,
@@ -77,7 +77,7 @@ export async function startInProcessWorker(options: InProcessWorkerOptions): Pro
   if (ownRedis) redis.on("error", () => undefined);
   const metrics = createIngestMetrics();
   const logger = createLogger("test-worker", process.env.VU_DEBUG_WORKER === "1" ? "debug" : "silent");
-  const config = { ...workerConfig(options.names, options.env), fromBeginning: true };
+  const config = workerConfig(options.names, options.env);
   const { nowMs } = options;
   const crashes: string[] = [];
   let joins = 0;

@@ -2,22 +2,29 @@ import type { Logger, Readiness } from "@vu/service-runtime";
 import { RetryAbortedError } from "@vu/service-runtime";
 import {
   createGenerationSource,
+  createLogPosition,
   createRollupWriter,
+  createTokenStore,
   type Keyspace,
   type RedisClient,
   redisHealth,
+  refusalCode,
 } from "@vu/store";
 import type { Retention } from "@vu/time-buckets";
 import { type Consumer, type Kafka, Partitioners, type Producer } from "kafkajs";
-import { handleBatch } from "./batchHandler";
+import { handleBatch, PositionMovedError } from "./batchHandler";
 import { DLQ_HEADERS } from "./deadLetter";
 import { createDeadLetterSender } from "./deadLetterSender";
 import type { IngestMetrics } from "./metrics";
+import { createPartitionPositions } from "./partitionPositions";
+import { restoreTokens } from "./tokenRestore";
 import { topicMaxMessageBytes } from "./topicLimits";
 
 export interface IngestWorkerConfig {
   topic: string;
   dlqTopic: string;
+  /** The compacted topic of token records, restored into Redis whenever a new epoch opens. */
+  tokensTopic: string;
   groupId: string;
   sessionTimeoutMs: number;
   heartbeatIntervalMs: number;
@@ -29,7 +36,6 @@ export interface IngestWorkerConfig {
   retention: Retention;
   /** Write into this generation instead of the one readers use (the `rebuild` command). */
   generation?: number;
-  fromBeginning?: boolean;
   /**
    * "count": dead letters are counted but not sent (a rebuild replays messages the live worker
    * has already dead-lettered). Default "send".
@@ -57,6 +63,10 @@ export interface IngestWorker {
 }
 
 export const DEFAULT_MAX_BYTES_PER_PARTITION = 32 * 1024 * 1024;
+/** How often the worker checks that the view is where it left it (an emptied Redis is noticed within this). */
+export const VIEW_WATCH_MS = 1_000;
+/** A transient failure is reported by readiness while the last one is at most this old. */
+const FAILURE_REPORT_MS = 15_000;
 
 /**
  * How the worker's Redis client is built (main.ts and the in-process test worker). A command fails
@@ -98,7 +108,46 @@ export function createIngestWorker(deps: IngestWorkerDeps): IngestWorker {
     now,
   });
   const generation = createGenerationSource({ redis, keyspace, fixed: config.generation, now });
+  const admin = kafka.admin();
+  const positions = createPartitionPositions({
+    log: createLogPosition({ redis, keyspace }),
+    admin,
+    topic: config.topic,
+    groupId: config.groupId,
+    seek: (partition, offset) => consumer.seek({ topic: config.topic, partition, offset }),
+    // Tokens live in Redis beside the rollups: whatever lost the one lost the other.
+    beforeOpening: async () => {
+      const tokens = createTokenStore({ redis, keyspace });
+      const { restored } = await restoreTokens({ kafka, topic: config.tokensTopic, tokens, logger });
+      logger.info({ restored }, "tokens restored from their topic");
+    },
+    logger,
+    metrics,
+  });
   let connected = false;
+  let watching: NodeJS.Timeout | undefined;
+  let lastFailure: { step: string; message: string; at: number } | undefined;
+
+  /** Follows the view (see PartitionPositions.watch); a failure is retried at the next tick. */
+  async function watchView(): Promise<void> {
+    try {
+      await positions.watch(() => generation.current());
+    } catch (error) {
+      logger.warn({ err: error }, "checking the view's position failed; trying again");
+    }
+  }
+
+  function onTransientFailure(step: string, error: unknown): void {
+    if (error === undefined) {
+      lastFailure = undefined;
+      return;
+    }
+    const code = refusalCode(error);
+    if (code !== undefined) metrics.writeRefusals.inc({ code });
+    const message =
+      error instanceof Error ? (error.cause instanceof Error ? error.cause : error).message : String(error);
+    lastFailure = { step, message, at: Date.now() };
+  }
 
   async function deadLetterSender() {
     if (config.deadLetters === "count") return undefined;
@@ -127,18 +176,29 @@ export function createIngestWorker(deps: IngestWorkerDeps): IngestWorker {
     consumer,
     async start() {
       await producer.connect();
+      await admin.connect();
       await consumer.connect();
       connected = true;
+      consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
+        positions.assigned(payload.memberAssignment[config.topic] ?? []);
+        void watchView();
+      });
       const ctx = {
         writer,
         generation,
+        positions,
+        seek: (partition: number, offset: string) =>
+          consumer.seek({ topic: config.topic, partition, offset }),
+        onTransientFailure,
         metrics,
         logger,
         sendDeadLetters: await deadLetterSender(),
         futureToleranceMs: config.futureToleranceMs,
         now,
       };
-      await consumer.subscribe({ topics: [config.topic], fromBeginning: config.fromBeginning ?? false });
+      // Where to start is the view's checkpoint (partitionPositions.ts); a group without committed
+      // offsets starts at the beginning until the first batch is sought there.
+      await consumer.subscribe({ topics: [config.topic], fromBeginning: true });
       await consumer.run({
         autoCommit: true,
         autoCommitInterval: 1_000,
@@ -150,19 +210,35 @@ export function createIngestWorker(deps: IngestWorkerDeps): IngestWorker {
           } catch (error) {
             // Stopping or rebalanced away: leave the offset unresolved; the next owner redoes it.
             if (error instanceof RetryAbortedError) return;
+            // The view moved (Redis lost or rolled back its state): the partition was sought to
+            // where the view stands, and is read again from there.
+            if (error instanceof PositionMovedError) return;
             throw error;
           }
         },
       });
+      watching = setInterval(() => void watchView(), VIEW_WATCH_MS);
+      watching.unref();
     },
     async stop() {
+      clearInterval(watching);
       await consumer.disconnect();
       await producer.disconnect();
+      await admin.disconnect();
       connected = false;
     },
     async ready() {
       const health = await redisHealth(redis);
       const reasons = connected ? health.reasons : ["the Kafka consumer is not connected", ...health.reasons];
+      const view = positions.status();
+      if (view !== undefined && view.state !== "live") {
+        reasons.push(
+          `the view is ${view.state ?? "without an epoch"}: ${view.reason ?? "waiting for a worker"}`,
+        );
+      }
+      if (lastFailure !== undefined && Date.now() - lastFailure.at <= FAILURE_REPORT_MS) {
+        reasons.push(`retrying ${lastFailure.step}: ${lastFailure.message}`);
+      }
       return { ok: reasons.length === 0, reasons };
     },
   };

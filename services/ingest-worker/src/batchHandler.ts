@@ -1,5 +1,11 @@
 import { type Logger, retryWithBackoff } from "@vu/service-runtime";
-import type { GenerationSource, PreparedBatch, RollupWriter } from "@vu/store";
+import {
+  type BatchOrigin,
+  type GenerationSource,
+  type PreparedBatch,
+  partitionKey,
+  type RollupWriter,
+} from "@vu/store";
 import type { Batch, EachBatchPayload, KafkaMessage } from "kafkajs";
 import { type DeadLetter, reasonKind } from "./deadLetter";
 import type { DeadLetterSender } from "./deadLetterSender";
@@ -10,6 +16,7 @@ import {
   type OrganizationApplyDeps,
   type OrganizationOutcome,
 } from "./organizationApply";
+import type { PartitionPositions } from "./partitionPositions";
 import { type GroupedBatch, type SourcedRecording, validateAndGroup } from "./validateAndGroup";
 
 type Sourced = SourcedRecording<KafkaMessage>;
@@ -18,6 +25,10 @@ type Sourced = SourcedRecording<KafkaMessage>;
 export interface BatchContext {
   writer: RollupWriter;
   generation: GenerationSource;
+  positions: PartitionPositions;
+  seek(partition: number, offset: string): void;
+  /** Called with each transient failure of a step, and with undefined once the step went through. */
+  onTransientFailure(step: string, error: unknown): void;
   metrics: IngestMetrics;
   logger: Logger;
   /** Undefined: dead letters are only counted (a rebuild: the live worker has sent them). */
@@ -27,17 +38,24 @@ export interface BatchContext {
 }
 
 /**
- * Messages decoded and applied together: big enough that recordings share cells (2,000 → 5,000
- * cut the cells per recording from 2.4 to 1.7 on the bench's 10M data set), small enough that a
- * partition batch (up to 32 MiB, ~80,000 messages) holds many chunks to overlap.
+ * Messages decoded and applied together: big enough that recordings share cells, small enough
+ * that a partition batch holds many chunks to overlap (measured in bench/ANALYSIS.md).
  */
 export const CHUNK_SIZE = 5_000;
+
+/** The view moved under the worker (see PartitionPositions.advance): the batch in hand stops. */
+export class PositionMovedError extends Error {
+  constructor() {
+    super("the view moved under this worker; the partition was sought to its checkpoint");
+    this.name = "PositionMovedError";
+  }
+}
 
 /** One chunk, decoded, validated and grouped; each organization prepared for the apply script where it could be. */
 interface PreparedChunk {
   grouped: GroupedBatch<KafkaMessage>;
   work: Array<{ org: string; recordings: Sourced[]; batch: PreparedBatch<Sourced> | undefined }>;
-  lastOffset: string;
+  origin: BatchOrigin;
 }
 
 type Retrying = <T>(
@@ -48,25 +66,49 @@ type Retrying = <T>(
 
 /**
  * Handles one partition batch: each chunk is validated, dead-lettered where bad, pre-aggregated
- * per organization and applied atomically; only then is its offset resolved. A crash in between
- * redelivers the chunk, and the store's recording-id dedupe makes that harmless. Preparing chunk
- * k+1 (CPU in this process) overlaps applying chunk k (CPU in Redis); one apply is in flight at a
- * time and offsets are resolved in order.
+ * per organization and applied atomically with the offset it covers; then the partition's
+ * checkpoint moves past it, and its Kafka offset is resolved. A crash in between replays the chunk
+ * from the checkpoint, and the offsets kept with the sums make that harmless. Preparing chunk k+1
+ * (CPU in this process) overlaps applying chunk k (CPU in Redis); one apply is in flight at a time
+ * and checkpoints move in order.
+ *
+ * A batch that does not start where the view's checkpoint is (Kafka's committed offset is behind
+ * or ahead of Redis) is not applied: the partition is sought to the checkpoint instead.
  */
 export async function handleBatch(ctx: BatchContext, payload: EachBatchPayload): Promise<void> {
+  const { partition } = payload.batch;
+  const generation = await retrierFor(ctx, payload)("position", () => ctx.generation.current(), isRetriable);
+  const position = await retrierFor(ctx, payload)(
+    "position",
+    () => ctx.positions.resumeAt(generation, partition),
+    isRetriable,
+  );
+  const first = payload.batch.firstOffset();
+  if (first !== null && ctx.positions.mustSeek(partition, first, position.next)) {
+    ctx.seek(partition, position.next);
+    return;
+  }
   const retrying = retrierFor(ctx, payload);
   const seen = new Set<string>();
   let inFlight: Promise<void> = Promise.resolve();
-  for (let first = 0; first < payload.batch.messages.length; first += CHUNK_SIZE) {
-    const chunk = prepareChunk(ctx, payload.batch.messages.slice(first, first + CHUNK_SIZE), seen);
+  for (let from = 0; from < payload.batch.messages.length; from += CHUNK_SIZE) {
+    const chunk = prepareChunk(
+      ctx,
+      payload.batch,
+      payload.batch.messages.slice(from, from + CHUNK_SIZE),
+      seen,
+    );
     if (chunk === undefined) break;
     await inFlight;
-    inFlight = applyChunk(ctx, payload, retrying, chunk);
+    inFlight = applyChunk(ctx, payload, retrying, generation, chunk);
   }
   await inFlight;
   await payload.commitOffsetsIfNecessary();
   await payload.heartbeat();
 }
+
+/** Anything but a programming error: Redis or Kafka away, or refusing for a while. */
+const isRetriable = (error: unknown) => !(error instanceof TypeError) && !(error instanceof RangeError);
 
 function retrierFor(ctx: BatchContext, payload: EachBatchPayload): Retrying {
   const keepTrying = () => payload.isRunning() && !payload.isStale();
@@ -76,6 +118,7 @@ function retrierFor(ctx: BatchContext, payload: EachBatchPayload): Retrying {
       isRetriable,
       onRetry: async (error, attempt, delayMs) => {
         ctx.metrics.retries.inc({ step });
+        ctx.onTransientFailure(step, error);
         ctx.logger.warn(
           { err: error, step, attempt, delayMs, partition: payload.batch.partition },
           "retrying",
@@ -87,6 +130,7 @@ function retrierFor(ctx: BatchContext, payload: EachBatchPayload): Retrying {
 
 function prepareChunk(
   ctx: BatchContext,
+  batch: Batch,
   messages: KafkaMessage[],
   seen: Set<string>,
 ): PreparedChunk | undefined {
@@ -97,62 +141,70 @@ function prepareChunk(
     futureToleranceMs: ctx.futureToleranceMs,
     seen,
   });
+  // Every organization of the chunk has had all its messages up to the chunk's last one.
+  const origin = { partition: partitionKey(batch.topic, batch.partition), throughOffset: last.offset };
   const work = [...grouped.byOrg].map(([org, recordings]) => {
     try {
-      return { org, recordings, batch: ctx.writer.prepare(org, recordings) };
+      return { org, recordings, batch: ctx.writer.prepare(org, recordings, origin) };
     } catch {
       // Applied recording by recording later (applyRecordings), so the culprit is found and refused.
       return { org, recordings, batch: undefined };
     }
   });
-  return { grouped, work, lastOffset: last.offset };
+  return { grouped, work, origin };
 }
 
 /**
- * Applies one prepared chunk and dead-letters its rejects, then resolves its offset. The script
- * calls are written to Redis before this returns (no await comes first), so Redis works on this
- * chunk while the caller prepares the next.
+ * Applies one prepared chunk and dead-letters its rejects, then moves the partition's checkpoint
+ * past it and resolves its offset. The script calls are written to Redis before this returns (no
+ * await comes first), so Redis works on this chunk while the caller prepares the next.
  */
 async function applyChunk(
   ctx: BatchContext,
   payload: EachBatchPayload,
   retrying: Retrying,
+  generation: number,
   chunk: PreparedChunk,
 ): Promise<void> {
   const started = performance.now();
   const deps: OrganizationApplyDeps<Sourced> = {
-    prepare: (org, recordings) => ctx.writer.prepare(org, recordings),
-    apply: (batch) => applyNow(ctx, batch),
+    prepare: (org, recordings, origin) => ctx.writer.prepare(org, recordings, origin),
+    apply: (batch) => ctx.writer.applyPrepared(generation, batch),
     retrying: (fn, isRetriable) => retrying("apply", fn, isRetriable),
   };
   const applying = Promise.all(
     chunk.work.map(({ org, recordings, batch }) =>
-      batch === undefined ? applyRecordings(deps, org, recordings) : applyOrganization(deps, batch),
+      batch === undefined
+        ? applyRecordings(deps, org, recordings, chunk.origin)
+        : applyOrganization(deps, batch),
     ),
   );
   const rejecting = deadLetter(ctx, payload.batch, retrying, chunk.grouped.rejected);
   const [outcomes] = await Promise.all([applying, rejecting]);
   await deadLetter(ctx, payload.batch, retrying, refusedLetters(ctx, outcomes));
+  ctx.onTransientFailure("apply", undefined);
 
-  for (const { counted, duplicates } of outcomes) {
+  for (const { counted, duplicates, replayed } of outcomes) {
     ctx.metrics.applied.inc(counted);
     ctx.metrics.duplicates.inc(duplicates);
+    ctx.metrics.replayed.inc(replayed);
   }
   ctx.metrics.duplicates.inc(chunk.grouped.repeatedInBatch);
   ctx.metrics.batchSeconds.observe((performance.now() - started) / 1000);
-  payload.resolveOffset(chunk.lastOffset);
-  ctx.metrics.lag.set(
-    { partition: String(payload.batch.partition) },
-    Math.max(0, Number(payload.batch.highWatermark) - Number(chunk.lastOffset) - 1),
+  const { partition } = payload.batch;
+  const lastOffset = chunk.origin.throughOffset;
+  const next = String(Number(lastOffset) + 1);
+  const advanced = await retrying(
+    "checkpoint",
+    () => ctx.positions.advance(generation, partition, next),
+    isRetriable,
   );
-}
-
-/** Writes the script call at once when the generation is known, else after reading it. */
-function applyNow(ctx: BatchContext, batch: PreparedBatch<Sourced>) {
-  const generation = ctx.generation.fresh();
-  return generation === undefined
-    ? ctx.generation.current().then((g) => ctx.writer.applyPrepared(g, batch))
-    : ctx.writer.applyPrepared(generation, batch);
+  if (!advanced) throw new PositionMovedError();
+  payload.resolveOffset(lastOffset);
+  ctx.metrics.lag.set(
+    { partition: String(partition) },
+    Math.max(0, Number(payload.batch.highWatermark) - Number(lastOffset) - 1),
+  );
 }
 
 function refusedLetters(
@@ -181,12 +233,16 @@ function describeError(error: unknown): string {
   return parts.join(": ");
 }
 
+/** Sends dead letters, except those a replay meets again (sent when their message was first met). */
 async function deadLetter(
   ctx: BatchContext,
   batch: Batch,
   retrying: Retrying,
-  letters: readonly DeadLetter[],
+  all: readonly DeadLetter[],
 ): Promise<void> {
+  const sentBelow = ctx.positions.deadLettersSentBelow(batch.partition);
+  const letters = all.filter(({ message }) => Number(message.offset) >= sentBelow);
+  ctx.metrics.replayed.inc(all.length - letters.length);
   if (letters.length === 0) return;
   const source = { topic: batch.topic, partition: batch.partition };
   await ctx.sendDeadLetters?.(source, letters, (fn, isRetriable) => retrying("dead-letter", fn, isRetriable));

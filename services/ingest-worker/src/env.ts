@@ -1,4 +1,4 @@
-import { FUTURE_TOLERANCE_HOURS, RECORDINGS_DLQ_TOPIC, RECORDINGS_TOPIC } from "@vu/events";
+import { FUTURE_TOLERANCE_HOURS, RECORDINGS_DLQ_TOPIC, RECORDINGS_TOPIC, TOKENS_TOPIC } from "@vu/events";
 import {
   checkRetention,
   envInt,
@@ -21,6 +21,7 @@ export const workerEnvSchema = z
     KAFKA_HEARTBEAT_INTERVAL_MS: envInt(3_000, { min: 100 }),
     RECORDINGS_TOPIC: z.string().min(1).default(RECORDINGS_TOPIC),
     DLQ_TOPIC: z.string().min(1).default(RECORDINGS_DLQ_TOPIC),
+    TOKENS_TOPIC: z.string().min(1).default(TOKENS_TOPIC),
     PARTITIONS_CONSUMED_CONCURRENTLY: envInt(3, { min: 1, max: 64 }),
     KAFKA_MAX_BYTES_PER_PARTITION: envInt(DEFAULT_MAX_BYTES_PER_PARTITION, { min: 1024 }),
     ...redisEnvShape,
@@ -49,12 +50,11 @@ export function loadWorkerEnv(env: Record<string, string | undefined> = process.
 }
 
 /** The worker's settings from its environment (shared by `main` and `rebuild`). */
-export function workerConfigFromEnv(
-  env: WorkerEnv,
-): Omit<IngestWorkerConfig, "generation" | "fromBeginning"> {
+export function workerConfigFromEnv(env: WorkerEnv): Omit<IngestWorkerConfig, "generation"> {
   return {
     topic: env.RECORDINGS_TOPIC,
     dlqTopic: env.DLQ_TOPIC,
+    tokensTopic: env.TOKENS_TOPIC,
     groupId: env.KAFKA_GROUP_ID,
     sessionTimeoutMs: env.KAFKA_SESSION_TIMEOUT_MS,
     heartbeatIntervalMs: env.KAFKA_HEARTBEAT_INTERVAL_MS,

@@ -34,12 +34,9 @@ const supervisor = createWorkerSupervisor({
       keyspace: createKeyspace({ prefix: env.REDIS_PREFIX }),
       logger,
       metrics,
-      config: {
-        ...workerConfigFromEnv(env),
-        // A new consumer group starts at the beginning of the topic, so a first deploy loses
-        // nothing; a group with committed offsets resumes from them.
-        fromBeginning: true,
-      },
+      // Each partition resumes where the view's checkpoint in Redis says (a first deploy, or a
+      // Redis that lost its state, from the beginning of the topic), not where Kafka's group is.
+      config: workerConfigFromEnv(env),
     }),
 });
 

@@ -9,6 +9,10 @@ export interface IngestMetrics {
   batchSeconds: Histogram;
   lag: Gauge<"partition">;
   retries: Counter<"step">;
+  replayed: Counter;
+  epochsOpened: Counter<"cause">;
+  logTruncated: Gauge;
+  writeRefusals: Counter<"code">;
 }
 
 /** A fresh registry per worker, so tests can run several workers in one process. */
@@ -54,6 +58,28 @@ export function createIngestMetrics(): IngestMetrics {
       name: "vu_ingest_retries_total",
       help: "Retries of a failed step (Redis or Kafka unavailable)",
       labelNames: ["step"],
+      registers: [registry],
+    }),
+    replayed: new Counter({
+      name: "vu_ingest_replayed_total",
+      help: "Messages read again that the view had already applied (recognised by offset) or dead-lettered",
+      registers: [registry],
+    }),
+    epochsOpened: new Counter({
+      name: "vu_ingest_epochs_opened_total",
+      help: "Epochs of the view this worker opened: first (a new store), lost (Redis lost its state), regressed (Redis went back to an older state)",
+      labelNames: ["cause"],
+      registers: [registry],
+    }),
+    logTruncated: new Gauge({
+      name: "vu_ingest_log_truncated",
+      help: "1 when the view needs events the topic no longer holds (it stays incomplete until a rebuild)",
+      registers: [registry],
+    }),
+    writeRefusals: new Counter({
+      name: "vu_ingest_write_refusals_total",
+      help: "Writes Redis refused for operational reasons (MISCONF, READONLY, NOAUTH, ...); retried, never dead-lettered",
+      labelNames: ["code"],
       registers: [registry],
     }),
   };

@@ -1,17 +1,18 @@
 import { RetryAbortedError, retryWithBackoff } from "@vu/service-runtime";
-import { type CountableRecording, type PreparedBatch, StoreError } from "@vu/store";
+import { type BatchOrigin, type CountableRecording, type PreparedBatch, StoreError } from "@vu/store";
 import { describe, expect, it } from "vitest";
 import { applyOrganization, applyRecordings, type OrganizationApplyDeps } from "./organizationApply";
 
 interface Rec extends CountableRecording {
   id: string;
 }
-const rec = (id: string) => ({ id }) as Rec;
-const batchOf = (recordings: Rec[]): PreparedBatch<Rec> =>
+const rec = (id: string, offset?: number) =>
+  ({ id, ...(offset === undefined ? {} : { offset: String(offset) }) }) as Rec;
+const batchOf = (recordings: Rec[], origin?: BatchOrigin): PreparedBatch<Rec> =>
   ({
     org: "acme",
     recordings,
-    seen: ["a", "b", 0],
+    origin,
     extent: [0, 0],
     encoded: Buffer.alloc(0),
   }) as PreparedBatch<Rec>;
@@ -21,22 +22,24 @@ function fakeStore(options: { poisoned?: string[]; transientFailures?: number; c
   const counted = options.counted ?? new Set<string>();
   let transient = options.transientFailures ?? 0;
   const calls: string[][] = [];
+  const throughs: Array<string | undefined> = [];
   const deps: OrganizationApplyDeps<Rec> = {
-    prepare: (_org, recordings) => batchOf([...recordings]),
+    prepare: (_org, recordings, origin) => batchOf([...recordings], origin),
     async apply(batch) {
       const ids = batch.recordings.map((r) => r.id);
       calls.push(ids);
+      throughs.push(batch.origin?.throughOffset);
       if (transient-- > 0) throw new StoreError("Redis away", { retriable: true });
       if (ids.some((id) => options.poisoned?.includes(id)))
         throw new StoreError("applying a batch to Redis failed", { retriable: false });
       const duplicates = ids.filter((id) => counted.has(id)).length;
       for (const id of ids) counted.add(id);
-      return { counted: ids.length - duplicates, duplicates };
+      return { counted: ids.length - duplicates, duplicates, replayed: 0 };
     },
     retrying: (fn, isRetriable) =>
       retryWithBackoff(fn, { shouldContinue: () => true, isRetriable, initialDelayMs: 1 }),
   };
-  return { deps, counted, calls };
+  return { deps, counted, calls, throughs };
 }
 
 const ids = (n: number) => Array.from({ length: n }, (_, i) => rec(`r${i}`));
@@ -45,7 +48,7 @@ describe("applyOrganization", () => {
   it("retries a transient failure and counts the batch once", async () => {
     const store = fakeStore({ transientFailures: 2 });
     const outcome = await applyOrganization(store.deps, batchOf(ids(10)));
-    expect(outcome).toEqual({ counted: 10, duplicates: 0, refused: [] });
+    expect(outcome).toEqual({ counted: 10, duplicates: 0, replayed: 0, refused: [] });
     expect(store.calls).toHaveLength(3);
   });
 
@@ -63,6 +66,20 @@ describe("applyOrganization", () => {
     );
     // Halving: about 2 × log2(100) calls per poisoned id, not one per recording.
     expect(store.calls.length).toBeLessThan(30);
+  });
+
+  it("gives each half the log up to the next half's first message, so the stored offset never skips one", async () => {
+    const store = fakeStore({ poisoned: ["r3"] });
+    const recordings = Array.from({ length: 8 }, (_, i) => rec(`r${i}`, 100 + 2 * i));
+    const outcome = await applyOrganization(
+      store.deps,
+      batchOf(recordings, { partition: "t:0", throughOffset: "130" }),
+    );
+    expect(outcome.counted).toBe(7);
+    const applied = store.throughs.filter((_, i) => !(store.calls[i] ?? []).includes("r3"));
+    // Narrowed down as [r0 r1] [r2] (r3 alone is refused) [r4..r7]: each covers the log up to
+    // the next part's first offset - 1, the last part up to the chunk's end.
+    expect(applied).toEqual(["103", "105", "130"]);
   });
 
   it("keeps duplicates the store reports while narrowing down", async () => {
@@ -91,10 +108,10 @@ describe("applyRecordings", () => {
       prepare: (org, recordings) => {
         if (recordings.some((r) => r.id === "r2"))
           throw new RangeError("string too long for the batch encoding");
-        return store.deps.prepare(org, recordings);
+        return store.deps.prepare(org, recordings, undefined);
       },
     };
-    const outcome = await applyRecordings(deps, "acme", ids(5));
+    const outcome = await applyRecordings(deps, "acme", ids(5), undefined);
     expect(outcome.counted).toBe(4);
     expect(outcome.refused.map((r) => [r.recording.id, (r.error as Error).message])).toEqual([
       ["r2", "string too long for the batch encoding"],

@@ -1,17 +1,25 @@
 import { RetryAbortedError } from "@vu/service-runtime";
-import { type ApplyResult, type CountableRecording, type PreparedBatch, StoreError } from "@vu/store";
+import {
+  type ApplyResult,
+  type BatchOrigin,
+  type CountableRecording,
+  type PreparedBatch,
+  StoreError,
+} from "@vu/store";
 
 /** What became of one organization's recordings in one chunk. */
 export interface OrganizationOutcome<R> {
   counted: number;
   duplicates: number;
+  /** Already applied before (a replay), recognised by offset. */
+  replayed: number;
   /** Recordings the store refused on their own (a deterministic failure isolated to them). */
   refused: Array<{ recording: R; error: unknown }>;
 }
 
 export interface OrganizationApplyDeps<R extends CountableRecording> {
-  prepare(org: string, recordings: readonly R[]): PreparedBatch<R>;
-  /** One apply call; its script call is written to Redis before it returns (see app.ts). */
+  prepare(org: string, recordings: readonly R[], origin: BatchOrigin | undefined): PreparedBatch<R>;
+  /** One apply call; its script call is written to Redis before it returns (see batchHandler.ts). */
   apply(batch: PreparedBatch<R>): Promise<ApplyResult>;
   /** Runs `fn` again, with backoff, after failures that `isRetriable` accepts. */
   retrying<T>(fn: () => Promise<T>, isRetriable: (error: unknown) => boolean): Promise<T>;
@@ -37,7 +45,7 @@ export async function applyOrganization<R extends CountableRecording>(
   } catch (error) {
     // Aborted: the consumer is stopping or lost the partition; the next owner applies the batch.
     if (error instanceof RetryAbortedError) throw error;
-    return isolate(deps, batch.org, batch.recordings, error);
+    return isolate(deps, batch.org, batch.recordings, batch.origin, error);
   }
 }
 
@@ -46,36 +54,55 @@ export async function applyRecordings<R extends CountableRecording>(
   deps: OrganizationApplyDeps<R>,
   org: string,
   recordings: readonly R[],
+  origin: BatchOrigin | undefined,
 ): Promise<OrganizationOutcome<R>> {
   let prepared: PreparedBatch<R>;
   try {
-    prepared = deps.prepare(org, recordings);
+    prepared = deps.prepare(org, recordings, origin);
   } catch (error) {
-    return isolate(deps, org, recordings, error);
+    return isolate(deps, org, recordings, origin, error);
   }
   return applyOrganization(deps, prepared);
 }
 
+/**
+ * Halves are applied in offset order, the first covering the log up to just before the second's
+ * first message, so the offset the store records for the organization only ever moves on and
+ * never past a message not yet applied.
+ */
 async function isolate<R extends CountableRecording>(
   deps: OrganizationApplyDeps<R>,
   org: string,
   recordings: readonly R[],
+  origin: BatchOrigin | undefined,
   error: unknown,
 ): Promise<OrganizationOutcome<R>> {
   const [only] = recordings;
   if (recordings.length === 1 && only !== undefined) {
-    return { counted: 0, duplicates: 0, refused: [{ recording: only, error }] };
+    return { counted: 0, duplicates: 0, replayed: 0, refused: [{ recording: only, error }] };
   }
   const half = Math.ceil(recordings.length / 2);
-  const outcome: OrganizationOutcome<R> = { counted: 0, duplicates: 0, refused: [] };
-  for (const part of [recordings.slice(0, half), recordings.slice(half)]) {
-    merge(outcome, await applyRecordings(deps, org, part));
-  }
-  return outcome;
+  const first = recordings.slice(0, half);
+  const second = recordings.slice(half);
+  const outcome = merge(await applyRecordings(deps, org, first, originBefore(origin, second[0])), {
+    counted: 0,
+    duplicates: 0,
+    replayed: 0,
+    refused: [],
+  });
+  return merge(await applyRecordings(deps, org, second, origin), outcome);
 }
 
-function merge<R>(into: OrganizationOutcome<R>, from: OrganizationOutcome<R>): void {
+/** The origin of a part that ends just before `next` (the first recording of the part after it). */
+function originBefore(origin: BatchOrigin | undefined, next: CountableRecording | undefined) {
+  if (origin === undefined || next?.offset === undefined) return origin;
+  return { partition: origin.partition, throughOffset: String(Number(next.offset) - 1) };
+}
+
+function merge<R>(from: OrganizationOutcome<R>, into: OrganizationOutcome<R>): OrganizationOutcome<R> {
   into.counted += from.counted;
   into.duplicates += from.duplicates;
+  into.replayed += from.replayed;
   into.refused.push(...from.refused);
+  return into;
 }

@@ -1,5 +1,14 @@
 import { type Logger, sleep } from "@vu/service-runtime";
-import { currentGeneration, type Keyspace, type RedisClient, switchGeneration } from "@vu/store";
+import {
+  createLogPosition,
+  currentGeneration,
+  type Keyspace,
+  type LogPosition,
+  partitionKey,
+  type RedisClient,
+  switchGeneration,
+  unlinkKeys,
+} from "@vu/store";
 import type { Admin, Kafka } from "kafkajs";
 import { createIngestWorker, type IngestWorkerConfig } from "./app";
 import { createIngestMetrics } from "./metrics";
@@ -10,12 +19,16 @@ export interface RebuildOptions {
   keyspace: Keyspace;
   logger: Logger;
   /** The live worker's settings; the rebuild uses its own group and the next generation. */
-  config: Omit<IngestWorkerConfig, "generation" | "fromBeginning">;
-  /** Keep consuming this long after the switch, so batches the live worker applied to the old
-   *  generation while switching are in the new one too (dedupe keeps them counted once). */
+  config: Omit<IngestWorkerConfig, "generation">;
+  /**
+   * Keep consuming this long after the switch, beside the live worker, until it has moved to the
+   * new generation (it notices within a second or two: the generation cache and its view check).
+   */
   overlapMs?: number;
   /** Rebuild even when the topic no longer holds its earliest events (the result is partial). */
   allowPartial?: boolean;
+  /** Keep the old generation's keys (a switch back stays possible); default: they are deleted. */
+  keepOld?: boolean;
   pollMs?: number;
 }
 
@@ -25,6 +38,8 @@ export interface RebuildResult {
   events: number;
   /** Messages refused again; not re-sent: the live worker dead-lettered them when it met them. */
   deadLettered: number;
+  /** Keys of the old generation deleted after the switch (0 with `keepOld`). */
+  deletedKeys: number;
 }
 
 /** Thrown when the topic has already deleted events, so a replay could not be complete. */
@@ -37,19 +52,32 @@ export class IncompleteTopicError extends Error {
   }
 }
 
-async function caughtUp(admin: Admin, topic: string, groupId: string): Promise<boolean> {
-  const [high, committed] = await Promise.all([
-    admin.fetchTopicOffsets(topic),
-    admin.fetchOffsets({ groupId, topics: [topic] }),
-  ]);
-  const done = new Map(committed[0]?.partitions.map((p) => [p.partition, Number(p.offset)]) ?? []);
-  return high.every((p) => Number(p.high) === 0 || (done.get(p.partition) ?? -1) >= Number(p.high));
+/**
+ * Whether the new generation is live and its checkpoints have passed the topic's high watermarks
+ * as they are now (the live worker's position can be no further): from then on, the live worker
+ * may write into it, since everything before its position is there already.
+ */
+async function passedLive(
+  admin: Admin,
+  log: LogPosition,
+  topic: string,
+  generation: number,
+): Promise<boolean> {
+  const [offsets, record] = await Promise.all([admin.fetchTopicOffsets(topic), log.read(generation)]);
+  if (record.state !== "live") return false;
+  return offsets.every(
+    (p) =>
+      Number(p.high) <= Number(p.low) ||
+      Number(record.checkpoints.get(partitionKey(topic, p.partition)) ?? -1) >= Number(p.high),
+  );
 }
 
 /**
- * Replays the whole topic into a fresh keyspace generation with a consumer group of its own,
- * then points readers and the live worker at it with one SET once it has caught up. The old
- * generation stays in Redis untouched (a switch back is `SET <prefix>:v2:generation <old>`).
+ * Replays the whole topic into a fresh keyspace generation with a consumer group of its own; once
+ * it has passed the live high-water marks, points readers and the live worker at it with one SET,
+ * keeps consuming a little longer beside the live worker (the offsets kept with the sums make
+ * writing twice harmless), then deletes the old generation in the background of Redis (UNLINK),
+ * unless asked to keep it (then a switch back is `SET <prefix>:v4:generation <old>`).
  */
 export async function runRebuild(options: RebuildOptions): Promise<RebuildResult> {
   const { kafka, redis, keyspace, logger, config } = options;
@@ -70,21 +98,24 @@ export async function runRebuild(options: RebuildOptions): Promise<RebuildResult
       keyspace,
       logger,
       metrics,
-      config: { ...config, groupId, generation: to, fromBeginning: true, deadLetters: "count" },
+      config: { ...config, groupId, generation: to, deadLetters: "count" },
     });
+    const log = createLogPosition({ redis, keyspace });
     await worker.start();
     try {
       logger.info({ from, to, groupId }, "rebuilding: replaying the topic into a new generation");
-      while (!(await caughtUp(admin, config.topic, groupId))) await sleep(options.pollMs ?? 500);
+      while (!(await passedLive(admin, log, config.topic, to))) await sleep(options.pollMs ?? 500);
       await switchGeneration(redis, keyspace, to);
       logger.info({ to }, "rebuild caught up; readers switched");
-      await sleep(options.overlapMs ?? 10_000);
+      await sleep(options.overlapMs ?? 5_000);
     } finally {
       await worker.stop();
     }
+    const deletedKeys = options.keepOld ? 0 : await unlinkKeys(redis, keyspace.generationPattern(from));
+    if (!options.keepOld) logger.info({ from, deletedKeys }, "old generation deleted");
     const events = (await metrics.applied.get()).values[0]?.value ?? 0;
     const deadLettered = (await metrics.deadLettered.get()).values.reduce((sum, v) => sum + v.value, 0);
-    return { from, to, events, deadLettered };
+    return { from, to, events, deadLettered, deletedKeys };
   } finally {
     await admin.disconnect();
   }

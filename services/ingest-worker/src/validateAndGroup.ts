@@ -70,7 +70,7 @@ export function validateAndGroup<M extends IncomingMessage>(
       continue;
     }
     seen.add(identity);
-    const recording = { event, recordedAtMs, source: message };
+    const recording = { event, recordedAtMs, offset: message.offset, source: message };
     const list = byOrg.get(event.organization_id);
     if (list) list.push(recording);
     else byOrg.set(event.organization_id, [recording]);

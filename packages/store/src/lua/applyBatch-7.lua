@@ -7,39 +7,50 @@
   Work is per key, not per recording: a few commands per block touched and per 1000 ids.
 
   Input:
-    KEYS[1] base: "<prefix>:v2:g<generation>:{<org>}:". Dedupe and block keys are built from it,
+    KEYS[1] base: "<prefix>:v4:g<generation>:{<org>}:". Dedupe and block keys are built from it,
             so every key touched shares the organization's hash tag (one Redis Cluster slot).
     KEYS[2] combos: hash, combination JSON -> combination id
     KEYS[3] dim:member_email    KEYS[4] dim:voice_model
     KEYS[5] dim:language_model  KEYS[6] dim:app_name        (sets of distinct values)
     KEYS[7] extent: hash, first / last = the earliest / latest counted recorded_at (ms), which
             lets readers skip blocks where the organization has no data; writes = how many
-            batches have counted anything (the write stamp: an answer computed when it had a
-            value is still the answer while it has that value)
+            batches have counted anything and stamp = "<writes>@<Redis TIME>" of the last one
+            (the write stamp: an answer computed at one stamp is still the answer while it
+            holds; TIME makes a stamp unique even after Redis lost or rolled back the counter);
+            o:<topic>:<partition> = the highest Kafka offset of that partition whose messages
+            of this organization are all applied (offsets live with the state they produced)
 
-    ARGV[1] this dedupe window's set suffix   ARGV[2] the previous window's   ARGV[3] expiry of the
-            current one (ms)
-    ARGV[4] the batch, binary, little-endian; "str" is a u16 byte length and the UTF-8 bytes
+    ARGV[1] the dedupe window (ms): an id counted at Redis' TIME t goes into the set of window
+            floor(t / W), checked against that window's and the previous one's; each set
+            expires at the end of the following window. Redis' clock, not the worker's, so
+            workers with different clocks share the same windows.
+    ARGV[2] the batch, binary, little-endian; "str" is a u16 byte length and the UTF-8 bytes
             (src/batchEncoding.ts writes it):
       u32 n, n × str        recording ids, none repeated
       u32 n, n × combination:
         str key             JSON [member_email, voice_model, language_model|null, app_name]
         4 × str             the same four values; "" is a null language model
       u32 n, n × block:
-        str suffix, str expiry in ms ("0" = never), u8 isCombos, u8 cellBytes, u32 cells,
-        cells × field       isCombos 1: u32, 1-based index into the combinations;
-                            isCombos 2 (a split hour block): u32, 4 × index + quarter, stored as
-                            the quarter's digit .. combination id; isCombos 0: str
+        str suffix, str expiry in ms ("0" = never), u8 fieldForm, u8 cellBytes, u32 cells,
+        cells × field       fieldForm 1: u32, 1-based index into the combinations;
+                            fieldForm 2 (a split hour block): u32, 4 × index + quarter, stored as
+                            the quarter's digit .. combination id; fieldForm 0: str
         cells × cellBytes   the cells' sums (count, words, durationMs, voiceMsSum, voiceMsCount,
                             llmMsSum, llmMsCount) in a stored cell's form: seven u32 (28 bytes)
                             when all of the block's sums fit, else seven doubles (56 bytes)
       fields are unique within a block.
-    ARGV[5] the earliest recorded_at of the batch (ms)   ARGV[6] the latest (they widen KEYS[7])
+    ARGV[3] the earliest recorded_at of the batch (ms)   ARGV[4] the latest (they widen KEYS[7])
+    ARGV[5] the offset field "o:<topic>:<partition>", or "" for a batch from no log (tools, tests)
+    ARGV[6] the lowest offset of the batch's messages   ARGV[7] the offset the batch covers up to:
+            every message of this organization in the partition up to it is in this batch or
+            was before it (repeats, invalid messages)
 
   Output:
-     {1, n}           n recordings counted
+     {1, n}           n recordings counted (n may be 0: an empty batch only moves the offset)
     {-1, {i, ...}}    nothing written: the ids at these 1-based indexes were counted before;
                       the caller drops them and calls again
+    {-2, offset}      nothing written: messages up to this offset are already applied (a replay);
+                      the caller drops them and, if the batch covers more, calls again
   Errors (nothing written): a malformed batch, or a key of the wrong type.
 ]]
 local base = KEYS[1]
@@ -51,12 +62,27 @@ local LARGE_CELL = "<ddddddd"
 --- @include "includes/findCounted"
 --- @include "includes/lookupCombos"
 --- @include "includes/storeCombos"
---- @include "includes/addToBlock"
+--- @include "includes/unpackCell"
+--- @include "includes/packCell"
+--- @include "includes/readBlock"
+--- @include "includes/writeBlock"
 --- @include "includes/widenExtent"
+--- @include "includes/dedupeWindows"
+
+-- Phase 0: a replay of messages this organization already has changes nothing.
+local offsetField = ARGV[5]
+if offsetField ~= "" then
+  local applied = redis.call("HGET", KEYS[7], offsetField)
+  if applied and tonumber(ARGV[6]) <= tonumber(applied) then
+    return {-2, applied}
+  end
+end
 
 -- Phase 1: decode everything.
-local ids, combos, blocks = readBatch(ARGV[4])
-local currentSet, previousSet = base .. ARGV[1], base .. ARGV[2]
+local ids, combos, blocks = readBatch(ARGV[2])
+local time = redis.call("TIME")
+local currentSet, previousSet, currentSetExpireAt = dedupeWindows(time, tonumber(ARGV[1]))
+currentSet, previousSet = base .. currentSet, base .. previousSet
 
 -- Phase 2: read every key that phase 3 writes.
 local counted = findCounted(currentSet, previousSet, ids, CHUNK)
@@ -74,15 +100,19 @@ for first = 1, #ids, CHUNK do
   redis.call("SADD", currentSet, unpack(ids, first, math.min(first + CHUNK - 1, #ids)))
 end
 if #ids > 0 then
-  redis.call("PEXPIREAT", currentSet, ARGV[3])
+  redis.call("PEXPIREAT", currentSet, currentSetExpireAt)
 end
 storeCombos(KEYS, combos, comboIds, fresh, CHUNK)
 for _, block in ipairs(blocks) do
-  writeBlock(block, ARGV[4], CHUNK)
+  writeBlock(block, ARGV[2], CHUNK)
 end
 if #ids > 0 then
-  widenExtent(KEYS[7], extent, ARGV[5], ARGV[6])
-  redis.call("HINCRBY", KEYS[7], "writes", 1)
+  widenExtent(KEYS[7], extent, ARGV[3], ARGV[4])
+  local writes = redis.call("HINCRBY", KEYS[7], "writes", 1)
+  redis.call("HSET", KEYS[7], "stamp", writes .. "@" .. time[1] .. "." .. time[2])
+end
+if offsetField ~= "" then
+  redis.call("HSET", KEYS[7], offsetField, ARGV[7])
 end
 
 return {1, #ids}

@@ -5,8 +5,14 @@ import { Kafka } from "kafkajs";
 import { loadWorkerEnv, workerConfigFromEnv } from "../env";
 import { IncompleteTopicError, runRebuild } from "../rebuild";
 
-// `npm run rebuild [-- --allow-partial]`: same environment as the worker (KAFKA_BROKERS, REDIS_URL, ...).
-const { values } = parseArgs({ options: { "allow-partial": { type: "boolean", default: false } } });
+// `npm run rebuild [-- --allow-partial] [--keep-old]`: same environment as the worker (KAFKA_BROKERS,
+// REDIS_URL, ...).
+const { values } = parseArgs({
+  options: {
+    "allow-partial": { type: "boolean", default: false },
+    "keep-old": { type: "boolean", default: false },
+  },
+});
 const env = loadWorkerEnv();
 const logger = createLogger("rebuild", env.LOG_LEVEL);
 const redis = createRedisClient(env.REDIS_URL, { maxRetriesPerRequest: 2 });
@@ -22,6 +28,7 @@ try {
     keyspace: createKeyspace({ prefix: env.REDIS_PREFIX }),
     logger,
     allowPartial: values["allow-partial"],
+    keepOld: values["keep-old"],
     config: workerConfigFromEnv(env),
   });
   logger.info(result, "rebuild done");

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { type ComputedAnswer, createResultCache } from "./resultCache";
 
-/** A reader whose generation and write stamp the test sets, counting stamp reads. */
+/** A reader whose view (generation, epoch) and write stamp the test sets, counting stamp reads. */
 function fakeStore() {
-  const state = { generation: 1, stamp: "1" as string | null, stampReads: 0 };
+  const state = { generation: 1, epoch: "e1", stamp: "1" as string | null, stampReads: 0 };
   const reader = {
-    generation: async () => state.generation,
+    view: async () => ({ generation: state.generation, epoch: state.epoch }),
     writeStamp: async () => {
       state.stampReads++;
       return state.stamp;
@@ -21,7 +21,7 @@ function computing(store: ReturnType<typeof fakeStore>, rows = 1) {
     calls.count++;
     return {
       value: `answer ${calls.count}`,
-      generation: store.state.generation,
+      view: { generation: store.state.generation, epoch: store.state.epoch },
       stamp: store.state.stamp,
       rows,
     };
@@ -44,7 +44,7 @@ describe("createResultCache", () => {
     expect(calls.count).toBe(2);
   });
 
-  it("keeps answers apart by organization, key and generation", async () => {
+  it("keeps answers apart by organization, key, generation and epoch", async () => {
     const store = fakeStore();
     const cache = createResultCache({ reader: store.reader, maxRows: 100 });
     const { calls, compute } = computing(store);
@@ -53,7 +53,10 @@ describe("createResultCache", () => {
     expect(await cache.answer("acme", "q2", false, compute)).toBe("answer 3");
     store.state.generation = 2;
     expect(await cache.answer("acme", "q", false, compute)).toBe("answer 4");
-    expect(calls.count).toBe(4);
+    // Redis lost its state and a replay rebuilt it: the same stamp names other data.
+    store.state.epoch = "e2";
+    expect(await cache.answer("acme", "q", false, compute)).toBe("answer 5");
+    expect(calls.count).toBe(5);
   });
 
   it("computes for a fresh request, or without a key, and keeps nothing without a stamp", async () => {
@@ -80,7 +83,7 @@ describe("createResultCache", () => {
     // A rebuild switches the generation between the key and the read.
     const compute = async (): Promise<ComputedAnswer<number>> => ({
       value: ++calls,
-      generation: 2,
+      view: { generation: 2, epoch: "e1" },
       stamp: "1",
       rows: 1,
     });
@@ -114,7 +117,7 @@ describe("createResultCache", () => {
       await new Promise<void>((resolve) => {
         release = resolve;
       });
-      return { value: call, generation: 1, stamp, rows: 1 };
+      return { value: call, view: { generation: 1, epoch: "e1" }, stamp, rows: 1 };
     };
     const burst = [1, 2, 3].map(() => cache.answer("acme", "q", false, compute));
     await new Promise((resolve) => setTimeout(resolve, 0));

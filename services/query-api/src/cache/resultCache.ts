@@ -1,11 +1,11 @@
-import type { RollupReader } from "@vu/store";
+import type { ReadView, RollupReader } from "@vu/store";
 import { createBoundedCache } from "./boundedCache";
 
 /** An answer and the state of the store it was computed from. */
 export interface ComputedAnswer<T> {
   value: T;
-  /** The keyspace generation and the organization's write stamp the answer's read saw. */
-  generation: number;
+  /** The view (generation and epoch) and the organization's write stamp the answer's read saw. */
+  view: ReadView;
   stamp: string | null;
   /** What holding the answer costs, in rows. */
   rows: number;
@@ -27,7 +27,7 @@ export interface ResultCache {
 }
 
 export interface ResultCacheOptions {
-  reader: Pick<RollupReader, "generation" | "writeStamp">;
+  reader: Pick<RollupReader, "view" | "writeStamp">;
   /** Rows held in all; an answer of more than a quarter of them is not kept. 0 keeps nothing. */
   maxRows: number;
   /** Unused answers are forgotten after this long (they are checked on every use anyway). */
@@ -47,9 +47,10 @@ const MAX_ENTRIES = 10_000;
  * not "fresh enough": the apply script increments the organization's write stamp atomically with
  * every batch it counts, the answer is kept with the stamp its own read saw (in the same MULTI as
  * the blocks), and it is served again only after an `HGET` shows the same stamp, the cost of
- * `/stats/dimensions`. Whatever else an answer depends on (the query, the keyspace generation,
- * which blocks retention still keeps) is in its key. Answers without a stamp (data written before
- * stamps existed) are never kept.
+ * `/stats/dimensions`. Whatever else an answer depends on (the query, the keyspace generation and
+ * epoch, which blocks retention still keeps) is in its key; stamps carry Redis' clock, so even a
+ * Redis that lost its state or went back to a snapshot never shows a stamp an answer was kept at
+ * for other data. Answers without a stamp (no data) are never kept.
  */
 export function createResultCache({ reader, maxRows, ttlMs = 10 * 60_000 }: ResultCacheOptions): ResultCache {
   const entries = createBoundedCache<Entry>({
@@ -66,13 +67,13 @@ export function createResultCache({ reader, maxRows, ttlMs = 10 * 60_000 }: Resu
   /** The answer of a computation under way, while the stamp it read is still the stamp. */
   async function joined<T>(
     pending: Promise<ComputedAnswer<T>>,
-    generation: number,
+    view: ReadView,
     org: string,
   ): Promise<ComputedAnswer<T> | undefined> {
     const shared = await pending.catch(() => undefined);
-    if (shared === undefined || shared.stamp === null || shared.generation !== generation) return undefined;
+    if (shared === undefined || shared.stamp === null || !sameView(shared.view, view)) return undefined;
     // Its read may predate this request: served only if nothing was counted since.
-    return (await reader.writeStamp(generation, org)) === shared.stamp ? shared : undefined;
+    return (await reader.writeStamp(view.generation, org)) === shared.stamp ? shared : undefined;
   }
 
   return {
@@ -83,26 +84,28 @@ export function createResultCache({ reader, maxRows, ttlMs = 10 * 60_000 }: Resu
       compute: () => Promise<ComputedAnswer<T>>,
     ): Promise<T> {
       if (key === undefined || maxRows === 0) return (await compute()).value;
-      const generation = await reader.generation();
-      const id = `${generation}\u0000${org}\u0000${key}`;
+      const view = await reader.view();
+      const id = `${view.generation}\u0000${view.epoch}\u0000${org}\u0000${key}`;
       const known = fresh ? undefined : entries.get(id);
-      if (known !== undefined && (await reader.writeStamp(generation, org)) === known.stamp) {
+      if (known !== undefined && (await reader.writeStamp(view.generation, org)) === known.stamp) {
         return known.value as T;
       }
       // Looked up without a pause in between, so that a burst finds the first request's computation.
       const pending = fresh ? undefined : (computing.get(id) as Promise<ComputedAnswer<T>> | undefined);
-      const shared = pending && (await joined(pending, generation, org));
+      const shared = pending && (await joined(pending, view, org));
       if (shared) return shared.value;
       const computation = compute();
       computing.set(id, computation);
       const computed = await computation.finally(() => {
         if (computing.get(id) === computation) computing.delete(id);
       });
-      // Read in another generation (a rebuild switched in between): not the state this key names.
-      if (computed.stamp !== null && computed.generation === generation && computed.rows <= largest) {
+      // Read in another generation or epoch (a rebuild switched in between): not the state this key names.
+      if (computed.stamp !== null && sameView(computed.view, view) && computed.rows <= largest) {
         entries.set(id, { value: computed.value, stamp: computed.stamp, rows: computed.rows });
       }
       return computed.value;
     },
   };
 }
+
+const sameView = (a: ReadView, b: ReadView) => a.generation === b.generation && a.epoch === b.epoch;

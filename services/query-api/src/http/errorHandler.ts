@@ -1,5 +1,5 @@
 import type { Logger } from "@vu/service-runtime";
-import { StoreError } from "@vu/store";
+import { StoreError, ViewNotLiveError } from "@vu/store";
 import type { ErrorRequestHandler, RequestHandler } from "express";
 import { InvalidParameterError } from "../planner";
 import { ProblemError } from "./problemError";
@@ -12,6 +12,8 @@ function send(res: Parameters<RequestHandler>[1], problem: ProblemError): void {
     .send(JSON.stringify(problem.toBody()));
 }
 
+const RETRY_SOON = { "Retry-After": "5" } as const;
+
 /** Unknown paths get a problem body too, not Express's HTML page. */
 export const notFound: RequestHandler = (req, _res, next) => {
   next(new ProblemError(404, `No operation at ${req.method} ${req.path}.`));
@@ -20,7 +22,8 @@ export const notFound: RequestHandler = (req, _res, next) => {
 /**
  * The one error middleware: ours → problem+json with its status (a domain InvalidParameterError
  * → a 400 naming the parameter); the store being
- * unreachable → 503; anything else is a bug → logged, and a 500 that reveals nothing.
+ * unreachable, or not live (Redis lost its state and the topic is being replayed) → 503, never
+ * numbers it knows to be wrong; anything else is a bug → logged, and a 500 that reveals nothing.
  */
 export function createErrorHandler(logger: Logger): ErrorRequestHandler {
   return (error: unknown, _req, res, next) => {
@@ -29,12 +32,19 @@ export function createErrorHandler(logger: Logger): ErrorRequestHandler {
     if (error instanceof InvalidParameterError) {
       return send(res, ProblemError.invalidParameter(error.parameter, error.message));
     }
+    if (error instanceof ViewNotLiveError) {
+      logger.warn({ reason: error.message }, "store not live");
+      return send(
+        res,
+        new ProblemError(503, `${error.message}. Try again shortly.`, { headers: RETRY_SOON }),
+      );
+    }
     if (error instanceof StoreError) {
       logger.warn({ err: error.cause ?? error }, "store unavailable");
       return send(
         res,
         new ProblemError(503, "The statistics store is unavailable; try again shortly.", {
-          headers: { "Retry-After": "5" },
+          headers: RETRY_SOON,
         }),
       );
     }

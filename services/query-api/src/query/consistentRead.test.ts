@@ -30,7 +30,8 @@ function fakeReader(first: OrganizationExtent, during: OrganizationExtent[], hin
   const reads: number[] = [];
   const extentReads: number[] = [];
   const reader = {
-    generation: async () => 1,
+    view: async () => ({ generation: 1, epoch: "e1" }),
+    confirm: async () => undefined,
     extent: async () => {
       extentReads.push(1);
       return first;

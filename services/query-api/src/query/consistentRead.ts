@@ -1,5 +1,13 @@
 import { FUTURE_TOLERANCE_HOURS } from "@vu/events";
-import type { BlockRef, BlockSnapshot, OrganizationExtent, ReadOptions, RollupReader, View } from "@vu/store";
+import type {
+  BlockRef,
+  BlockSnapshot,
+  OrganizationExtent,
+  ReadOptions,
+  ReadView,
+  RollupReader,
+  View,
+} from "@vu/store";
 import type { DataExtent, PlanContext } from "../planner";
 
 const FUTURE_TOLERANCE_MS = FUTURE_TOLERANCE_HOURS * 3_600_000;
@@ -35,15 +43,17 @@ export interface ConsistentReadOptions<P> {
 
 /**
  * Plans within the organization's data extent and reads the plan's blocks in one MULTI, which
- * returns the extent again in the same state as the blocks. With the generation cached and the
+ * returns the extent again in the same state as the blocks; then confirms that the store was live
+ * in the same epoch all along (a store that lost its state meanwhile answers 503, not zeros). With the generation cached and the
  * extent from the reader's recent reads, a query is one Redis round trip. When the extent moved in between so
  * that the plan would differ, the plan is made again: the answer is one state of the store.
  */
 export async function readConsistently<P>(
   options: ConsistentReadOptions<P>,
-): Promise<{ plan: P; snapshot: BlockSnapshot; generation: number }> {
+): Promise<{ plan: P; snapshot: BlockSnapshot; view: ReadView }> {
   const { reader, context, org } = options;
-  const generation = await reader.generation();
+  const view = await reader.view();
+  const { generation } = view;
   // The extent the last read saw, while recent, saves a round trip: the MULTI below returns the
   // extent again in the blocks' own state, so a stale hint only costs a second plan.
   const known = reader.recentExtent(generation, org) ?? (await reader.extent(generation, org));
@@ -53,7 +63,10 @@ export async function readConsistently<P>(
     const { plan, blocks } = options.plan({ ...context, dataExtent: bounded ? extent : undefined });
     const snapshot = await reader.readBlocks(generation, org, blocks, options.view, options.read);
     const seen = dataExtentOf(snapshot.extent, context.now);
-    if (!bounded || sameDataExtent(seen, extent)) return { plan, snapshot, generation };
+    if (!bounded || sameDataExtent(seen, extent)) {
+      await reader.confirm(view);
+      return { plan, snapshot, view };
+    }
     extent = seen;
   }
 }

@@ -114,17 +114,10 @@ function answerCache(deps: QueryDeps): ResultCache["answer"] {
  */
 async function statsRows(org: string, request: StatsRequest, context: PlanContext, deps: QueryDeps) {
   const filters = parseFilters(request.filters);
-  const { plan, snapshot, generation } = await readPlanned(
-    org,
-    filters,
-    request.groupBy,
-    context,
-    deps,
-    (c) => {
-      const plan = planQuery(request, c);
-      return { plan, blocks: plan.buckets.flatMap((b) => b.blocks) };
-    },
-  );
+  const { plan, snapshot, view } = await readPlanned(org, filters, request.groupBy, context, deps, (c) => {
+    const plan = planQuery(request, c);
+    return { plan, blocks: plan.buckets.flatMap((b) => b.blocks) };
+  });
   const rows = aggregateRows(plan.buckets, snapshot, { filters, groupBy: request.groupBy });
   const value = {
     rows,
@@ -138,7 +131,7 @@ async function statsRows(org: string, request: StatsRequest, context: PlanContex
   };
   // Weighed with the pages rendered from it (http/renderedPages.ts), at most a page size of rows each.
   const rendered = RENDERED_PAGES_PER_ANSWER * Math.min(rows.length, MAX_PAGE_SIZE);
-  return { value, generation, stamp: snapshot.stamp, rows: rows.length + rendered };
+  return { value, view, stamp: snapshot.stamp, rows: rows.length + rendered };
 }
 
 /** One page of `/stats` from the query's rows, kept or computed. */
@@ -168,7 +161,7 @@ export type SummaryRequest = CommonRequest;
 /** The whole range as one interval, summed over every matching combination. */
 async function summaryTotal(org: string, request: SummaryRequest, context: PlanContext, deps: QueryDeps) {
   const filters = parseFilters(request.filters);
-  const { plan, snapshot, generation } = await readPlanned(org, filters, undefined, context, deps, (c) => {
+  const { plan, snapshot, view } = await readPlanned(org, filters, undefined, context, deps, (c) => {
     const plan = planTotal(request, c);
     return { plan, blocks: plan.blocks };
   });
@@ -178,7 +171,7 @@ async function summaryTotal(org: string, request: SummaryRequest, context: PlanC
   const total = rows.total();
   return {
     value: { summary: toSummary(total), meta: plan.meta },
-    generation,
+    view,
     stamp: snapshot.stamp,
     rows: 1,
   };

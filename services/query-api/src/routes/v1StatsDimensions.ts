@@ -8,7 +8,9 @@ export const DIMENSIONS_PATH = "/api/v1/stats/dimensions";
 export const registerV1StatsDimensions: Register = (router, { reader }) => {
   router.get(DIMENSIONS_PATH, async (_req, res) => {
     const { org } = authOf(res.locals);
-    const dims = await reader.dimensions(await reader.generation(), org);
+    const view = await reader.view();
+    const dims = await reader.dimensions(view.generation, org);
+    await reader.confirm(view);
     const body: Dimensions = {
       voice_models: dims.voice_model,
       language_models: dims.language_model,

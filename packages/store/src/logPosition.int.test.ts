@@ -1,0 +1,112 @@
+import { randomUUID } from "node:crypto";
+import { redisTargets } from "@vu/infra";
+import { useRedisTarget } from "@vu/testkit/redis";
+import { describe, expect, it } from "vitest";
+import { createKeyspace } from "./keyspace";
+import { createLogPosition } from "./logPosition";
+import type { RedisClient } from "./redisClient";
+import { createRollupReader, ViewNotLiveError } from "./rollupReader";
+
+describe.each(redisTargets())("the view's position in the log on $name", (target) => {
+  let redis: RedisClient;
+  useRedisTarget(target, (client) => {
+    redis = client;
+  });
+
+  function setup() {
+    const keyspace = createKeyspace({ prefix: `test-${randomUUID()}` });
+    return {
+      keyspace,
+      log: createLogPosition({ redis, keyspace }),
+      reader: createRollupReader({ redis, keyspace }),
+    };
+  }
+  const replay = (targets: Array<[string, string]>) => ({
+    expected: null,
+    state: "replaying" as const,
+    reason: "a new store; replaying the topic",
+    targets: new Map(targets),
+  });
+
+  it("opens one epoch however many workers race, and goes live once every partition reached its target", async () => {
+    const { log } = setup();
+    const opened = await Promise.all(
+      [1, 2, 3].map(() =>
+        log.open(
+          1,
+          replay([
+            ["t:0", "10"],
+            ["t:1", "4"],
+          ]),
+        ),
+      ),
+    );
+    expect(opened.filter((o) => o.opened)).toHaveLength(1);
+    const epoch = opened.find((o) => o.opened)?.epoch ?? "";
+    expect(new Set(opened.map((o) => o.epoch))).toEqual(new Set([epoch]));
+    expect(await log.status(1)).toMatchObject({ epoch, state: "replaying" });
+
+    const advance = (partition: string, expected: string | null, next: string) =>
+      log.advance(1, { epoch, partition, expected, next });
+    expect(await advance("t:0", null, "6")).toEqual({ kind: "advanced", state: "replaying" });
+    expect(await advance("t:0", "6", "10")).toEqual({ kind: "advanced", state: "replaying" });
+    expect(await advance("t:1", null, "4")).toEqual({ kind: "advanced", state: "live" });
+    expect(await log.status(1)).toEqual({ epoch, state: "live", reason: null });
+    expect((await log.read(1)).checkpoints).toEqual(
+      new Map([
+        ["t:0", "10"],
+        ["t:1", "4"],
+      ]),
+    );
+  });
+
+  it("refuses a checkpoint moved by someone else, and tells a worker of another epoch to start over", async () => {
+    const { log, keyspace } = setup();
+    const { epoch } = await log.open(1, replay([]));
+    expect(await log.status(1)).toMatchObject({ state: "live" });
+    await log.advance(1, { epoch, partition: "t:0", expected: null, next: "50" });
+    expect(await log.advance(1, { epoch, partition: "t:0", expected: "20", next: "30" })).toEqual({
+      kind: "moved",
+      checkpoint: "50",
+    });
+    expect(await log.advance(1, { epoch: "older", partition: "t:0", expected: "50", next: "60" })).toEqual({
+      kind: "epochChanged",
+      epoch,
+    });
+    // Redis emptied: no epoch at all.
+    await redis.del(keyspace.log(1));
+    expect(await log.advance(1, { epoch, partition: "t:0", expected: "50", next: "60" })).toEqual({
+      kind: "epochChanged",
+      epoch: null,
+    });
+  });
+
+  it("reopens an epoch over restored checkpoints with new targets, and only from the epoch it replaces", async () => {
+    const { log } = setup();
+    const first = await log.open(1, replay([]));
+    await log.advance(1, { epoch: first.epoch, partition: "t:0", expected: null, next: "40" });
+    const stale = await log.open(1, { ...replay([["t:0", "90"]]), expected: "not-the-epoch" });
+    expect(stale).toEqual({ opened: false, epoch: first.epoch });
+    const second = await log.open(1, { ...replay([["t:0", "90"]]), expected: first.epoch });
+    expect(second.opened).toBe(true);
+    const record = await log.read(1);
+    expect(record).toMatchObject({ epoch: second.epoch, state: "replaying" });
+    expect(record.checkpoints.get("t:0")).toBe("40");
+    expect(record.targets).toEqual(new Map([["t:0", "90"]]));
+  });
+
+  it("lets a reader answer only from a live epoch, and only if it is still the same after the read", async () => {
+    const { log, reader, keyspace } = setup();
+    await expect(reader.view()).rejects.toBeInstanceOf(ViewNotLiveError);
+    const { epoch } = await log.open(1, replay([["t:0", "5"]]));
+    await expect(reader.view()).rejects.toThrow(/replaying/);
+    await log.advance(1, { epoch, partition: "t:0", expected: null, next: "5" });
+    const view = await reader.view();
+    expect(view).toEqual({ generation: 1, epoch });
+    await expect(reader.confirm(view)).resolves.toBeUndefined();
+    await redis.del(keyspace.log(1));
+    await expect(reader.confirm(view)).rejects.toThrow(/no data epoch/);
+    await log.open(1, replay([]));
+    await expect(reader.confirm(view)).rejects.toThrow(/epoch changed/);
+  });
+});

@@ -1,0 +1,164 @@
+import { randomUUID } from "node:crypto";
+import type { Keyspace } from "./keyspace";
+import type { RedisClient } from "./redisClient";
+import { isTransientRedisError } from "./redisErrors";
+import { registerScripts } from "./scripts";
+import { StoreError } from "./storeError";
+
+/**
+ * Where the view (the rollups of one generation) stands in the log (the Kafka topic), kept in
+ * Redis with the rollups themselves, so that whatever Redis loses, it loses together:
+ *
+ * - the **epoch**: a random id, opened by the first worker that finds none. An epoch that
+ *   disappears (Redis emptied) or is replaced (Redis went back to an older snapshot) tells readers
+ *   that what they cached is of another state, and workers that they must resume from Redis'
+ *   checkpoints, not from where they were;
+ * - the **state**: "live" (every partition applied up to where it was when the epoch opened),
+ *   "replaying" (not yet: the API answers 503), or "incomplete" (the topic no longer holds events
+ *   the view needs: 503 until an operator rebuilds with `--allow-partial`);
+ * - per partition, the **checkpoint**: every message before it is applied (the worker seeks
+ *   there), and while replaying the **target** it must reach.
+ */
+export type ViewState = "live" | "replaying" | "incomplete";
+
+export interface ViewStatus {
+  /** Null: the store has no epoch (Redis lost its state, or no worker has started). */
+  epoch: string | null;
+  state: ViewState | null;
+  /** Why the view is not live, for readiness and 503s. */
+  reason: string | null;
+}
+
+export interface LogRecord extends ViewStatus {
+  /** "<topic>:<partition>" → the next offset to consume. */
+  checkpoints: ReadonlyMap<string, string>;
+  /** "<topic>:<partition>" → the offset a replay must reach. */
+  targets: ReadonlyMap<string, string>;
+}
+
+export interface OpenEpochOptions {
+  /** The epoch the caller saw (null: none); another worker's newer one is kept. */
+  expected: string | null;
+  /** While targets remain. */
+  state: Exclude<ViewState, "live">;
+  reason: string;
+  /** "<topic>:<partition>" → offset; none: live at once. */
+  targets: ReadonlyMap<string, string>;
+}
+
+export interface AdvanceOptions {
+  epoch: string;
+  partition: string;
+  /** The checkpoint the caller last saw (null: none). */
+  expected: string | null;
+  next: string;
+}
+
+export type AdvanceResult =
+  | { kind: "advanced"; state: ViewState }
+  /** Another epoch, or none (null): start over. */
+  | { kind: "epochChanged"; epoch: string | null }
+  /** The checkpoint is elsewhere (null: none): resume from there. */
+  | { kind: "moved"; checkpoint: string | null };
+
+export interface LogPosition {
+  status(generation: number): Promise<ViewStatus>;
+  read(generation: number): Promise<LogRecord>;
+  /** Opens a new epoch unless another worker did since `expected`; resolves with the epoch now in force. */
+  open(generation: number, options: OpenEpochOptions): Promise<{ opened: boolean; epoch: string }>;
+  advance(generation: number, options: AdvanceOptions): Promise<AdvanceResult>;
+}
+
+/** The field naming one partition of one topic in the log hash and in the extents. */
+export function partitionKey(topic: string, partition: number): string {
+  return `${topic}:${partition}`;
+}
+
+const STATES: ReadonlySet<string> = new Set<ViewState>(["live", "replaying", "incomplete"]);
+
+function failed(what: string, cause: unknown): StoreError {
+  return new StoreError(`${what} failed`, { retriable: isTransientRedisError(cause), cause });
+}
+
+export function createLogPosition({
+  redis,
+  keyspace,
+}: {
+  redis: RedisClient;
+  keyspace: Keyspace;
+}): LogPosition {
+  registerScripts(redis);
+  const status = (epoch: unknown, state: unknown, reason: unknown): ViewStatus => ({
+    epoch: typeof epoch === "string" && epoch !== "" ? epoch : null,
+    state: typeof state === "string" && STATES.has(state) ? (state as ViewState) : null,
+    reason: typeof reason === "string" && reason !== "" ? reason : null,
+  });
+  return {
+    async status(generation) {
+      try {
+        const [epoch, state, reason] = await redis.hmget(
+          keyspace.log(generation),
+          "epoch",
+          "state",
+          "reason",
+        );
+        return status(epoch, state, reason);
+      } catch (cause) {
+        throw failed("reading the view's epoch", cause);
+      }
+    },
+
+    async read(generation) {
+      let fields: Record<string, string>;
+      try {
+        fields = await redis.hgetall(keyspace.log(generation));
+      } catch (cause) {
+        throw failed("reading the view's checkpoints", cause);
+      }
+      const checkpoints = new Map<string, string>();
+      const targets = new Map<string, string>();
+      for (const [field, value] of Object.entries(fields)) {
+        if (field.startsWith("next:")) checkpoints.set(field.slice(5), value);
+        else if (field.startsWith("target:")) targets.set(field.slice(7), value);
+      }
+      return { ...status(fields.epoch, fields.state, fields.reason), checkpoints, targets };
+    },
+
+    async open(generation, options) {
+      const id = randomUUID();
+      const targets = [...options.targets].flat();
+      try {
+        const [opened, epoch] = await redis.vuOpenEpoch(
+          keyspace.log(generation),
+          id,
+          options.expected ?? "",
+          options.state,
+          options.reason,
+          ...targets,
+        );
+        return { opened: opened === 1, epoch };
+      } catch (cause) {
+        throw failed("opening an epoch", cause);
+      }
+    },
+
+    async advance(generation, options) {
+      let reply: [number, string];
+      try {
+        reply = await redis.vuAdvanceCheckpoint(
+          keyspace.log(generation),
+          options.epoch,
+          options.partition,
+          options.expected ?? "",
+          options.next,
+        );
+      } catch (cause) {
+        throw failed("advancing a checkpoint", cause);
+      }
+      const [code, value] = reply;
+      if (code === 1) return { kind: "advanced", state: value as ViewState };
+      if (code === -1) return { kind: "epochChanged", epoch: value === "" ? null : value };
+      return { kind: "moved", checkpoint: value === "" ? null : value };
+    },
+  };
+}

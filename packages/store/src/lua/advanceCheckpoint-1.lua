@@ -1,0 +1,30 @@
+--[[
+  advanceCheckpoint-1: records that every message of a partition before an offset is applied,
+  if the log hash is still where the caller left it (compare and set).
+
+  KEYS[1] the generation's log hash (see openEpoch-1.lua)
+  ARGV[1] the epoch the caller works in
+  ARGV[2] "<topic>:<partition>"
+  ARGV[3] the checkpoint the caller last saw ("" = none)
+  ARGV[4] the new checkpoint (the next offset to consume)
+
+  Returns
+    {1, state}       advanced; the view's state afterwards ("live" once a replay reached its targets)
+    {-1, epoch}      another epoch ("" = none: Redis lost its state): the caller starts over
+    {-2, next}       the checkpoint is elsewhere ("" = none): another consumer moved it on, or Redis
+                     went back to an older snapshot; the caller resumes from there
+]]
+--- @include "includes/settleReplay"
+
+local key = KEYS[1]
+local epoch = redis.call("HGET", key, "epoch") or ""
+if epoch ~= ARGV[1] then
+  return {-1, epoch}
+end
+local field = "next:" .. ARGV[2]
+local current = redis.call("HGET", key, field) or ""
+if current ~= ARGV[3] then
+  return {-2, current}
+end
+redis.call("HSET", key, field, ARGV[4])
+return {1, settleReplay(key)}

@@ -1,0 +1,45 @@
+--[[
+  openEpoch-1: starts a new epoch of the view: what a worker does when the store has no epoch
+  (Redis lost its state, or never had one) or went back in time (restored from an older snapshot).
+  Readers compare epochs to know that what they cached belongs to the state they read.
+
+  KEYS[1] the generation's log hash (keyspace.log): epoch, state, reason, opened, and per
+          partition "next:<topic>:<partition>" (checkpoint: every message before it is applied)
+          and "target:<topic>:<partition>" (the offset a replay must reach to be live again)
+  ARGV[1] the new epoch's id
+  ARGV[2] the epoch the caller saw ("" = none): if another worker opened one since, nothing changes
+  ARGV[3] the state while targets remain: "replaying", or "incomplete" (the topic no longer holds
+          all the events the view needs: it never becomes live by itself)
+  ARGV[4] why (for readiness and the 503s), e.g. "Redis lost its state; replaying the topic"
+  ARGV[5], ARGV[6], ... pairs "<topic>:<partition>", target offset
+
+  Returns {1, epoch} when opened, {0, epoch} when the caller's view was stale (the current epoch).
+  A first epoch starts from an empty hash; a reopened one keeps the checkpoints (they describe the
+  restored state) and replaces the targets.
+]]
+--- @include "includes/settleReplay"
+
+local key = KEYS[1]
+local current = redis.call("HGET", key, "epoch") or ""
+if current ~= ARGV[2] then
+  return {0, current}
+end
+if current == "" then
+  redis.call("DEL", key)
+else
+  local fields = redis.call("HKEYS", key)
+  for _, field in ipairs(fields) do
+    if string.sub(field, 1, 7) == "target:" then
+      redis.call("HDEL", key, field)
+    end
+  end
+end
+local time = redis.call("TIME")
+local updates = {"epoch", ARGV[1], "state", ARGV[3], "reason", ARGV[4], "opened", time[1]}
+for i = 5, #ARGV, 2 do
+  updates[#updates + 1] = "target:" .. ARGV[i]
+  updates[#updates + 1] = ARGV[i + 1]
+end
+redis.call("HSET", key, unpack(updates))
+settleReplay(key)
+return {1, ARGV[1]}

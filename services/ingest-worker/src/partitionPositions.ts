@@ -1,0 +1,244 @@
+import type { Logger } from "@vu/service-runtime";
+import { type LogPosition, type LogRecord, partitionKey, type ViewStatus } from "@vu/store";
+import type { Admin } from "kafkajs";
+import type { IngestMetrics } from "./metrics";
+
+/**
+ * Where each partition this worker owns resumes: from the checkpoint the view keeps in Redis with
+ * the sums (logPosition.ts), not from Kafka's committed offset. Whatever Redis lost is therefore
+ * replayed, and whatever it kept is not read again; Kafka's committed offsets stay for lag and
+ * monitoring. Also opens the view's epoch when Redis has none, and starts a new one when Redis went
+ * back to an older state.
+ */
+export interface PartitionPositions {
+  /** The offset partition `partition` of `generation` resumes at, establishing it if needed. */
+  resumeAt(generation: number, partition: number): Promise<Position>;
+  /**
+   * Records that every message of the partition before `next` is applied. Resolves false when the
+   * view moved under the worker (another epoch, or a checkpoint elsewhere): the partition has been
+   * sought to where the view stands, and the batch in hand must stop.
+   */
+  advance(generation: number, partition: number, next: string): Promise<boolean>;
+  /**
+   * Whether a batch starting at `first` must be dropped for a seek to `next`. A batch that starts
+   * past `next` right after a seek there is taken as it is: the log has no messages in between
+   * (offsets it skips, such as control records).
+   */
+  mustSeek(partition: number, first: string, next: string): boolean;
+  /** Dead letters of messages below this offset were sent before: a replay only counts them. */
+  deadLettersSentBelow(partition: number): number;
+  /** The partitions the group gave this worker; each is sought to where the view stands. */
+  assigned(partitions: readonly number[]): void;
+  /** Follows the view: a lost or replaced epoch, or a new generation, repositions every partition. */
+  watch(generation: () => Promise<number>): Promise<void>;
+  /** Why the view cannot answer, if it cannot (for readiness). */
+  status(): ViewStatus | undefined;
+}
+
+export interface Position {
+  generation: number;
+  epoch: string;
+  /** Where the partition resumes. */
+  next: string;
+  /** The checkpoint as Redis holds it (null: none yet), which the next advance must find there. */
+  stored: string | null;
+}
+
+export interface PartitionPositionsOptions {
+  log: LogPosition;
+  admin: Pick<Admin, "fetchTopicOffsets" | "fetchOffsets">;
+  topic: string;
+  groupId: string;
+  seek(partition: number, offset: string): void;
+  /** Runs before this worker opens an epoch (restores what lives beside the rollups: tokens). */
+  beforeOpening(): Promise<void>;
+  logger: Logger;
+  metrics: IngestMetrics;
+}
+
+const LOST = "Redis lost its state (no epoch, while the consumer group had committed offsets)";
+const REGRESSED =
+  "Redis went back to an earlier state (a snapshot, or a replica that lagged); replaying from its checkpoints";
+
+export function createPartitionPositions(options: PartitionPositionsOptions): PartitionPositions {
+  const { log, admin, topic, groupId, logger, metrics } = options;
+  const positions = new Map<number, Promise<Position>>();
+  const sentBelow = new Map<number, number>();
+  const soughtTo = new Map<number, string>();
+  let owned: readonly number[] = [];
+  let lastStatus: ViewStatus | undefined;
+
+  const dropAll = () => positions.clear();
+
+  async function topicOffsets() {
+    return admin.fetchTopicOffsets(topic);
+  }
+
+  /** Kafka's committed offsets: every message below one was handled, its dead letters sent. */
+  async function rememberCommitted(): Promise<boolean> {
+    const [committed] = await admin.fetchOffsets({ groupId, topics: [topic] });
+    let any = false;
+    for (const { partition, offset } of committed?.partitions ?? []) {
+      if (Number(offset) < 0) continue;
+      any = true;
+      sentBelow.set(partition, Math.max(sentBelow.get(partition) ?? 0, Number(offset)));
+    }
+    return any;
+  }
+
+  /** Opens the first epoch (or one after a loss): replay every partition up to its end now. */
+  async function openEpoch(generation: number, record: LogRecord): Promise<void> {
+    await options.beforeOpening();
+    const offsets = await topicOffsets();
+    const expected = await rememberCommitted();
+    const targets = new Map(
+      offsets
+        .filter((p) => Number(p.high) > Number(p.low))
+        .map((p) => [partitionKey(topic, p.partition), p.high] as const),
+    );
+    const trimmed = offsets.filter((p) => Number(p.low) > 0).map((p) => p.partition);
+    const incomplete = expected && trimmed.length > 0;
+    const reason = incomplete
+      ? `${LOST}, and the topic no longer holds its first events (partitions ${trimmed.join(", ")}): ` +
+        "the view cannot be rebuilt whole; see the README's operations section"
+      : expected
+        ? `${LOST}; replaying the topic`
+        : "a new store; replaying the topic";
+    const { opened, epoch } = await log.open(generation, {
+      expected: record.epoch,
+      state: incomplete ? "incomplete" : "replaying",
+      reason,
+      targets,
+    });
+    if (!opened) return;
+    metrics.epochsOpened.inc({ cause: expected ? "lost" : "first" });
+    metrics.logTruncated.set(incomplete ? 1 : 0);
+    (incomplete ? logger.error : expected ? logger.warn : logger.info).call(
+      logger,
+      { generation, epoch, targets: Object.fromEntries(targets) },
+      reason,
+    );
+  }
+
+  /** Redis went back to an older state: readers must not trust their caches, and the view replays. */
+  async function reopenEpoch(generation: number, epoch: string): Promise<void> {
+    await options.beforeOpening();
+    const offsets = await topicOffsets();
+    await rememberCommitted();
+    const targets = new Map(
+      offsets
+        .filter((p) => Number(p.high) > Number(p.low))
+        .map((p) => [partitionKey(topic, p.partition), p.high] as const),
+    );
+    const reopened = await log.open(generation, {
+      expected: epoch,
+      state: "replaying",
+      reason: REGRESSED,
+      targets,
+    });
+    if (reopened.opened) {
+      metrics.epochsOpened.inc({ cause: "regressed" });
+      logger.warn({ generation, epoch: reopened.epoch }, REGRESSED);
+    }
+  }
+
+  async function establish(generation: number, partition: number): Promise<Position> {
+    let record = await log.read(generation);
+    if (record.epoch === null) {
+      await openEpoch(generation, record);
+      record = await log.read(generation);
+    }
+    if (record.epoch === null) throw new Error("the view's epoch vanished while it was opened");
+    lastStatus = record;
+    const stored = record.checkpoints.get(partitionKey(topic, partition)) ?? null;
+    const low = (await topicOffsets()).find((p) => p.partition === partition)?.low ?? "0";
+    // Below the topic's start: those events are gone; resume at the first one still held.
+    const next = stored === null || Number(stored) < Number(low) ? low : stored;
+    return { generation, epoch: record.epoch, next, stored };
+  }
+
+  function resumeAt(generation: number, partition: number): Promise<Position> {
+    const known = positions.get(partition);
+    if (known !== undefined) {
+      return known.then((p) => (p.generation === generation ? p : refresh(generation, partition)));
+    }
+    return refresh(generation, partition);
+  }
+
+  function refresh(generation: number, partition: number): Promise<Position> {
+    const pending = establish(generation, partition);
+    positions.set(partition, pending);
+    pending.catch(() => {
+      if (positions.get(partition) === pending) positions.delete(partition);
+    });
+    return pending;
+  }
+
+  /** Seeks every owned partition to where the view stands now. */
+  async function reposition(generation: number): Promise<void> {
+    dropAll();
+    for (const partition of owned) {
+      const { next } = await refresh(generation, partition);
+      options.seek(partition, next);
+    }
+  }
+
+  return {
+    resumeAt,
+
+    async advance(generation, partition, next) {
+      const position = await resumeAt(generation, partition);
+      const result = await log.advance(generation, {
+        epoch: position.epoch,
+        partition: partitionKey(topic, partition),
+        expected: position.stored,
+        next,
+      });
+      if (result.kind === "advanced") {
+        positions.set(partition, Promise.resolve({ ...position, next, stored: next }));
+        if (result.state === "live" && lastStatus?.state !== "live")
+          lastStatus = await log.status(generation);
+        return true;
+      }
+      if (result.kind === "moved" && Number(result.checkpoint ?? -1) < Number(position.stored ?? -1)) {
+        await reopenEpoch(generation, position.epoch);
+      }
+      logger.warn(
+        { generation, partition, result },
+        "the view moved under this worker; resuming from its checkpoint",
+      );
+      await reposition(generation);
+      return false;
+    },
+
+    mustSeek(partition, first, next) {
+      if (first === next || (Number(first) > Number(next) && soughtTo.get(partition) === next)) {
+        soughtTo.delete(partition);
+        return false;
+      }
+      soughtTo.set(partition, next);
+      return true;
+    },
+
+    deadLettersSentBelow: (partition) => sentBelow.get(partition) ?? 0,
+
+    assigned(partitions) {
+      owned = [...partitions];
+      for (const partition of positions.keys()) if (!owned.includes(partition)) positions.delete(partition);
+    },
+
+    async watch(generation) {
+      const current = await generation();
+      const status = await log.status(current);
+      lastStatus = status;
+      const known = await Promise.all([...positions.values()].map((p) => p.catch(() => undefined)));
+      const stale =
+        status.epoch === null ||
+        known.some((p) => p !== undefined && (p.epoch !== status.epoch || p.generation !== current)) ||
+        owned.some((partition) => !positions.has(partition));
+      if (stale) await reposition(current);
+    },
+
+    status: () => lastStatus,
+  };
+}
