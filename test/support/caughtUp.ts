@@ -1,4 +1,5 @@
 import { waitFor } from "@vu/infra";
+import { createKeyspace, createLogPosition, partitionKey, type RedisClient } from "@vu/store";
 import type { Kafka } from "kafkajs";
 
 export interface GroupProgress {
@@ -69,5 +70,42 @@ export async function waitUntilCaughtUp(
     throw new Error(`the worker did not catch up: ${last} messages uncommitted`, { cause: error });
   } finally {
     await probe.close();
+  }
+}
+
+/**
+ * Waits until the view in Redis has caught up with the topic: live, and every partition's
+ * checkpoint at its high watermark. Unlike `waitUntilCaughtUp`, this sees a replay after Redis lost
+ * its state (the group's committed offsets are already at the end then).
+ */
+export async function waitUntilViewCaughtUp(
+  kafka: Kafka,
+  topic: string,
+  redis: RedisClient,
+  prefix: string,
+  timeoutMs: number,
+): Promise<void> {
+  const log = createLogPosition({ redis, keyspace: createKeyspace({ prefix }) });
+  const admin = kafka.admin();
+  await admin.connect();
+  let last = "not read yet";
+  try {
+    await waitFor(
+      async () => {
+        const [offsets, record] = await Promise.all([admin.fetchTopicOffsets(topic), log.read(1)]);
+        const behind = offsets.filter(
+          (p) =>
+            Number(p.high) > Number(p.low) &&
+            Number(record.checkpoints.get(partitionKey(topic, p.partition)) ?? -1) < Number(p.high),
+        );
+        last = `${record.state ?? "no epoch"}, ${behind.length} partitions behind`;
+        return record.state === "live" && behind.length === 0;
+      },
+      { timeoutMs, intervalMs: 100, message: `the view of ${topic} to catch up` },
+    );
+  } catch (error) {
+    throw new Error(`the view did not catch up: ${last}`, { cause: error });
+  } finally {
+    await admin.disconnect();
   }
 }

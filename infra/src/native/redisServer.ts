@@ -69,6 +69,8 @@ export interface StartRedisServerOptions {
   appendonly?: boolean;
   /** Default "everysec"; "always" makes kill() lose no acknowledged write. */
   appendfsync?: "always" | "everysec" | "no";
+  /** More `redis-server` arguments, e.g. `["--save", ""]` (snapshots only when asked for). */
+  extraArgs?: string[];
   log?: Log;
 }
 
@@ -103,6 +105,7 @@ export async function startRedisServer(options: StartRedisServerOptions = {}): P
       dir: dataDir,
       appendonly: options.appendonly ?? true,
       appendfsync: options.appendfsync ?? "everysec",
+      extraArgs: options.extraArgs ?? [],
       log,
     });
   };

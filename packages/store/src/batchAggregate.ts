@@ -41,7 +41,7 @@ export interface ComboPayload {
   values: DimensionValues;
 }
 
-/** What `applyBatch-7.lua` receives, before `encodeBatch` packs it; its header documents each member. */
+/** What `applyBatch-8.lua` receives, before `encodeBatch` packs it; its header documents each member. */
 export interface BatchPayload {
   ids: string[];
   combos: ComboPayload[];

@@ -53,6 +53,7 @@ export {
   ViewNotLiveError,
 } from "./rollupReader";
 export {
+  type ApplyGuard,
   type ApplyResult,
   type BatchOrigin,
   createRollupWriter,
@@ -61,7 +62,7 @@ export {
   type RollupWriterOptions,
 } from "./rollupWriter";
 export { registerScripts } from "./scripts";
-export { StoreError } from "./storeError";
+export { CheckpointMovedError, StoreError } from "./storeError";
 export {
   addPacked,
   addSums,

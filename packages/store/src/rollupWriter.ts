@@ -1,12 +1,13 @@
 import { DIMENSIONS } from "@vu/events";
 import { DEFAULT_RETENTION, type Retention } from "@vu/time-buckets";
+import { Cluster } from "ioredis";
 import { aggregateBatch, type BatchPayload, type CountableRecording } from "./batchAggregate";
 import { encodeBatch } from "./batchEncoding";
 import type { Keyspace } from "./keyspace";
 import type { RedisClient } from "./redisClient";
 import { isTransientRedisError } from "./redisErrors";
 import { type ApplyBatchReply, registerScripts } from "./scripts";
-import { StoreError } from "./storeError";
+import { CheckpointMovedError, StoreError } from "./storeError";
 
 export interface RollupWriterOptions {
   redis: RedisClient;
@@ -35,6 +36,16 @@ export interface BatchOrigin {
   /** `partitionKey(topic, partition)`. */
   partition: string;
   throughOffset: string;
+}
+
+/**
+ * What the worker believes of the partition's checkpoint when it applies (null: none yet). On a
+ * single Redis the apply script checks it in the same atomic step and writes nothing when Redis
+ * holds another (throwing `CheckpointMovedError`); on a cluster the log lives in another slot, and
+ * the worker's own checks (PartitionPositions) are what finds a Redis that went back.
+ */
+export interface ApplyGuard {
+  checkpoint: string | null;
 }
 
 /**
@@ -79,6 +90,7 @@ export interface RollupWriter {
   applyPrepared<R extends CountableRecording>(
     generation: number,
     batch: PreparedBatch<R>,
+    guard?: ApplyGuard,
   ): Promise<ApplyResult>;
 }
 
@@ -97,16 +109,36 @@ export function createRollupWriter(options: RollupWriterOptions): RollupWriter {
     return { org, recordings, origin, extent: payload.extent, encoded: encodeBatch(payload) };
   }
 
+  /** KEYS[8] and the checkpoint check's ARGV (see the script header). */
+  function guarded(
+    generation: number,
+    org: string,
+    batch: PreparedBatch<CountableRecording>,
+    guard?: ApplyGuard,
+  ) {
+    if (guard === undefined || batch.origin === undefined || redis instanceof Cluster) {
+      return { key: keyspace.extent(generation, org), field: "", expected: "" };
+    }
+    return {
+      key: keyspace.log(generation),
+      field: `next:${batch.origin.partition}`,
+      expected: guard.checkpoint ?? "",
+    };
+  }
+
   async function call(
     generation: number,
     batch: PreparedBatch<CountableRecording>,
+    guard?: ApplyGuard,
   ): Promise<ApplyBatchReply> {
     const { org, origin, extent } = batch;
+    const check = guarded(generation, org, batch, guard);
     const keys = [
       keyspace.orgBase(generation, org),
       keyspace.combos(generation, org),
       ...DIMENSIONS.map((d) => keyspace.dimension(generation, org, d)),
       keyspace.extent(generation, org),
+      check.key,
     ];
     const log =
       origin === undefined
@@ -120,6 +152,8 @@ export function createRollupWriter(options: RollupWriterOptions): RollupWriter {
         String(extent[0]),
         String(extent[1]),
         ...(log as [string, string, string]),
+        check.field,
+        check.expected,
       );
     } catch (cause) {
       throw new StoreError("applying a batch to Redis failed", {
@@ -133,6 +167,7 @@ export function createRollupWriter(options: RollupWriterOptions): RollupWriter {
   async function applyPrepared<R extends CountableRecording>(
     generation: number,
     prepared: PreparedBatch<R>,
+    guard?: ApplyGuard,
   ): Promise<ApplyResult> {
     const { org, origin } = prepared;
     let batch = prepared;
@@ -142,8 +177,9 @@ export function createRollupWriter(options: RollupWriterOptions): RollupWriter {
     // only ever become counted and offsets only ever move on. With an origin, a batch left empty
     // is still sent: it records the offset, so a later replay skips the repeats it covered.
     while (batch.recordings.length > 0 || origin !== undefined) {
-      const reply = await call(generation, batch);
+      const reply = await call(generation, batch, guard);
       if (reply[0] === 1) return { counted: reply[1], duplicates, replayed };
+      if (reply[0] === -3) throw new CheckpointMovedError(reply[1] === "" ? null : reply[1]);
       const kept =
         reply[0] === -1
           ? withoutIndexes(batch.recordings, reply[1])

@@ -21,17 +21,17 @@ interface ScriptSpec {
 }
 
 export const SCRIPTS = {
-  applyBatch: { file: "applyBatch-7", command: "vuApplyBatch", numberOfKeys: 7 },
+  applyBatch: { file: "applyBatch-8", command: "vuApplyBatch", numberOfKeys: 8 },
   countHit: { file: "countHit-1", command: "vuCountHit", numberOfKeys: 1 },
   openEpoch: { file: "openEpoch-1", command: "vuOpenEpoch", numberOfKeys: 1 },
   advanceCheckpoint: { file: "advanceCheckpoint-1", command: "vuAdvanceCheckpoint", numberOfKeys: 1 },
 } as const satisfies Record<string, ScriptSpec>;
 
 /**
- * applyBatch's reply: `[1, counted]`, `[-1, duplicateIndexes]`, or `[-2, appliedThroughOffset]`
- * (see the script header).
+ * applyBatch's reply: `[1, counted]`, `[-1, duplicateIndexes]`, `[-2, appliedThroughOffset]` or
+ * `[-3, checkpointInRedis]` (see the script header).
  */
-export type ApplyBatchReply = [1, number] | [-1, number[]] | [-2, string];
+export type ApplyBatchReply = [1, number] | [-1, number[]] | [-2, string] | [-3, string];
 
 declare module "ioredis" {
   interface RedisCommander<Context> {
@@ -46,6 +46,8 @@ declare module "ioredis" {
         offsetField: string,
         firstOffset: string,
         throughOffset: string,
+        checkpointField: string,
+        expectedCheckpoint: string,
       ]
     ): Result<ApplyBatchReply, Context>;
     /** openEpoch-1.lua: `[1, epoch]` opened, `[0, epoch]` another was opened first. */

@@ -16,3 +16,17 @@ export class StoreError extends Error {
     this.context = options.context ?? {};
   }
 }
+
+/**
+ * The partition's checkpoint in Redis is not the one the worker resumed from: Redis lost its state
+ * or went back to an older one, or another consumer moved on. Nothing was written; the worker
+ * resumes from where Redis stands.
+ */
+export class CheckpointMovedError extends StoreError {
+  constructor(readonly checkpoint: string | null) {
+    super(`the partition's checkpoint in Redis is ${checkpoint ?? "gone"}, not where this worker resumed`, {
+      retriable: false,
+    });
+    this.name = "CheckpointMovedError";
+  }
+}

@@ -1,6 +1,7 @@
 import { type Logger, retryWithBackoff } from "@vu/service-runtime";
 import {
   type BatchOrigin,
+  CheckpointMovedError,
   type GenerationSource,
   type PreparedBatch,
   partitionKey,
@@ -91,18 +92,27 @@ export async function handleBatch(ctx: BatchContext, payload: EachBatchPayload):
   const retrying = retrierFor(ctx, payload);
   const seen = new Set<string>();
   let inFlight: Promise<void> = Promise.resolve();
-  for (let from = 0; from < payload.batch.messages.length; from += CHUNK_SIZE) {
-    const chunk = prepareChunk(
-      ctx,
-      payload.batch,
-      payload.batch.messages.slice(from, from + CHUNK_SIZE),
-      seen,
-    );
-    if (chunk === undefined) break;
+  try {
+    for (let from = 0; from < payload.batch.messages.length; from += CHUNK_SIZE) {
+      const messages = payload.batch.messages.slice(from, from + CHUNK_SIZE);
+      const chunk = prepareChunk(ctx, payload.batch, messages, seen);
+      if (chunk === undefined) break;
+      await inFlight;
+      inFlight = applyChunk(ctx, payload, retrying, generation, chunk);
+    }
     await inFlight;
-    inFlight = applyChunk(ctx, payload, retrying, generation, chunk);
+  } catch (error) {
+    // Redis holds another checkpoint than the one this worker resumed from: nothing of the chunk was
+    // written; every partition resumes from where Redis stands (a new epoch if it went back).
+    if (!(error instanceof CheckpointMovedError)) throw error;
+    await inFlight.catch(() => undefined);
+    await retrying(
+      "position",
+      () => ctx.positions.watch(() => Promise.resolve(generation), true),
+      isRetriable,
+    );
+    throw new PositionMovedError();
   }
-  await inFlight;
   await payload.commitOffsetsIfNecessary();
   await payload.heartbeat();
 }
@@ -169,7 +179,11 @@ async function applyChunk(
   const started = performance.now();
   const deps: OrganizationApplyDeps<Sourced> = {
     prepare: (org, recordings, origin) => ctx.writer.prepare(org, recordings, origin),
-    apply: (batch) => ctx.writer.applyPrepared(generation, batch),
+    // The guard is read when the call is made: after the previous chunk moved the checkpoint.
+    apply: (batch) =>
+      ctx.writer.applyPrepared(generation, batch, {
+        checkpoint: ctx.positions.storedCheckpoint(payload.batch.partition),
+      }),
     retrying: (fn, isRetriable) => retrying("apply", fn, isRetriable),
   };
   const applying = Promise.all(

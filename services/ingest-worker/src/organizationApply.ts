@@ -2,6 +2,7 @@ import { RetryAbortedError } from "@vu/service-runtime";
 import {
   type ApplyResult,
   type BatchOrigin,
+  CheckpointMovedError,
   type CountableRecording,
   type PreparedBatch,
   StoreError,
@@ -44,7 +45,8 @@ export async function applyOrganization<R extends CountableRecording>(
     return { ...result, refused: [] };
   } catch (error) {
     // Aborted: the consumer is stopping or lost the partition; the next owner applies the batch.
-    if (error instanceof RetryAbortedError) throw error;
+    // Or Redis is not where the worker resumed from: nothing is the batch's fault.
+    if (error instanceof RetryAbortedError || error instanceof CheckpointMovedError) throw error;
     return isolate(deps, batch.org, batch.recordings, batch.origin, error);
   }
 }

@@ -29,8 +29,13 @@ export interface PartitionPositions {
   deadLettersSentBelow(partition: number): number;
   /** The partitions the group gave this worker; each is sought to where the view stands. */
   assigned(partitions: readonly number[]): void;
-  /** Follows the view: a lost or replaced epoch, or a new generation, repositions every partition. */
-  watch(generation: () => Promise<number>): Promise<void>;
+  /** The checkpoint the worker believes Redis holds for the partition (what an apply is guarded by). */
+  storedCheckpoint(partition: number): string | null;
+  /**
+   * Follows the view: a lost or replaced epoch, a checkpoint that went back (Redis restored from an
+   * older snapshot), or a new generation repositions every partition; with `force`, always.
+   */
+  watch(generation: () => Promise<number>, force?: boolean): Promise<void>;
   /** Why the view cannot answer, if it cannot (for readiness). */
   status(): ViewStatus | undefined;
 }
@@ -63,12 +68,17 @@ const REGRESSED =
 export function createPartitionPositions(options: PartitionPositionsOptions): PartitionPositions {
   const { log, admin, topic, groupId, logger, metrics } = options;
   const positions = new Map<number, Promise<Position>>();
+  /** The settled ones, for synchronous reads. */
+  const settled = new Map<number, Position>();
   const sentBelow = new Map<number, number>();
   const soughtTo = new Map<number, string>();
   let owned: readonly number[] = [];
   let lastStatus: ViewStatus | undefined;
 
-  const dropAll = () => positions.clear();
+  const dropAll = () => {
+    positions.clear();
+    settled.clear();
+  };
 
   async function topicOffsets() {
     return admin.fetchTopicOffsets(topic);
@@ -142,10 +152,26 @@ export function createPartitionPositions(options: PartitionPositionsOptions): Pa
     }
   }
 
+  /**
+   * Whether Kafka's group has committed past Redis' checkpoint of the partition: the worker commits
+   * only after the checkpoint moved, so Redis then holds less than it once did (restored from an
+   * older snapshot while no worker was there to see the checkpoint go back). Asked of a live view
+   * only: a replay under way already covers it, and reopening would start it over.
+   */
+  async function committedPast(partition: number, record: LogRecord): Promise<boolean> {
+    await rememberCommitted();
+    const committed = sentBelow.get(partition);
+    const stored = record.checkpoints.get(partitionKey(topic, partition));
+    return committed !== undefined && stored !== undefined && committed > Number(stored);
+  }
+
   async function establish(generation: number, partition: number): Promise<Position> {
     let record = await log.read(generation);
     if (record.epoch === null) {
       await openEpoch(generation, record);
+      record = await log.read(generation);
+    } else if (record.state === "live" && (await committedPast(partition, record))) {
+      await reopenEpoch(generation, record.epoch);
       record = await log.read(generation);
     }
     if (record.epoch === null) throw new Error("the view's epoch vanished while it was opened");
@@ -167,11 +193,32 @@ export function createPartitionPositions(options: PartitionPositionsOptions): Pa
 
   function refresh(generation: number, partition: number): Promise<Position> {
     const pending = establish(generation, partition);
+    settled.delete(partition);
     positions.set(partition, pending);
-    pending.catch(() => {
-      if (positions.get(partition) === pending) positions.delete(partition);
-    });
+    pending.then(
+      (position) => {
+        if (positions.get(partition) === pending) settled.set(partition, position);
+      },
+      () => {
+        if (positions.get(partition) === pending) positions.delete(partition);
+      },
+    );
     return pending;
+  }
+
+  function remember(position: Position, partition: number): void {
+    positions.set(partition, Promise.resolve(position));
+    settled.set(partition, position);
+  }
+
+  /** Whether Redis holds a checkpoint behind what this worker saw there: it went back in time. */
+  function regressed(record: LogRecord): Position | undefined {
+    for (const [partition, position] of settled) {
+      const inRedis = record.checkpoints.get(partitionKey(topic, partition)) ?? null;
+      if (position.epoch === record.epoch && Number(inRedis ?? -1) < Number(position.stored ?? -1))
+        return position;
+    }
+    return undefined;
   }
 
   /** Seeks every owned partition to where the view stands now. */
@@ -195,7 +242,7 @@ export function createPartitionPositions(options: PartitionPositionsOptions): Pa
         next,
       });
       if (result.kind === "advanced") {
-        positions.set(partition, Promise.resolve({ ...position, next, stored: next }));
+        remember({ ...position, next, stored: next }, partition);
         if (result.state === "live" && lastStatus?.state !== "live")
           lastStatus = await log.status(generation);
         return true;
@@ -227,14 +274,19 @@ export function createPartitionPositions(options: PartitionPositionsOptions): Pa
       for (const partition of positions.keys()) if (!owned.includes(partition)) positions.delete(partition);
     },
 
-    async watch(generation) {
+    storedCheckpoint: (partition) => settled.get(partition)?.stored ?? null,
+
+    async watch(generation, force = false) {
       const current = await generation();
-      const status = await log.status(current);
-      lastStatus = status;
-      const known = await Promise.all([...positions.values()].map((p) => p.catch(() => undefined)));
+      const record = await log.read(current);
+      lastStatus = record;
+      const back = record.epoch === null ? undefined : regressed(record);
+      if (back !== undefined && record.epoch !== null) await reopenEpoch(current, record.epoch);
       const stale =
-        status.epoch === null ||
-        known.some((p) => p !== undefined && (p.epoch !== status.epoch || p.generation !== current)) ||
+        force ||
+        back !== undefined ||
+        record.epoch === null ||
+        [...settled.values()].some((p) => p.epoch !== record.epoch || p.generation !== current) ||
         owned.some((partition) => !positions.has(partition));
       if (stale) await reposition(current);
     },

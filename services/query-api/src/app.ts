@@ -68,7 +68,7 @@ export function createApp(deps: ApiDeps): Express {
   const rateLimitStore = createRedisRateLimitStore(
     createRateLimitCounter(redis, keyspace, RATE_LIMIT_WINDOW_MS),
   );
-  const ready = createReadinessCheck({ redis, rateLimitStore });
+  const ready = createReadinessCheck({ redis, rateLimitStore, reader });
   const app = express();
   app.disable("x-powered-by");
   app.set("query parser", parseQueryString);
@@ -119,7 +119,7 @@ export function createApp(deps: ApiDeps): Express {
   // three operations (all under /stats).
   app.use(
     "/api/v1/stats",
-    authenticate(authenticator, unauthenticated),
+    authenticate(authenticator, unauthenticated, async () => reader.confirm(await reader.view())),
     createRateLimit({ store: rateLimitStore, perMinute: config.rateLimitPerMinute }),
   );
   const api = Router();

@@ -49,7 +49,16 @@ function bearerToken(req: Request): string | ProblemError {
  * store work, unless its token is already cached as valid (a real client sharing the address with
  * a prober keeps working while its token is cached).
  */
-export function authenticate(authenticator: TokenAuthenticator, limit: UnauthenticatedLimit): RequestHandler {
+export function authenticate(
+  authenticator: TokenAuthenticator,
+  limit: UnauthenticatedLimit,
+  /**
+   * Throws when the store cannot answer (Redis lost its state: its tokens too, until the worker
+   * restores them), so an unknown token is then a 503, not a 401 that would tell a client with a
+   * valid token that it was revoked.
+   */
+  storeLive: () => Promise<unknown> = async () => undefined,
+): RequestHandler {
   return async (req, res, next) => {
     const address = clientAddress(req);
     const token = bearerToken(req);
@@ -63,6 +72,7 @@ export function authenticate(authenticator: TokenAuthenticator, limit: Unauthent
     }
     const record = await authenticator.verify(token);
     if (record === null) {
+      await storeLive();
       limit.recordRefusal(address);
       throw unauthorized("The bearer token is unknown or revoked.", true);
     }

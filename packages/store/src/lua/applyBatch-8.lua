@@ -12,6 +12,9 @@
     KEYS[2] combos: hash, combination JSON -> combination id
     KEYS[3] dim:member_email    KEYS[4] dim:voice_model
     KEYS[5] dim:language_model  KEYS[6] dim:app_name        (sets of distinct values)
+    KEYS[8] the generation's log hash (logPosition.ts) on a single Redis, where the partition's
+            checkpoint is checked in the same atomic step; on a cluster, where it lives in another
+            slot, the extent key again (and ARGV[8] is "")
     KEYS[7] extent: hash, first / last = the earliest / latest counted recorded_at (ms), which
             lets readers skip blocks where the organization has no data; writes = how many
             batches have counted anything and stamp = "<writes>@<Redis TIME>" of the last one
@@ -44,6 +47,10 @@
     ARGV[6] the lowest offset of the batch's messages   ARGV[7] the offset the batch covers up to:
             every message of this organization in the partition up to it is in this batch or
             was before it (repeats, invalid messages)
+    ARGV[8] the checkpoint field "next:<topic>:<partition>" in KEYS[8], or "" for no check
+    ARGV[9] the checkpoint the worker resumed from ("" = none): if Redis holds another (it lost its
+            state, or went back to a snapshot), applying past it would skip the messages between,
+            so nothing is written
 
   Output:
      {1, n}           n recordings counted (n may be 0: an empty batch only moves the offset)
@@ -51,6 +58,8 @@
                       the caller drops them and calls again
     {-2, offset}      nothing written: messages up to this offset are already applied (a replay);
                       the caller drops them and, if the batch covers more, calls again
+    {-3, checkpoint}  nothing written: the partition's checkpoint is not the one the worker
+                      resumed from; the worker resumes from Redis' instead
   Errors (nothing written): a malformed batch, or a key of the wrong type.
 ]]
 local base = KEYS[1]
@@ -69,7 +78,14 @@ local LARGE_CELL = "<ddddddd"
 --- @include "includes/widenExtent"
 --- @include "includes/dedupeWindows"
 
--- Phase 0: a replay of messages this organization already has changes nothing.
+-- Phase 0: a worker ahead of what Redis holds must not write past the gap; a replay of messages
+-- this organization already has changes nothing.
+if ARGV[8] ~= "" then
+  local checkpoint = redis.call("HGET", KEYS[8], ARGV[8]) or ""
+  if checkpoint ~= ARGV[9] then
+    return {-3, checkpoint}
+  end
+end
 local offsetField = ARGV[5]
 if offsetField ~= "" then
   local applied = redis.call("HGET", KEYS[7], offsetField)

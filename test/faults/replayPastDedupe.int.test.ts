@@ -1,0 +1,58 @@
+import { createKeyspace, createRedisClient, unlinkKeys } from "@vu/store";
+import { counterTotal, redisUrl } from "@vu/testkit";
+import { isolatedTopics, testKafka } from "@vu/testkit/kafka";
+import { startInProcessWorker } from "@vu/testkit/worker";
+import { afterAll, expect, it, onTestFinished } from "vitest";
+import { waitUntilCaughtUp, waitUntilViewCaughtUp } from "../support/caughtUp";
+import { produceWorkload } from "../support/produce";
+import { expectExactAfterFault, prepareWorkload } from "../support/scenario";
+
+// Fault: replays longer than the dedupe window. The recording-id sets only remember a window
+// (7 days by default); the offsets kept with the sums remember for good. First the consumer group
+// is reset to the earliest offset (an operator's `--reset-offsets --to-earliest`), then the view's
+// checkpoints are lost too, so the worker reads the whole topic again; both after the dedupe sets
+// have expired (deleted here). Nothing may be counted twice.
+const prepared = prepareWorkload("replay-past-dedupe", (config) => config.size.faultEvents);
+const redis = createRedisClient(redisUrl());
+afterAll(() => redis.quit());
+
+it(
+  "counts nothing twice when the group is reset to the earliest offset or the checkpoints are lost, after the dedupe window",
+  async () => {
+    const kafka = testKafka();
+    const names = await isolatedTopics("replay");
+    const keyspace = createKeyspace({ prefix: names.prefix });
+    await produceWorkload(kafka, names.topic, prepared.workload.messages);
+    const start = () => startInProcessWorker({ kafka, redis, names, nowMs: prepared.workload.anchorMs });
+    const first = await start();
+    await waitUntilCaughtUp(kafka, names.topic, names.groupId, 120_000);
+    await waitUntilViewCaughtUp(kafka, names.topic, redis, names.prefix, 60_000);
+    await first.stop();
+    const forgetDedupe = () => unlinkKeys(redis, `${names.prefix}:*:seen:*`);
+    expect(await forgetDedupe()).toBeGreaterThan(0);
+
+    const admin = kafka.admin();
+    await admin.connect();
+    await admin.resetOffsets({ groupId: names.groupId, topic: names.topic, earliest: true });
+    await admin.disconnect();
+    const second = await start();
+    onTestFinished(() => second.stop());
+    await waitUntilCaughtUp(kafka, names.topic, names.groupId, 120_000);
+    expect(await counterTotal(second.metrics.applied), "nothing applied again after the group reset").toBe(0);
+
+    // The checkpoints (and the epoch) gone, the rollups kept: the worker replays the whole topic.
+    await forgetDedupe();
+    await redis.del(keyspace.log(1));
+    await waitUntilViewCaughtUp(kafka, names.topic, redis, names.prefix, 120_000);
+    console.info(`[replay-past-dedupe] replayed ${await counterTotal(second.metrics.replayed)} messages`);
+    expect(await counterTotal(second.metrics.replayed)).toBeGreaterThan(prepared.counted / 2);
+    expect(await counterTotal(second.metrics.applied)).toBe(0);
+
+    await expectExactAfterFault(prepared, {
+      redisUrl: redisUrl(),
+      prefix: names.prefix,
+      workerClock: "anchor",
+    });
+  },
+  prepared.config.workload === "soak" ? 3_600_000 : 300_000,
+);
