@@ -13,7 +13,7 @@ import {
 } from "./oracle";
 
 // The oracle is only as good as its own reading of the contract: these cases are worked out by hand
-// from CONTRACT §2, independently of the service, so a wrong oracle cannot agree with a wrong API.
+// from docs/contract.md §2, independently of the service, so a wrong oracle cannot agree with a wrong API.
 const nowMs = Date.parse("2026-11-22T12:00:00Z");
 
 function rec(id: string, at: string, patch: Partial<CountedRecording> = {}): CountedRecording {
@@ -49,7 +49,7 @@ function stats(pairs: QueryPairs): ExpectedStats {
 const labels = (s: ExpectedStats) =>
   s.rows.map((r) => [r.time_bucket, r.group, r.metrics.recording_count.value]);
 
-describe("the oracle's reading of CONTRACT §2", () => {
+describe("the oracle's reading of docs/contract.md §2", () => {
   it("takes a date-only end as the whole end day, in UTC by default", () => {
     const s = stats([
       ["start_date", "2026-11-01"],

@@ -10,7 +10,7 @@ import { type StatsParams, UsageStatsClient } from "./support/seedClient";
 // "A client written for the seed's API, using only what the seed says, works unchanged": the
 // demo data set goes through Kafka and the worker, then a client that knows only the seed document
 // calls all three operations and checks every answer has exactly the seed's fields and types.
-// Fields the CONTRACT adds (meta.timezone, the group field of grouped rows) are the only extras allowed.
+// Fields docs/contract.md adds (meta.timezone, the group field of grouped rows) are the only extras allowed.
 type FieldType = "string" | "number" | "string[]" | "string|null" | "object" | "array";
 const is: Record<FieldType, (v: unknown) => boolean> = {
   string: (v) => typeof v === "string",

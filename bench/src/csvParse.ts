@@ -31,7 +31,7 @@ export function parseCsv(text: string): string[][] {
   return records;
 }
 
-/** Undoes the export's formula guard (CONTRACT §5): a `'` before = + - @ tab or CR. */
+/** Undoes the export's formula guard (docs/contract.md §5): a `'` before = + - @ tab or CR. */
 export function unescapeFormula(cell: string): string {
   return /^'[=+\-@\t\r]/.test(cell) ? cell.slice(1) : cell;
 }

@@ -29,6 +29,7 @@ interface ComposeService {
   build?: { context: string; dockerfile: string };
   environment?: Record<string, string | number | boolean | null> | string[];
   ports?: Array<string | number>;
+  command?: string | string[];
   healthcheck?: { test: string | string[] };
 }
 
@@ -129,6 +130,26 @@ describe("infra/docker-compose.yml", () => {
       expect(dockerfile.healthUrls.length, "Dockerfile HEALTHCHECK URLs").toBeGreaterThan(0);
       for (const url of [...urls, ...dockerfile.healthUrls]) checkHealthUrl(url, port);
     });
+  });
+});
+
+describe("infra/docker-compose.yml's Kafka and Redis", () => {
+  const { kafka, redis } = compose.services;
+
+  it("are not published on the host", () => {
+    expect(kafka?.ports ?? []).toEqual([]);
+    expect(redis?.ports ?? []).toEqual([]);
+  });
+
+  it("Redis requires the password every service's REDIS_URL carries, and keeps an append-only file", () => {
+    const command = [redis?.command ?? []].flat().join(" ");
+    expect(command).toMatch(/--requirepass "\$\$REDIS_PASSWORD"/);
+    expect(command).toMatch(/--appendonly yes/);
+    for (const [, service] of built) {
+      expect(composeEnvironment(service).REDIS_URL).toMatch(
+        /^redis:\/\/:\$\{REDIS_PASSWORD:-[^}]+\}@redis:6379$/,
+      );
+    }
   });
 });
 

@@ -2,7 +2,7 @@ import { DateTime, type Zone } from "luxon";
 import type { Granularity } from "./params";
 import { ExpectedBadRequest, type OracleRange } from "./range";
 
-/** CONTRACT §3: a range needing more buckets than this is a 400. */
+/** docs/contract.md §3: a range needing more buckets than this is a 400. */
 export const MAX_BUCKETS = 10_000;
 const HOUR_MS = 3_600_000;
 

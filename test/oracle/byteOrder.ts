@@ -1,6 +1,6 @@
 /**
  * Code point order (= UTF-8 byte order), written the plain way: compare the code point sequences.
- * `null` sorts after every string (CONTRACT §2 "Rows").
+ * `null` sorts after every string (docs/contract.md §2 "Rows").
  */
 export function compareCodePoints(a: string | null, b: string | null): number {
   if (a === b) return 0;

@@ -3,7 +3,7 @@ import { DateTime, FixedOffsetZone, IANAZone, type Zone } from "luxon";
 export const MINUTE_MS = 60_000;
 export const DAY_MS = 86_400_000;
 
-/** A `start_date` / `end_date` as written (CONTRACT / seed "Shared query parameters"). */
+/** A `start_date` / `end_date` as written (docs/contract.md / seed "Shared query parameters"). */
 export interface WrittenDate {
   year: number;
   month: number;
@@ -65,7 +65,7 @@ function offsetZone(minutes: number): QueryZone {
 }
 
 /**
- * CONTRACT §2 "Time zone": the `timezone` parameter (an offset or an IANA name), else the offset
+ * docs/contract.md §2 "Time zone": the `timezone` parameter (an offset or an IANA name), else the offset
  * written in `start_date`, else UTC. null for an unknown zone (a 400). The oracle only knows the
  * exact IANA spellings; the queries it is asked about use those.
  */

@@ -1,5 +1,5 @@
 // The brute-force oracle: answers the three endpoints by scanning the counted recordings. Written
-// from CONTRACT §2 alone; it imports nothing from the query API.
+// from docs/contract.md §2 alone; it imports nothing from the query API.
 export { compareCodePoints } from "./byteOrder";
 export { formatIn, type QueryZone, queryZone, readDate, wallToInstant } from "./dates";
 export { isOnKeptGrid, keptGridStep } from "./keptGrid";

@@ -43,7 +43,7 @@ export interface Rounded {
 
 /**
  * numerator ÷ denominator rounded to 3 decimal places, exactly (BigInt), half up; 0 when the
- * denominator is 0 (an average over nothing, CONTRACT §2). An exact half rounds up; `tie` then
+ * denominator is 0 (an average over nothing, docs/contract.md §2). An exact half rounds up; `tie` then
  * names the value rounding down would give, for failure messages.
  */
 export function round3(numerator: number, denominator: number): Rounded {

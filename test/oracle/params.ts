@@ -22,7 +22,7 @@ export const STATS_KEYS: readonly string[] = [
 
 /**
  * The parameters as a record, after the checks that need no dates: each given at most once, none
- * unknown (CONTRACT §3). Throws ExpectedBadRequest naming the offending parameter.
+ * unknown (docs/contract.md §3). Throws ExpectedBadRequest naming the offending parameter.
  */
 export function readPairs(pairs: QueryPairs, allowed: readonly string[]): Map<string, string> {
   const params = new Map<string, string>();
@@ -63,7 +63,7 @@ export interface Filter {
   matchesNull: boolean;
 }
 
-/** CONTRACT §2 "Filters": items trimmed, empty ones dropped, e-mails case-insensitive. */
+/** docs/contract.md §2 "Filters": items trimmed, empty ones dropped, e-mails case-insensitive. */
 export function readFilters(params: Map<string, string>): Filter[] {
   const filters: Filter[] = [];
   for (const dimension of DIMENSIONS) {

@@ -22,7 +22,7 @@ export class ExpectedBadRequest extends Error {
 }
 
 /**
- * CONTRACT §2 "Range": half-open; a date-only start is 00:00 and a date-only end 00:00 of the next
+ * docs/contract.md §2 "Range": half-open; a date-only start is 00:00 and a date-only end 00:00 of the next
  * day; defaults end = now, start = end − 7 × 24 h; start after end is a 400; then widened to whole
  * minutes (start floored, end rounded up).
  */

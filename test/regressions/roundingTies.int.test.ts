@@ -8,7 +8,7 @@ import { httpGet } from "../support/httpClient";
 // as Math.round(x * 1000) / 1000 on a floating-point quotient (services/query-api/src/query/
 // rowMetrics.ts), so an exact half-thousandth went up or down by binary accident: 0.0005 minutes
 // (30 ms) became 0.001 but 0.5005 minutes (30 030 ms) became 0.5, and a mean of 0.5005 s became 0.5
-// while 0.0015 s became 0.002. CONTRACT §2: "rounded to 3 decimal places"; one rule (half up) for all.
+// while 0.0015 s became 0.002. docs/contract.md §2: "rounded to 3 decimal places"; one rule (half up) for all.
 
 const nowMs = Date.parse("2026-11-22T12:00:00Z");
 const org = "rounding";

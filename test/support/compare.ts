@@ -55,7 +55,7 @@ export function diffStatsJson(reply: HttpReply, expected: ExpectedStats): string
   return null;
 }
 
-/** CONTRACT §5: text cells starting with = + - @ tab or CR get a leading `'`. */
+/** docs/contract.md §5: text cells starting with = + - @ tab or CR get a leading `'`. */
 const guarded = (text: string) => (/^[=+\-@\t\r]/.test(text) ? `'${text}` : text);
 
 /** The first difference between a CSV page (body and paging headers) and the oracle's, or null. */

@@ -19,7 +19,7 @@ export const REQUIRED_COVERAGE = [
   "timezone:Asia/Kathmandu",
   "timezone:Australia/Adelaide",
   "timezone:America/St_Johns",
-  // Exact beyond the minute retention thanks to quarter-hour blocks (CONTRACT §2: 400 days).
+  // Exact beyond the minute retention thanks to quarter-hour blocks (docs/contract.md §2: 400 days).
   "older than 35 days:Asia/Kolkata",
   "older than 35 days:Asia/Kathmandu",
   "older than 35 days:Australia/Adelaide",

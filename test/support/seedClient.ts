@@ -1,12 +1,12 @@
 /**
  * A client written from the seed document alone (/work/shared/seed/…: "Usage Statistics Service
- * Interface"): its three paths, its parameters, bearer auth. It sends none of the CONTRACT's
+ * Interface"): its three paths, its parameters, bearer auth. It sends none of docs/contract.md's
  * additions (the `timezone` parameter) and reads none (problem details, CSV headers).
  */
 
 /**
  * The answers' types are the published ones (@vu/api-responses, what the OpenAPI document says):
- * the seed's fields plus the CONTRACT's (meta.timezone, a grouped row's group field). The seed's
+ * the seed's fields plus docs/contract.md's (meta.timezone, a grouped row's group field). The seed's
  * own fields are what test/seedClient.int.test.ts checks every answer for, at run time.
  */
 import type { Dimensions, StatsPage, Summary } from "@vu/api-responses";

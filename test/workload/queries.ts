@@ -44,7 +44,7 @@ function filterPairs(org: OrgVocabulary, random: Random): Array<[string, string]
     .map((d): [string, string] => [`filter[${d}]`, filterList(org, d, random)]);
 }
 
-/** Parameters broken on purpose, one per query: each must be a 400 naming it (CONTRACT §3). */
+/** Parameters broken on purpose, one per query: each must be a 400 naming it (docs/contract.md §3). */
 const BROKEN: ReadonlyArray<readonly [string, string]> = [
   ["granularity", "minute"],
   ["group_by", "team"],

@@ -67,7 +67,7 @@ function writeInstant(
   offset: string | null,
 ): string {
   // Now and then a zone-less time is written with the offset the zone had two hours earlier: next
-  // to a DST change that is a reading the clocks skip or show twice (CONTRACT is silent; the
+  // to a DST change that is a reading the clocks skip or show twice (docs/contract.md is silent; the
   // planner's documented rule: first occurrence, or moved forward by the gap).
   const stale = offset === null && random.chance(0.15);
   const at =

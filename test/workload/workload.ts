@@ -207,7 +207,7 @@ function placeHostile(base: RecordingCompletedInput[], placed: Placed, random: R
   return poisoned;
 }
 
-/** How long after the anchor the worker still accepts a `recorded_at` (CONTRACT §1: 24 hours). */
+/** How long after the anchor the worker still accepts a `recorded_at` (docs/contract.md §1: 24 hours). */
 export function acceptedUntil(workload: Workload): number {
   return workload.anchorMs + DAY_MS;
 }

@@ -1,6 +1,6 @@
 import { groupOrder, offsetOf, type RawQuery } from "./rawQuery";
 
-/** Row metrics of CONTRACT §2 in SQL: exact sums, AVG over non-null values (0 if none), words per minute. */
+/** Row metrics of docs/contract.md §2 in SQL: exact sums, AVG over non-null values (0 if none), words per minute. */
 const ROW_METRICS = `
   count(*)::bigint AS recording_count,
   sum(word_count)::bigint AS total_words,

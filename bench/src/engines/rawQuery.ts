@@ -30,7 +30,7 @@ export const sqlString = (text: string) => `'${text.replaceAll("'", "''")}'`;
 
 export const sqlList = (values: readonly string[]) => values.map(sqlString).join(", ");
 
-/** Byte order with nulls last, as the API sorts groups (CONTRACT §2 "Rows"). */
+/** Byte order with nulls last, as the API sorts groups (docs/contract.md §2 "Rows"). */
 export function groupOrder(q: RawQuery, collate = ""): string {
   return q.groupBy ? `, ${q.groupBy}${collate} NULLS LAST` : "";
 }

@@ -69,7 +69,8 @@ async function main(): Promise<void> {
     ["services/query-api/src/cli/tokens.ts", "create", "--org", "acme", "--label", "npm start"],
     {
       cwd: repoRoot,
-      env: { ...process.env, REDIS_URL: stack.redisUrl },
+      // The CLI writes the token to Redis and to the tokens topic (its durable copy).
+      env: { ...process.env, ...env },
     },
   );
   const token = stdout.trim().split("\n").at(-1) ?? "";

@@ -29,7 +29,7 @@ export type StatsMetricColumn = {
 }[keyof z.infer<typeof statsRowSchema>];
 
 /**
- * The metric columns in their published order (CONTRACT §5: JSON fields, CSV columns), read off
+ * The metric columns in their published order (docs/contract.md §5: JSON fields, CSV columns), read off
  * the row schema so that the order is written once.
  */
 export const STATS_METRIC_COLUMNS = Object.entries(statsRowSchema.shape)
@@ -82,7 +82,7 @@ export const dimensionsSchema = z
     description: "Distinct values ever seen for the organization, ascending; no null.",
   });
 
-/** Every error answer (`application/problem+json`), with the 400's parameter list (CONTRACT §3). */
+/** Every error answer (`application/problem+json`), with the 400's parameter list (docs/contract.md §3). */
 export const problemSchema = z
   .object({
     type: z.string(),

@@ -39,7 +39,7 @@ export const CORE_APPS = [
 
 /**
  * Further apps for large organizations. Some start with `=`, `+`, `-` or `@` (CSV formula injection,
- * CONTRACT §5), one lies beyond U+FFFF (byte order differs from UTF-16 order, §2), one differs from
+ * docs/contract.md §5), one lies beyond U+FFFF (byte order differs from UTF-16 order, §2), one differs from
  * another only in case.
  */
 // biome-ignore format: a name list reads better packed than one entry per line

@@ -1,5 +1,5 @@
 /**
- * Orders strings by their UTF-8 bytes (= by code point), the order CONTRACT §2 fixes for
+ * Orders strings by their UTF-8 bytes (= by code point), the order docs/contract.md §2 fixes for
  * dimension values. JavaScript's default sort compares UTF-16 units, which differs for characters
  * beyond U+FFFF.
  */

@@ -48,7 +48,7 @@ const invalidUnicodeReason = (field: string) =>
 const LONE_SURROGATE = /\p{Cs}/u;
 
 /**
- * The first field of the contract whose string is not well-formed Unicode (CONTRACT §1). Such a
+ * The first field of the contract whose string is not well-formed Unicode (docs/contract.md §1). Such a
  * string cannot be stored as UTF-8 without changing it, so the event is refused as a whole.
  */
 function illFormedField(json: unknown): string | undefined {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-/** Kafka topic names of CONTRACT §1; both are configurable where they are used. */
+/** Kafka topic names of docs/contract.md §1; both are configurable where they are used. */
 export const RECORDINGS_TOPIC = "recordings.completed";
 export const RECORDINGS_DLQ_TOPIC = "recordings.completed.dlq";
 /**
@@ -9,14 +9,14 @@ export const RECORDINGS_DLQ_TOPIC = "recordings.completed.dlq";
  */
 export const TOKENS_TOPIC = "usage-stats.tokens";
 
-/** A `recorded_at` further ahead than this is never counted (CONTRACT §1; the worker's default). */
+/** A `recorded_at` further ahead than this is never counted (docs/contract.md §1; the worker's default). */
 export const FUTURE_TOLERANCE_HOURS = 24;
 
 const text = (max: number) => z.string().min(1).max(max);
 const count = z.int().min(0);
 
 /**
- * `recording.completed` v1 (CONTRACT §1). Unknown fields are stripped, not rejected, so producers
+ * `recording.completed` v1 (docs/contract.md §1). Unknown fields are stripped, not rejected, so producers
  * can add fields before consumers know them. `member_email` is lower-cased here, once, so every
  * consumer compares the same value.
  */

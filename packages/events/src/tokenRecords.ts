@@ -25,7 +25,7 @@ export const tokenRecordSchema = z.object({
   revoked_at: z.iso.datetime({ offset: true }).nullable(),
 });
 
-/** The message value as it travels (snake_case, CONTRACT-style). */
+/** The message value as it travels (snake_case, as the event contract writes its fields). */
 export type TokenRecordMessage = z.output<typeof tokenRecordSchema>;
 
 /** A token's durable fields, named as the token store names them (no secret, no last use). */

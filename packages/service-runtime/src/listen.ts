@@ -23,7 +23,7 @@ export class ListenError extends Error {
 /**
  * Listens, resolving once the port is bound and rejecting with a ListenError when it cannot be.
  * Express 5's `app.listen(port, callback)` hands a bind error to the callback as an argument, so a
- * callback that only logs "listening" reports a server that is not there (CONTRACT §6: a second
+ * callback that only logs "listening" reports a server that is not there (docs/contract.md §6: a second
  * replica on a taken port must stop, not look alive).
  */
 export function listen(server: Server, port: number, host?: string): Promise<void> {
@@ -45,7 +45,7 @@ export interface ListenOrExitOptions {
 
 /**
  * `listen`, or, when the port cannot be bound, a fatal log saying why and exit code 1: a replica
- * that cannot listen must stop, not live on looking healthy (CONTRACT §6). Both services' main.ts.
+ * that cannot listen must stop, not live on looking healthy (docs/contract.md §6). Both services' main.ts.
  */
 export async function listenOrExit(
   server: Server,

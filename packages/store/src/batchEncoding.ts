@@ -13,7 +13,7 @@ export function encodeBatch(payload: BatchPayload): Buffer {
   out.u32(payload.combos.length);
   for (const { key, values } of payload.combos) {
     out.str(key);
-    // A language model is never empty (CONTRACT §1), so "" unambiguously stands for null.
+    // A language model is never empty (docs/contract.md §1), so "" unambiguously stands for null.
     for (const value of values) out.str(value ?? "");
   }
   out.u32(payload.blocks.length);

@@ -5,7 +5,7 @@ import { VIEWS } from "./views";
 
 describe("keyspace.classify", () => {
   const keyspace = createKeyspace({ prefix: "vu-test" });
-  // Organization ids may hold colons and dots (CONTRACT §1), never braces.
+  // Organization ids may hold colons and dots (docs/contract.md §1), never braces.
   const org = "acme:eu-1.combos";
   const at = Date.parse("2026-11-22T10:15:00Z");
 

@@ -4,7 +4,7 @@ export type RedisClient = Redis | Cluster;
 
 /**
  * One URL gives a single Redis; several comma-separated URLs are seed nodes of a Redis Cluster
- * (CONTRACT §6). The store works on either because each script stays within one hash tag.
+ * (docs/contract.md §6). The store works on either because each script stays within one hash tag.
  */
 export function createRedisClient(urls: string, options: RedisOptions = {}): RedisClient {
   const list = urls

@@ -136,8 +136,7 @@ const SELECTIVE_SHARE = 0.25;
 /**
  * Tiers whose blocks are fetched selectively. Minute and hour blocks mostly hold few cells, which
  * Redis keeps as a listpack: there HMGET scans the block once per requested field, so reading the
- * whole block is cheaper (measured: (d) of the bench spent 25 ms of Redis CPU per request on HMGET
- * of hour blocks).
+ * whole block is cheaper (bench/ANALYSIS.md).
  */
 const SELECTIVE_TIERS: ReadonlySet<Tier> = new Set<Tier>(["day", "week", "month"]);
 
@@ -261,7 +260,7 @@ export function createRollupReader(options: RollupReaderOptions): RollupReader {
 
   /**
    * Every block, in one MULTI so that all of them and the combination table's size are one state of
-   * the store (CONTRACT §2: a batch is wholly in an answer or not at all, and a cover that subtracts
+   * the store (docs/contract.md §2: a batch is wholly in an answer or not at all, and a cover that subtracts
    * blocks must not see half of one). With `fields`, coarse-tier blocks return only those fields
    * (see SELECTIVE_TIERS), fine-tier blocks come whole. The table's size comes last, so it counts
    * every combination any of the blocks read can hold.

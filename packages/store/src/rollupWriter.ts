@@ -13,7 +13,7 @@ export interface RollupWriterOptions {
   redis: RedisClient;
   keyspace: Keyspace;
   retention?: Retention;
-  /** How long a counted recording id blocks later copies (CONTRACT §1: 7 days by default). */
+  /** How long a counted recording id blocks later copies (docs/contract.md §1: 7 days by default). */
   dedupeWindowMs: number;
   /** The worker's clock, for retention only: the dedupe windows follow Redis' clock. */
   now?: () => number;

@@ -4,7 +4,7 @@ import type { Keyspace } from "./keyspace";
 import type { RedisClient } from "./redisClient";
 import { StoreError } from "./storeError";
 
-/** Every token starts with this (CONTRACT §4); the rest is random base62. */
+/** Every token starts with this (docs/contract.md §4); the rest is random base62. */
 export const TOKEN_PREFIX = "sk-vu-";
 const SECRET_LENGTH = 40;
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";

@@ -90,8 +90,7 @@ export function createIngestWorker(deps: IngestWorkerDeps): IngestWorker {
     sessionTimeout: config.sessionTimeoutMs,
     heartbeatInterval: config.heartbeatIntervalMs,
     maxWaitTimeInMs: 100,
-    // Large fetches make large batches, which is what lets chunks overlap (1M bench, with 5,000-message
-    // chunks: 29.7k events/s at 4 MiB, 33.8k at 10 MiB, 34.6k at 32 MiB).
+    // Large fetches make large batches, which is what lets chunks overlap (bench/ANALYSIS.md).
     maxBytesPerPartition,
     maxBytes: 2 * maxBytesPerPartition,
   });

@@ -10,5 +10,4 @@ export {
 export { loadWorkerEnv, type WorkerEnv, workerConfigFromEnv, workerEnvSchema } from "./env";
 export { createIngestMetrics, type IngestMetrics } from "./metrics";
 export { createWorkerSupervisor, type WorkerSupervisor, type WorkerSupervisorOptions } from "./supervisor";
-/** @deprecated the old name of `validateAndGroup`, kept until the bench imports the new one. */
 export { validateAndGroup } from "./validateAndGroup";

@@ -44,7 +44,7 @@ export function createIngestMetrics(): IngestMetrics {
     }),
     batchSeconds: new Histogram({
       name: "vu_ingest_batch_apply_seconds",
-      help: "Time to apply one partition batch to Redis",
+      help: "Time to apply one chunk of a partition batch to Redis (and dead-letter its rejects)",
       buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
       registers: [registry],
     }),

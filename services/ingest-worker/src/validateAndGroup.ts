@@ -27,7 +27,7 @@ export interface GroupedBatch<M> {
 
 export interface ValidateAndGroupOptions {
   nowMs: number;
-  /** A `recorded_at` further ahead than this is rejected (CONTRACT §1: 24 hours). */
+  /** A `recorded_at` further ahead than this is rejected (docs/contract.md §1: 24 hours). */
   futureToleranceMs: number;
   /** Recordings already taken from earlier chunks of the same batch; filled in by this call. */
   seen?: Set<string>;

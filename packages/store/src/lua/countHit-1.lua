@@ -1,7 +1,7 @@
 --[[
   countHit-1: counts one request of one client in a fixed window (the per-token rate limit).
 
-  KEYS[1]  the client's counter, e.g. <prefix>:v2:ratelimit:<token id>
+  KEYS[1]  the client's counter, e.g. <prefix>:v3:ratelimit:<token id>
   ARGV[1]  the window length in milliseconds
 
   Returns { hits, msLeft }: the requests counted in the current window including this one, and the

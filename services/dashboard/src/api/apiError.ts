@@ -1,6 +1,6 @@
 import type { Problem } from "./types";
 
-/** An answer other than 2xx, with the problem body the API sent (CONTRACT §3). */
+/** An answer other than 2xx, with the problem body the API sent (docs/contract.md §3). */
 export class ApiError extends Error {
   readonly status: number;
   readonly problem: Problem;

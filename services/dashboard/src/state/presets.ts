@@ -1,7 +1,7 @@
 import { DateTime, IANAZone } from "luxon";
 import type { RangePreset } from "./vocabulary";
 
-/** A half-open range [start, end) in the view's zone (CONTRACT §2: the API's ranges are half-open). */
+/** A half-open range [start, end) in the view's zone (docs/contract.md §2: the API's ranges are half-open). */
 export interface ZonedRange {
   start: DateTime;
   end: DateTime;

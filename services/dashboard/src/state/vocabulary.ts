@@ -18,7 +18,7 @@ export const DIMENSION_LABELS: Readonly<Record<Dimension, string>> = {
 /** The API's query parameter for a dimension's filter. */
 export const filterParam = (dimension: Dimension): string => `filter[${dimension}]`;
 
-/** In `filter[language_model]`, this item selects recordings without a language model (CONTRACT §2). */
+/** In `filter[language_model]`, this item selects recordings without a language model (docs/contract.md §2). */
 export const NO_LANGUAGE_MODEL = "null";
 
 /** What the chart plots; each is a row field, minutes derived from milliseconds. */

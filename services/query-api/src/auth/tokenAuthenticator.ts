@@ -4,7 +4,7 @@ import { createBoundedCache } from "../cache/boundedCache";
 export interface TokenAuthenticatorOptions {
   tokens: TokenStore;
   /**
-   * How long a lookup (hit or miss) is reused; keep it under CONTRACT §4's 5 s revocation bound. A
+   * How long a lookup (hit or miss) is reused; keep it under docs/contract.md §4's 5 s revocation bound. A
    * miss is reused as long, so a token created meanwhile is accepted within it.
    */
   cacheMs: number;

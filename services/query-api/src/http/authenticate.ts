@@ -43,7 +43,7 @@ function bearerToken(req: Request): string | ProblemError {
 }
 
 /**
- * Bearer authentication (CONTRACT §3, §4). Messages say what is wrong without echoing the token.
+ * Bearer authentication (docs/contract.md §3, §4). Messages say what is wrong without echoing the token.
  *
  * Every 401 counts against the client's address; an address over its limit gets 429 before any
  * store work, unless its token is already cached as valid (a real client sharing the address with

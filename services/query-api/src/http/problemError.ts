@@ -1,4 +1,4 @@
-/** One invalid query parameter, as reported in a 400's `errors` array (CONTRACT §3). */
+/** One invalid query parameter, as reported in a 400's `errors` array (docs/contract.md §3). */
 export interface ParameterProblem {
   parameter: string;
   message: string;

@@ -23,7 +23,7 @@ function parameterCount(query: Record<string, unknown>): number {
  * Validates a query string with a route's schema (strict: an unknown parameter, such as a typo,
  * is a 400 rather than silently other data). A parameter given twice is refused too: which of the
  * two was meant cannot be known. More parameters than the schema has names is refused at once
- * (CONTRACT §3), with one bounded message instead of one entry per surplus parameter.
+ * (docs/contract.md §3), with one bounded message instead of one entry per surplus parameter.
  */
 export function parseQuery<Schema extends z.ZodType>(schema: Schema, query: unknown): z.output<Schema> {
   const given = (query ?? {}) as Record<string, unknown>;

@@ -12,7 +12,7 @@ export interface RateLimitOptions {
 }
 
 /**
- * Per-token limit, counted in Redis so all API replicas share it (CONTRACT §3: 600 a minute by
+ * Per-token limit, counted in Redis so all API replicas share it (docs/contract.md §3: 600 a minute by
  * default), with the IETF `RateLimit` headers and a problem+json 429 with `Retry-After`. A store
  * failure reaches the error handler (passOnStoreError stays false): 503, fail closed.
  */

@@ -30,7 +30,7 @@ export function clientAddress(req: Request): string {
 }
 
 /**
- * Per-address limit on requests without a valid token (CONTRACT §3), kept in memory: it must cost
+ * Per-address limit on requests without a valid token (docs/contract.md §3), kept in memory: it must cost
  * less than the lookups it saves, so it never touches Redis, and works while Redis is away. Only
  * refusals count, so many valid clients behind one address (a NAT, a BI server) are never held back
  * by their own traffic. Per replica: N replicas allow N times the limit, which still caps the load.

@@ -5,7 +5,7 @@ import type { Granularity } from "./granularity";
 import { formatAtOffset } from "./instantFormat";
 import { InvalidParameterError } from "./invalidParameterError";
 
-/** CONTRACT §3: a range needing more output buckets than this is a 400. */
+/** docs/contract.md §3: a range needing more output buckets than this is a 400. */
 export const MAX_BUCKETS = 10_000;
 
 /** One output bucket: its part of the range, labelled with its full local start. */

@@ -99,7 +99,7 @@ export function planTotal(params: RangeParams, context: PlanContext): TotalPlan 
 
 /**
  * Counts the blocks a plan reads and stops planning as soon as they pass `maxBlocks`, so that a
- * request too large to answer also costs little to refuse (CONTRACT §2: a 400 naming the range).
+ * request too large to answer also costs little to refuse (docs/contract.md §2: a 400 naming the range).
  */
 function blockBudget(meta: RangeMeta, maxBlocks = Number.POSITIVE_INFINITY) {
   let spent = 0;

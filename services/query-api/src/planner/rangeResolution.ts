@@ -37,7 +37,7 @@ function instantOf(param: DateParam, edge: "start" | "end", queryZone: Zone): nu
 }
 
 /**
- * Resolves `start_date`, `end_date` and `timezone` into the range answered (CONTRACT §2):
+ * Resolves `start_date`, `end_date` and `timezone` into the range answered (docs/contract.md §2):
  * defaults (end = now, start = end − 7 × 24 h), then 400 when start is after end (start equal to
  * end is an empty range), then widened to whole minutes, then each bound widened to the finest
  * grid still stored at that instant (retentionGrid.ts). Throws InvalidParameterErrors naming the

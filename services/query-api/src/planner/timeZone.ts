@@ -52,7 +52,7 @@ function namedQueryZone(name: string): QueryZone | null {
 
 function resolveNamedZone(name: string): QueryZone | null {
   if (!IANAZone.isValidZone(name)) return null;
-  // UTC under any name computes as the fixed zero offset, so its labels end in `Z` (CONTRACT §2).
+  // UTC under any name computes as the fixed zero offset, so its labels end in `Z` (docs/contract.md §2).
   if (name.toLowerCase() === "utc") return UTC_QUERY_ZONE;
   const spelled = ianaSpelling(name);
   if (isUtcName(name)) return { zone: FixedOffsetZone.utcInstance, name: spelled };
@@ -60,7 +60,7 @@ function resolveNamedZone(name: string): QueryZone | null {
 }
 
 /**
- * Resolves the query zone (CONTRACT §2): the `timezone` parameter when given (an IANA name, matched
+ * Resolves the query zone (docs/contract.md §2): the `timezone` parameter when given (an IANA name, matched
  * case-insensitively and reported in IANA's spelling, or an offset), else the offset written in
  * `start_date`, else UTC. An unknown zone is a 400 naming `timezone`.
  */

@@ -1,7 +1,7 @@
 import { DIMENSION_INDEX, DIMENSIONS, type Dimension } from "@vu/events";
 import type { ComboValues } from "@vu/store";
 
-/** One `filter[<dimension>]` parameter after parsing (CONTRACT §2 "Filters"). */
+/** One `filter[<dimension>]` parameter after parsing (docs/contract.md §2 "Filters"). */
 export interface DimensionFilter {
   dimension: Dimension;
   values: ReadonlySet<string>;

@@ -1,4 +1,4 @@
-/** The largest `page_size` (CONTRACT §2 "Pagination"). */
+/** The largest `page_size` (docs/contract.md §2 "Pagination"). */
 export const MAX_PAGE_SIZE = 1000;
 /** Rendered pages kept with each kept answer (http/renderedPages.ts); the result cache weighs them. */
 export const RENDERED_PAGES_PER_ANSWER = 2;
@@ -12,7 +12,7 @@ export interface Pagination {
 }
 
 /**
- * Which of `total` rows page `page` shows, [from, to), and its pagination object. CONTRACT §2
+ * Which of `total` rows page `page` shows, [from, to), and its pagination object. docs/contract.md §2
  * "Pagination": a page past the end is empty, not an error.
  */
 export function pageRange(

@@ -18,7 +18,7 @@ const EXCLUDED = -1;
 const UNKNOWN = -2;
 const DIGIT_0 = 48;
 
-/** Ascending byte order with `null` last (CONTRACT §2 "Rows"). */
+/** Ascending byte order with `null` last (docs/contract.md §2 "Rows"). */
 export function compareGroups(a: string | null | undefined, b: string | null | undefined): number {
   if (a === b) return 0;
   if (a === null || a === undefined) return 1;

@@ -3,7 +3,7 @@ import type { Dimension } from "@vu/events";
 import type { Sums } from "@vu/store";
 
 /**
- * numerator ÷ denominator rounded half up to 3 decimal places (CONTRACT §2), exactly: every metric
+ * numerator ÷ denominator rounded half up to 3 decimal places (docs/contract.md §2), exactly: every metric
  * is a ratio of integer sums, so it is rounded on the integers (floor((2000·n + d) / 2d) / 1000)
  * rather than on a float quotient, where 0.0005 and 0.5005 would round differently. 0 when the
  * denominator is 0 (SQL AVG over no values, wpm over no duration).

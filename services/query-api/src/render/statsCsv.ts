@@ -7,7 +7,7 @@ export function csvColumns(groupBy?: Dimension): string[] {
 }
 
 /**
- * RFC 4180 (CRLF, quotes doubled) with a header row, columns per CONTRACT §5. A null group value
+ * RFC 4180 (CRLF, quotes doubled) with a header row, columns per docs/contract.md §5. A null group value
  * is an empty cell; text cells starting with = + - @ tab or CR get a leading `'` so spreadsheets
  * do not run them as formulas (csv-stringify's `escape_formulas`).
  */

@@ -3,7 +3,7 @@ import { type ApiServer, type JsonBody, startApiServer } from "@vu/testkit/api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 // A query reads nothing where the organization has no data, and no request can read more than
-// MAX_BLOCKS_PER_REQUEST blocks (CONTRACT §2 "Cost").
+// MAX_BLOCKS_PER_REQUEST blocks (docs/contract.md §2 "Cost").
 const now = Date.parse("2026-11-22T12:00:00Z");
 let api: ApiServer;
 let token: string;

@@ -35,7 +35,7 @@ function compactStamp(iso: string): string {
   return DateTime.fromISO(iso, { setZone: true }).toFormat("yyyyMMdd'T'HHmmZZZ");
 }
 
-/** `Link: <...page=n+1>; rel="next"` while more pages exist (CONTRACT §5). */
+/** `Link: <...page=n+1>; rel="next"` while more pages exist (docs/contract.md §5). */
 function nextLink(req: Request, result: Pick<StatsResult, "pagination">): string | undefined {
   const { page, total_pages } = result.pagination;
   if (page >= total_pages) return undefined;
