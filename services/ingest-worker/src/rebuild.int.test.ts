@@ -61,6 +61,9 @@ it("replays the topic into a new generation, switches readers, and the live work
   });
   // The rebuild met both bad messages again, counted them, and did not send them a second time.
   expect(result).toMatchObject({ from: 1, to: 2, events: 200, deadLettered: 2 });
+  // The old generation is gone once the readers switched.
+  expect(result.deletedKeys).toBeGreaterThan(0);
+  expect(await redis.keys(keyspaceOf(ctx).generationPattern(1))).toEqual([]);
   const admin = kafka.admin();
   await admin.connect();
   const offsets = await admin.fetchTopicOffsets(ctx.dlqTopic);

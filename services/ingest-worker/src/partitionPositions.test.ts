@@ -1,0 +1,97 @@
+import { createLogger } from "@vu/service-runtime";
+import type { AdvanceResult, LogPosition, LogRecord, OpenEpochOptions } from "@vu/store";
+import { describe, expect, it } from "vitest";
+import { createIngestMetrics } from "./metrics";
+import { createPartitionPositions } from "./partitionPositions";
+
+/** A log hash in memory and a topic whose offsets and group commits the test sets. */
+function fakes(options: { low?: string; high?: string; committed?: string; record?: Partial<LogRecord> }) {
+  const opened: OpenEpochOptions[] = [];
+  let record: LogRecord = {
+    epoch: null,
+    state: null,
+    reason: null,
+    checkpoints: new Map(),
+    targets: new Map(),
+    ...options.record,
+  };
+  const log: LogPosition = {
+    status: async () => record,
+    read: async () => record,
+    async open(_generation, open) {
+      opened.push(open);
+      record = {
+        ...record,
+        epoch: `e${opened.length}`,
+        state: open.state,
+        reason: open.reason,
+        targets: open.targets,
+      };
+      return { opened: true, epoch: record.epoch ?? "" };
+    },
+    advance: async (): Promise<AdvanceResult> => ({ kind: "advanced", state: "live" }),
+  };
+  const admin = {
+    fetchTopicOffsets: async () => [
+      { partition: 0, offset: options.high ?? "10", high: options.high ?? "10", low: options.low ?? "0" },
+    ],
+    fetchOffsets: async () => [
+      { topic: "t", partitions: [{ partition: 0, offset: options.committed ?? "-1", metadata: null }] },
+    ],
+  };
+  const seeks: Array<[number, string]> = [];
+  const metrics = createIngestMetrics();
+  const positions = createPartitionPositions({
+    log,
+    admin: admin as never,
+    topic: "t",
+    groupId: "g",
+    seek: (partition, offset) => seeks.push([partition, offset]),
+    beforeOpening: async () => undefined,
+    logger: createLogger("test", "silent"),
+    metrics,
+  });
+  return { positions, opened, seeks, metrics };
+}
+
+describe("createPartitionPositions", () => {
+  it("opens a first epoch that replays the whole topic, from its earliest offset", async () => {
+    const { positions, opened } = fakes({ low: "3", high: "10" });
+    expect(await positions.resumeAt(1, 0)).toMatchObject({ epoch: "e1", next: "3", stored: null });
+    expect(opened).toEqual([
+      expect.objectContaining({ state: "replaying", targets: new Map([["t:0", "10"]]) }),
+    ]);
+    expect(opened[0]?.reason).toMatch(/a new store/);
+  });
+
+  it("calls a view incomplete when Redis lost its state and the topic no longer holds its first events", async () => {
+    const { positions, opened, metrics } = fakes({ low: "3", high: "10", committed: "8" });
+    await positions.resumeAt(1, 0);
+    expect(opened[0]?.state).toBe("incomplete");
+    expect(opened[0]?.reason).toMatch(/no longer holds its first events \(partitions 0\)/);
+    expect((await metrics.logTruncated.get()).values[0]?.value).toBe(1);
+    expect(positions.deadLettersSentBelow(0)).toBe(8);
+  });
+
+  it("opens a new epoch when Kafka's group committed past Redis' checkpoint (Redis went back)", async () => {
+    const { positions, opened } = fakes({
+      committed: "9",
+      record: { epoch: "old", state: "live", checkpoints: new Map([["t:0", "4"]]) },
+    });
+    expect(await positions.resumeAt(1, 0)).toMatchObject({ next: "4", stored: "4" });
+    expect(opened).toEqual([expect.objectContaining({ expected: "old", state: "replaying" })]);
+  });
+
+  it("resumes where Redis' checkpoint is, and seeks a batch that starts elsewhere once", async () => {
+    const { positions, opened } = fakes({
+      committed: "4",
+      record: { epoch: "e", state: "live", checkpoints: new Map([["t:0", "4"]]) },
+    });
+    expect(await positions.resumeAt(1, 0)).toMatchObject({ next: "4", stored: "4" });
+    expect(opened).toEqual([]);
+    expect(positions.mustSeek(0, "0", "4")).toBe(true);
+    // After the seek, a batch starting past it (offsets the log skips) is taken as it is.
+    expect(positions.mustSeek(0, "6", "4")).toBe(false);
+    expect(positions.mustSeek(0, "4", "4")).toBe(false);
+  });
+});
