@@ -65,7 +65,6 @@ describe("createTokenAuthenticator", () => {
       if (i % 1_000 === 0) expect(await auth.verify(token)).not.toBeNull();
     }
     expect(lookups(token)).toBe(1);
-    expect(auth.isCachedValid(token)).toBe(true);
   });
 
   it("refuses a revoked token once its cache entry expires", async () => {
@@ -78,6 +77,5 @@ describe("createTokenAuthenticator", () => {
     expect(await auth.verify(token)).not.toBeNull();
     now += 1_000;
     expect(await auth.verify(token)).toBeNull();
-    expect(auth.isCachedValid(token)).toBe(false);
   });
 });

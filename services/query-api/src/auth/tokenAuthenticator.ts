@@ -19,8 +19,6 @@ export interface TokenAuthenticatorOptions {
 export interface TokenAuthenticator {
   /** The token's record when it is known and not revoked, else null. */
   verify(token: string): Promise<TokenRecord | null>;
-  /** Whether the token is cached as valid: answered without any store work (see authenticate). */
-  isCachedValid(token: string): boolean;
 }
 
 const MAX_CACHED = 10_000;
@@ -63,9 +61,6 @@ export function createTokenAuthenticator(options: TokenAuthenticatorOptions): To
       }
       touch(token, record.id);
       return record;
-    },
-    isCachedValid(token) {
-      return valid.get(hashToken(token)) !== undefined;
     },
   };
 }

@@ -45,9 +45,11 @@ function bearerToken(req: Request): string | ProblemError {
 /**
  * Bearer authentication (docs/contract.md §3, §4). Messages say what is wrong without echoing the token.
  *
- * Every 401 counts against the client's address; an address over its limit gets 429 before any
- * store work, unless its token is already cached as valid (a real client sharing the address with
- * a prober keeps working while its token is cached).
+ * Every 401 counts against the client's address; an address over its limit gets 429 for requests
+ * without a well-formed token before any store work, and for a well-formed token only once its
+ * lookup found it unknown (the authenticator caches unknown tokens too, so a repeated made-up
+ * token costs no store work). A valid token is never refused for its neighbours' mistakes: many
+ * clients behind one NAT keep working while a misconfigured script next to them is held.
  */
 export function authenticate(
   authenticator: TokenAuthenticator,
@@ -63,15 +65,14 @@ export function authenticate(
     const address = clientAddress(req);
     const token = bearerToken(req);
     const blockedFor = limit.blockedFor(address);
-    if (blockedFor !== undefined && (typeof token !== "string" || !authenticator.isCachedValid(token))) {
-      throw tooManyRefusals(limit, blockedFor);
-    }
     if (typeof token !== "string") {
+      if (blockedFor !== undefined) throw tooManyRefusals(limit, blockedFor);
       limit.recordRefusal(address);
       throw token;
     }
     const record = await authenticator.verify(token);
     if (record === null) {
+      if (blockedFor !== undefined) throw tooManyRefusals(limit, blockedFor);
       await storeLive();
       limit.recordRefusal(address);
       throw unauthorized("The bearer token is unknown or revoked.", true);

@@ -81,7 +81,7 @@ describe("rate limit", () => {
 });
 
 describe("requests without a valid token", () => {
-  it("are limited per client address before any store work; a cached valid token still passes", async () => {
+  it("are limited per client address; a valid token from that address still passes, cached or not", async () => {
     const limited = await startApiServer({ nowMs: now, unauthenticatedPerMinute: 3, tokenCacheMs: 5_000 });
     try {
       const token = await limited.createToken("held");
@@ -96,6 +96,10 @@ describe("requests without a valid token", () => {
       expect(Number(held.headers.get("retry-after"))).toBeGreaterThan(0);
       expect(held.headers.get("ratelimit-policy")).toMatch(/q=3/);
       expect((await limited.get("/api/v1/stats/dimensions", token)).status).toBe(200);
+      // A token nobody at this address used before: looked up, found valid, served.
+      const uncached = await limited.createToken("held");
+      for (let i = 0; i < 61; i++) await limited.get("/api/v1/stats", `sk-vu-${String(i).padStart(40, "z")}`);
+      expect((await limited.get("/api/v1/stats/dimensions", uncached)).status).toBe(200);
     } finally {
       await limited.close();
     }
