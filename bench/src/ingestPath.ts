@@ -12,7 +12,7 @@
 import { parseArgs } from "node:util";
 import { startRedisServer } from "@vu/infra";
 import { validateAndGroup } from "@vu/ingest-worker";
-import { createKeyspace, createRedisClient, createRollupWriter } from "@vu/store";
+import { createKeyspace, createLogPosition, createRedisClient, createRollupWriter } from "@vu/store";
 import { buildDataset } from "./dataset";
 import { commandStats, commandStatsDelta, redisInfo } from "./redisInfo";
 
@@ -38,6 +38,17 @@ try {
   }
   const keyspace = createKeyspace({ prefix: "ingest-path" });
   const writer = createRollupWriter({ redis, keyspace, dedupeWindowMs: 7 * 86_400_000 });
+  // As the worker does: each organization's batch carries its offsets, each apply is guarded by
+  // the partition's checkpoint, and the checkpoint moves after each chunk.
+  const log = createLogPosition({ redis, keyspace });
+  const { epoch } = await log.open(1, {
+    expected: null,
+    state: "replaying",
+    reason: "bench",
+    targets: new Map(),
+  });
+  const partition = "ingest-path:0";
+  let checkpoint: string | null = null;
   const redisCpu = async () => {
     const cpu = await redisInfo(redis, "cpu");
     return Number(cpu.get("used_cpu_user")) + Number(cpu.get("used_cpu_sys"));
@@ -55,14 +66,19 @@ try {
       futureToleranceMs: 86_400_000,
     });
     const t1a = process.cpuUsage(t0);
-    const prepared = [...sorted.byOrg].map(([org, recordings]) => writer.prepare(org, recordings));
+    const throughOffset = String(Math.min(messages.length, first + chunk) - 1);
+    const origin = { partition, throughOffset };
+    const prepared = [...sorted.byOrg].map(([org, recordings]) => writer.prepare(org, recordings, origin));
     const t1b = process.cpuUsage(t0);
-    const applying = prepared.map((batch) => writer.applyPrepared(1, batch));
+    const applying = prepared.map((batch) => writer.applyPrepared(1, batch, { checkpoint }));
     const t1 = process.cpuUsage(t0);
     decodeUs += t1a.user + t1a.system;
     prepareUs += t1b.user + t1b.system - (t1a.user + t1a.system);
     workerUs += t1.user + t1.system;
     await Promise.all(applying);
+    const next = String(Number(throughOffset) + 1);
+    await log.advance(1, { epoch, partition, expected: checkpoint, next });
+    checkpoint = next;
   }
   const wallS = (performance.now() - started) / 1000;
   const redisS = (await redisCpu()) - redisBefore;
