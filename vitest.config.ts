@@ -11,7 +11,12 @@ export default defineConfig({
       {
         test: {
           name: "unit",
-          include: ["packages/*/src/**/*.test.ts", "services/*/src/**/*.test.ts", "infra/src/**/*.test.ts"],
+          include: [
+            "packages/*/src/**/*.test.ts",
+            "services/*/src/**/*.test.ts",
+            "infra/src/**/*.test.ts",
+            "test/kit/src/**/*.test.ts",
+          ],
           exclude: ["**/*.int.test.ts", "**/node_modules/**"],
         },
       },

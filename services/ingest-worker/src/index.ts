@@ -10,4 +10,5 @@ export {
 export { loadWorkerEnv, type WorkerEnv, workerConfigFromEnv, workerEnvSchema } from "./env";
 export { createIngestMetrics, type IngestMetrics } from "./metrics";
 export { createWorkerSupervisor, type WorkerSupervisor, type WorkerSupervisorOptions } from "./supervisor";
+export { restoreTokens } from "./tokenRestore";
 export { validateAndGroup } from "./validateAndGroup";

@@ -2,14 +2,14 @@
 // topic, the Redis keys are deleted, and `restoreTokens` brings the tokens back from Kafka alone.
 import { createTokenRecordProducer } from "@vu/events";
 import { ensureTopics } from "@vu/infra";
+import { restoreTokens } from "@vu/ingest-worker";
+import { createToken, revokeToken } from "@vu/query-api";
 import { createLogger } from "@vu/service-runtime";
 import { createKeyspace, createRedisClient, createTokenStore, hashToken, type Keyspace } from "@vu/store";
 import { brokers, isolatedNames, redisUrl } from "@vu/testkit";
 import { testKafka } from "@vu/testkit/kafka";
 import kafkajs from "kafkajs";
 import { afterAll, describe, expect, it, onTestFinished } from "vitest";
-import { createToken, revokeToken } from "../../query-api/src/cli/tokenCommands";
-import { restoreTokens } from "./tokenRestore";
 
 // kafkajs is CommonJS, and Node's ESM loader cannot see this export by name.
 const { ConfigResourceTypes } = kafkajs;
