@@ -1,6 +1,6 @@
 // What end-to-end tests and benchmarks need to run the API in-process.
 export { type ApiConfig, type ApiDeps, createApp } from "./app";
-export { createToken, revokeToken, type TokenCommandDeps } from "./cli/tokenCommands";
+export { createToken, revokeToken, type TokenCommandDeps, tokensCliEnvSchema } from "./cli/tokenCommands";
 export { type ApiEnv, apiEnvSchema, loadApiEnv } from "./env";
 export { createOpenApiDocument } from "./openapi/openApiDocument";
 export { STATS_METRIC_COLUMNS } from "./query/rowMetrics";

@@ -1,0 +1,131 @@
+// Docs are code: a variable, key, script or path that the READMEs name must exist. A README that
+// documents a variable no schema reads, a key the key builder never builds or a file that is gone
+// fails here.
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { workerEnvSchema } from "@vu/ingest-worker";
+import { apiEnvSchema, tokensCliEnvSchema } from "@vu/query-api";
+import { createKeyspace, VIEWS } from "@vu/store";
+import { TIERS } from "@vu/time-buckets";
+import { describe, expect, it } from "vitest";
+import { repoRoot } from "./paths";
+
+const read = (path: string) => readFileSync(join(repoRoot, path), "utf8");
+
+/** The rows of the markdown table that follows `heading`, as arrays of cells. */
+function tableAfter(markdown: string, heading: string): string[][] {
+  const from = markdown.indexOf(heading);
+  expect(from, heading).toBeGreaterThanOrEqual(0);
+  const rows: string[][] = [];
+  let inTable = false;
+  for (const line of markdown.slice(from).split("\n").slice(1)) {
+    if (line.startsWith("|")) {
+      inTable = true;
+      if (!/^\|[-| ]+\|$/.test(line))
+        rows.push(
+          line
+            .split(/(?<!\\)\|/)
+            .slice(1, -1)
+            .map((c) => c.trim()),
+        );
+    } else if (inTable) break;
+  }
+  return rows.slice(1);
+}
+
+const backticked = (cell: string) => [...cell.matchAll(/`([^`]+)`/g)].map(([, text]) => text as string);
+
+/** `RETENTION_{MINUTE,HOUR}_DAYS` → `RETENTION_MINUTE_DAYS`, `RETENTION_HOUR_DAYS`. */
+function expandBraces(text: string): string[] {
+  const match = /\{([^}]+)\}/.exec(text);
+  if (!match) return [text];
+  return (match[1] ?? "").split(",").flatMap((part) => expandBraces(text.replace(match[0], part)));
+}
+
+const SCHEMAS: Record<string, ReadonlySet<string>> = {
+  worker: new Set(Object.keys(workerEnvSchema.shape)),
+  API: new Set(Object.keys(apiEnvSchema.shape)),
+  "tokens CLI": new Set(Object.keys(tokensCliEnvSchema.shape)),
+};
+
+describe("README.md", () => {
+  const readme = read("README.md");
+
+  it("documents only variables the schemas of the processes it names read", () => {
+    const rows = tableAfter(readme, "## Configuration");
+    expect(rows.length).toBeGreaterThan(10);
+    for (const [variables = "", usedBy = ""] of rows) {
+      const users = usedBy === "both" ? ["worker", "API"] : usedBy.split(",").map((u) => u.trim());
+      for (const variable of backticked(variables).flatMap(expandBraces)) {
+        for (const user of users) {
+          expect(SCHEMAS[user], `README names "${user}"`).toBeDefined();
+          expect(SCHEMAS[user]?.has(variable), `${variable} is read by the ${user}`).toBe(true);
+        }
+      }
+    }
+  });
+
+  it("names only folders that exist in its architecture table", () => {
+    const rows = tableAfter(readme, "## Architecture");
+    expect(rows.length).toBeGreaterThan(5);
+    for (const [where = ""] of rows) {
+      const [path = ""] = backticked(where);
+      expect(existsSync(join(repoRoot, path)), path).toBe(true);
+    }
+  });
+});
+
+describe("packages/store/README.md", () => {
+  const readme = read("packages/store/README.md");
+  const keyspace = createKeyspace({ prefix: "vu" });
+  const at = Date.UTC(2026, 10, 22, 10, 15);
+  const built = [
+    keyspace.generation(),
+    keyspace.log(1),
+    keyspace.combos(1, "acme"),
+    keyspace.extent(1, "acme"),
+    keyspace.dimension(1, "acme", "app_name"),
+    `${keyspace.orgBase(1, "acme")}seen:2930`,
+    ...TIERS.flatMap((tier) => VIEWS.map((view) => keyspace.block(1, "acme", tier, at, view))),
+    keyspace.token("ab12"),
+    keyspace.orgTokens("acme"),
+    `${keyspace.rateLimitPrefix()}token-id`,
+  ];
+  /** A documented key pattern as a regular expression: `<placeholder>` is any text without a colon. */
+  const patterns = tableAfter(readme, "## Key layout").map(([key = ""]) => {
+    const [pattern = ""] = backticked(key);
+    const source = pattern
+      .replace(/\\\|/g, "|")
+      .split(/(<[^>]+>)/)
+      .map((part) => (part.startsWith("<") ? "[^:]+" : part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
+      .join("");
+    return { pattern, regex: new RegExp(`^${source}$`) };
+  });
+
+  it("documents every key the key builder builds, and no key it does not", () => {
+    for (const key of built) {
+      expect(
+        patterns.some(({ regex }) => regex.test(key)),
+        `${key} is documented`,
+      ).toBe(true);
+    }
+    for (const { pattern, regex } of patterns) {
+      expect(
+        built.some((key) => regex.test(key)),
+        `${pattern} is built by keyspace.ts`,
+      ).toBe(true);
+    }
+  });
+
+  it("names only scripts and source files that exist", () => {
+    const files = [...readme.matchAll(/`((?:lua|src)\/[\w/.-]+\.(?:lua|ts))`/g)].map(
+      ([, file]) => file as string,
+    );
+    expect(files.length).toBeGreaterThan(5);
+    // `lua/…` is named from src/, where the scripts live.
+    for (const file of files) {
+      const path = file.startsWith("lua/") ? `packages/store/src/${file}` : `packages/store/${file}`;
+      expect(existsSync(join(repoRoot, path)), file).toBe(true);
+    }
+  });
+});
