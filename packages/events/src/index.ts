@@ -5,6 +5,7 @@ export {
   describeIssues,
   encodeRecordingCompleted,
 } from "./codec";
+export { createIdempotentProducer } from "./idempotentProducer";
 export {
   DIMENSION_INDEX,
   DIMENSIONS,

@@ -1,5 +1,6 @@
-import { CompressionTypes, type Kafka, Partitioners, type Producer } from "kafkajs";
+import { CompressionTypes, type Kafka, type Producer } from "kafkajs";
 import { encodeRecordingCompleted } from "./codec";
+import { createIdempotentProducer } from "./idempotentProducer";
 import { RECORDINGS_TOPIC, type RecordingCompletedInput } from "./recordingCompleted";
 
 export interface RecordingProducerOptions {
@@ -23,12 +24,7 @@ export function createRecordingProducer({
   kafka,
   topic = RECORDINGS_TOPIC,
 }: RecordingProducerOptions): RecordingProducer {
-  // The default (Java-compatible murmur2) partitioner, named so kafkajs does not warn about it.
-  const producer: Producer = kafka.producer({
-    idempotent: true,
-    maxInFlightRequests: 1,
-    createPartitioner: Partitioners.DefaultPartitioner,
-  });
+  const producer: Producer = createIdempotentProducer(kafka);
   return {
     connect: () => producer.connect(),
     disconnect: () => producer.disconnect(),

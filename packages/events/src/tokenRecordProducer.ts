@@ -1,4 +1,5 @@
-import { CompressionTypes, Kafka, logLevel, Partitioners, type Producer } from "kafkajs";
+import { CompressionTypes, Kafka, logLevel, type Producer } from "kafkajs";
+import { createIdempotentProducer } from "./idempotentProducer";
 import { TOKENS_TOPIC } from "./recordingCompleted";
 import { checkTokenHash, type DurableTokenRecord, encodeTokenRecord } from "./tokenRecords";
 
@@ -37,11 +38,7 @@ export function createTokenRecordProducer(options: TokenRecordProducerOptions): 
           // The caller reports the error a failed send throws; kafkajs's own logs would repeat it.
           logLevel: logLevel.NOTHING,
         });
-  const producer: Producer = kafka.producer({
-    idempotent: true,
-    maxInFlightRequests: 1,
-    createPartitioner: Partitioners.DefaultPartitioner,
-  });
+  const producer: Producer = createIdempotentProducer(kafka);
   return {
     connect: () => producer.connect(),
     disconnect: () => producer.disconnect(),

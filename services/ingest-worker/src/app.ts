@@ -1,3 +1,4 @@
+import { createIdempotentProducer } from "@vu/events";
 import type { Logger, Readiness } from "@vu/service-runtime";
 import { RetryAbortedError } from "@vu/service-runtime";
 import {
@@ -11,7 +12,7 @@ import {
   refusalCode,
 } from "@vu/store";
 import type { Retention } from "@vu/time-buckets";
-import { type Consumer, type Kafka, Partitioners, type Producer } from "kafkajs";
+import type { Consumer, Kafka, Producer } from "kafkajs";
 import { handleBatch, PositionMovedError } from "./batchHandler";
 import { DLQ_HEADERS } from "./deadLetter";
 import { createDeadLetterSender } from "./deadLetterSender";
@@ -94,11 +95,7 @@ export function createIngestWorker(deps: IngestWorkerDeps): IngestWorker {
     maxBytesPerPartition,
     maxBytes: 2 * maxBytesPerPartition,
   });
-  const producer: Producer = kafka.producer({
-    idempotent: true,
-    maxInFlightRequests: 1,
-    createPartitioner: Partitioners.DefaultPartitioner,
-  });
+  const producer: Producer = createIdempotentProducer(kafka);
   const writer = createRollupWriter({
     redis,
     keyspace,
