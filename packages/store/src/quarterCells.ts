@@ -25,7 +25,7 @@ export function quarterField(q: number, field: string): string {
 
 /**
  * A combination's index in a split hour block of the batch: the apply script turns `4 × index + q`
- * into the field `q` .. combination id (see `includes/addToBlock.lua`).
+ * into the field `q` .. combination id (see `includes/readBlock.lua`).
  */
 export function quarterComboIndex(q: number, comboIndex: number): number {
   return 4 * comboIndex + q;

@@ -41,8 +41,10 @@ export interface BatchOrigin {
 /**
  * What the worker believes of the partition's checkpoint when it applies (null: none yet). On a
  * single Redis the apply script checks it in the same atomic step and writes nothing when Redis
- * holds another (throwing `CheckpointMovedError`); on a cluster the log lives in another slot, and
- * the worker's own checks (PartitionPositions) are what finds a Redis that went back.
+ * holds another (throwing `CheckpointMovedError`). On a cluster the log lives in another slot: the
+ * worker's checks (PartitionPositions) find a log hash that was lost or went back only after the
+ * write, and a node other than the log hash's that loses writes is not found at all (the README
+ * says what an operator does then).
  */
 export interface ApplyGuard {
   checkpoint: string | null;

@@ -124,13 +124,21 @@ export function createIngestWorker(deps: IngestWorkerDeps): IngestWorker {
   let watching: NodeJS.Timeout | undefined;
   let lastFailure: { step: string; message: string; at: number } | undefined;
 
-  /** Follows the view (see PartitionPositions.watch); a failure is retried at the next tick. */
-  async function watchView(): Promise<void> {
-    try {
-      await positions.watch(() => generation.current());
-    } catch (error) {
-      logger.warn({ err: error }, "checking the view's position failed; trying again");
-    }
+  let watched: Promise<void> | undefined;
+  /**
+   * Follows the view (see PartitionPositions.watch), one check at a time (a reposition can outlast
+   * the interval); a failure is retried at the next tick.
+   */
+  function watchView(): Promise<void> {
+    watched ??= positions
+      .watch(() => generation.current())
+      .catch((error: unknown) =>
+        logger.warn({ err: error }, "checking the view's position failed; trying again"),
+      )
+      .finally(() => {
+        watched = undefined;
+      });
+    return watched;
   }
 
   function onTransientFailure(step: string, error: unknown): void {

@@ -17,7 +17,7 @@ import {
   type OrganizationApplyDeps,
   type OrganizationOutcome,
 } from "./organizationApply";
-import type { PartitionPositions } from "./partitionPositions";
+import type { PartitionPositions, Position } from "./partitionPositions";
 import { type GroupedBatch, type SourcedRecording, validateAndGroup } from "./validateAndGroup";
 
 type Sourced = SourcedRecording<KafkaMessage>;
@@ -79,14 +79,17 @@ type Retrying = <T>(
 export async function handleBatch(ctx: BatchContext, payload: EachBatchPayload): Promise<void> {
   const { partition } = payload.batch;
   const generation = await retrierFor(ctx, payload)("position", () => ctx.generation.current(), isRetriable);
-  const position = await retrierFor(ctx, payload)(
+  // The batch's own position: its guard and its checkpoints, moved chunk by chunk, never looked up
+  // again (a batch of one epoch must not write into the next).
+  const at = await retrierFor(ctx, payload)(
     "position",
     () => ctx.positions.resumeAt(generation, partition),
     isRetriable,
   );
   const first = payload.batch.firstOffset();
-  if (first !== null && ctx.positions.mustSeek(partition, first, position.next)) {
-    ctx.seek(partition, position.next);
+  const position = { current: at };
+  if (first !== null && ctx.positions.mustSeek(partition, first, at.next)) {
+    ctx.seek(partition, at.next);
     return;
   }
   const retrying = retrierFor(ctx, payload);
@@ -98,7 +101,7 @@ export async function handleBatch(ctx: BatchContext, payload: EachBatchPayload):
       const chunk = prepareChunk(ctx, payload.batch, messages, seen);
       if (chunk === undefined) break;
       await inFlight;
-      inFlight = applyChunk(ctx, payload, retrying, generation, chunk);
+      inFlight = applyChunk(ctx, payload, retrying, position, chunk);
     }
     await inFlight;
   } catch (error) {
@@ -106,11 +109,7 @@ export async function handleBatch(ctx: BatchContext, payload: EachBatchPayload):
     // written; every partition resumes from where Redis stands (a new epoch if it went back).
     if (!(error instanceof CheckpointMovedError)) throw error;
     await inFlight.catch(() => undefined);
-    await retrying(
-      "position",
-      () => ctx.positions.watch(() => Promise.resolve(generation), true),
-      isRetriable,
-    );
+    await retrying("position", () => ctx.positions.watch(() => ctx.generation.current(), true), isRetriable);
     throw new PositionMovedError();
   }
   await payload.commitOffsetsIfNecessary();
@@ -173,20 +172,20 @@ async function applyChunk(
   ctx: BatchContext,
   payload: EachBatchPayload,
   retrying: Retrying,
-  generation: number,
+  position: { current: Position },
   chunk: PreparedChunk,
 ): Promise<void> {
   const started = performance.now();
+  // Taken once the previous chunk moved the checkpoint; every call of this chunk, retries
+  // included, is guarded by it.
+  const { generation, stored } = position.current;
   const deps: OrganizationApplyDeps<Sourced> = {
     prepare: (org, recordings, origin) => ctx.writer.prepare(org, recordings, origin),
-    // The guard is read when the call is made: after the previous chunk moved the checkpoint.
-    apply: (batch) =>
-      ctx.writer.applyPrepared(generation, batch, {
-        checkpoint: ctx.positions.storedCheckpoint(payload.batch.partition),
-      }),
+    apply: (batch) => ctx.writer.applyPrepared(generation, batch, { checkpoint: stored }),
     retrying: (fn, isRetriable) => retrying("apply", fn, isRetriable),
   };
-  const applying = Promise.all(
+  // Settled one by one before a failure is thrown: no apply of this chunk is left running behind.
+  const applying = settleAll(
     chunk.work.map(({ org, recordings, batch }) =>
       batch === undefined
         ? applyRecordings(deps, org, recordings, chunk.origin)
@@ -208,12 +207,13 @@ async function applyChunk(
   const { partition } = payload.batch;
   const lastOffset = chunk.origin.throughOffset;
   const next = String(Number(lastOffset) + 1);
-  const advanced = await retrying(
+  const moved = await retrying(
     "checkpoint",
-    () => ctx.positions.advance(generation, partition, next),
+    () => ctx.positions.advance(partition, position.current, next),
     isRetriable,
   );
-  if (!advanced) throw new PositionMovedError();
+  if (moved === undefined) throw new PositionMovedError();
+  position.current = moved;
   payload.resolveOffset(lastOffset);
   ctx.metrics.lag.set(
     { partition: String(partition) },
@@ -261,4 +261,12 @@ async function deadLetter(
   const source = { topic: batch.topic, partition: batch.partition };
   await ctx.sendDeadLetters?.(source, letters, (fn, isRetriable) => retrying("dead-letter", fn, isRetriable));
   for (const { reason } of letters) ctx.metrics.deadLettered.inc({ reason: reasonKind(reason) });
+}
+
+/** `Promise.all` that waits for every promise to settle before it rejects with the first failure. */
+async function settleAll<T>(promises: ReadonlyArray<Promise<T>>): Promise<T[]> {
+  const settled = await Promise.allSettled(promises);
+  const failed = settled.find((s): s is PromiseRejectedResult => s.status === "rejected");
+  if (failed) throw failed.reason;
+  return settled.map((s) => (s as PromiseFulfilledResult<T>).value);
 }

@@ -14,11 +14,13 @@ export interface PartitionPositions {
   /** The offset partition `partition` of `generation` resumes at, establishing it if needed. */
   resumeAt(generation: number, partition: number): Promise<Position>;
   /**
-   * Records that every message of the partition before `next` is applied. Resolves false when the
-   * view moved under the worker (another epoch, or a checkpoint elsewhere): the partition has been
-   * sought to where the view stands, and the batch in hand must stop.
+   * Records that every message of the partition before `next` is applied, from `position` (the one
+   * the batch in hand started from, and moved since: never looked up again, so that a batch of one
+   * epoch never writes into the next). Resolves with the position after it, or undefined when the
+   * view moved under the worker (another epoch, or a checkpoint elsewhere): every partition has
+   * been sought to where the view stands, and the batch in hand must stop.
    */
-  advance(generation: number, partition: number, next: string): Promise<boolean>;
+  advance(partition: number, position: Position, next: string): Promise<Position | undefined>;
   /**
    * Whether a batch starting at `first` must be dropped for a seek to `next`. A batch that starts
    * past `next` right after a seek there is taken as it is: the log has no messages in between
@@ -29,8 +31,6 @@ export interface PartitionPositions {
   deadLettersSentBelow(partition: number): number;
   /** The partitions the group gave this worker; each is sought to where the view stands. */
   assigned(partitions: readonly number[]): void;
-  /** The checkpoint the worker believes Redis holds for the partition (what an apply is guarded by). */
-  storedCheckpoint(partition: number): string | null;
   /**
    * Follows the view: a lost or replaced epoch, a checkpoint that went back (Redis restored from an
    * older snapshot), or a new generation repositions every partition; with `force`, always.
@@ -233,8 +233,8 @@ export function createPartitionPositions(options: PartitionPositionsOptions): Pa
   return {
     resumeAt,
 
-    async advance(generation, partition, next) {
-      const position = await resumeAt(generation, partition);
+    async advance(partition, position, next) {
+      const { generation } = position;
       const result = await log.advance(generation, {
         epoch: position.epoch,
         partition: partitionKey(topic, partition),
@@ -242,10 +242,11 @@ export function createPartitionPositions(options: PartitionPositionsOptions): Pa
         next,
       });
       if (result.kind === "advanced") {
-        remember({ ...position, next, stored: next }, partition);
+        const moved = { ...position, next, stored: next };
+        if (settled.get(partition)?.epoch === position.epoch) remember(moved, partition);
         if (result.state === "live" && lastStatus?.state !== "live")
           lastStatus = await log.status(generation);
-        return true;
+        return moved;
       }
       if (result.kind === "moved" && Number(result.checkpoint ?? -1) < Number(position.stored ?? -1)) {
         await reopenEpoch(generation, position.epoch);
@@ -255,7 +256,7 @@ export function createPartitionPositions(options: PartitionPositionsOptions): Pa
         "the view moved under this worker; resuming from its checkpoint",
       );
       await reposition(generation);
-      return false;
+      return undefined;
     },
 
     mustSeek(partition, first, next) {
@@ -274,8 +275,6 @@ export function createPartitionPositions(options: PartitionPositionsOptions): Pa
       for (const partition of positions.keys()) if (!owned.includes(partition)) positions.delete(partition);
     },
 
-    storedCheckpoint: (partition) => settled.get(partition)?.stored ?? null,
-
     async watch(generation, force = false) {
       const current = await generation();
       const record = await log.read(current);
@@ -286,9 +285,12 @@ export function createPartitionPositions(options: PartitionPositionsOptions): Pa
         force ||
         back !== undefined ||
         record.epoch === null ||
-        [...settled.values()].some((p) => p.epoch !== record.epoch || p.generation !== current) ||
-        owned.some((partition) => !positions.has(partition));
-      if (stale) await reposition(current);
+        [...settled.values()].some((p) => p.epoch !== record.epoch || p.generation !== current);
+      if (stale) return reposition(current);
+      // Partitions newly given to this worker: sought to where the view stands; the others go on.
+      for (const partition of owned.filter((p) => !positions.has(p))) {
+        options.seek(partition, (await refresh(current, partition)).next);
+      }
     },
 
     status: () => lastStatus,

@@ -53,23 +53,28 @@ export class IncompleteTopicError extends Error {
 }
 
 /**
- * Whether the new generation is live and its checkpoints have passed the topic's high watermarks
- * as they are now (the live worker's position can be no further): from then on, the live worker
- * may write into it, since everything before its position is there already.
+ * Whether the new generation is live and its checkpoints have passed the live generation's (or,
+ * where that has none, the topic's high watermark): from then on, the live worker may write into
+ * it, since everything before its position is there already. Against the live worker's position,
+ * not the moving end of the topic, so that steady traffic cannot keep the switch waiting.
  */
 async function passedLive(
   admin: Admin,
   log: LogPosition,
   topic: string,
-  generation: number,
+  generations: { from: number; to: number },
 ): Promise<boolean> {
-  const [offsets, record] = await Promise.all([admin.fetchTopicOffsets(topic), log.read(generation)]);
-  if (record.state !== "live") return false;
-  return offsets.every(
-    (p) =>
-      Number(p.high) <= Number(p.low) ||
-      Number(record.checkpoints.get(partitionKey(topic, p.partition)) ?? -1) >= Number(p.high),
-  );
+  const [offsets, live, rebuilt] = await Promise.all([
+    admin.fetchTopicOffsets(topic),
+    log.read(generations.from),
+    log.read(generations.to),
+  ]);
+  if (rebuilt.state !== "live") return false;
+  return offsets.every((p) => {
+    const key = partitionKey(topic, p.partition);
+    const target = live.checkpoints.get(key) ?? p.high;
+    return Number(target) <= Number(p.low) || Number(rebuilt.checkpoints.get(key) ?? -1) >= Number(target);
+  });
 }
 
 /**
@@ -104,7 +109,7 @@ export async function runRebuild(options: RebuildOptions): Promise<RebuildResult
     await worker.start();
     try {
       logger.info({ from, to, groupId }, "rebuilding: replaying the topic into a new generation");
-      while (!(await passedLive(admin, log, config.topic, to))) await sleep(options.pollMs ?? 500);
+      while (!(await passedLive(admin, log, config.topic, { from, to }))) await sleep(options.pollMs ?? 500);
       await switchGeneration(redis, keyspace, to);
       logger.info({ to }, "rebuild caught up; readers switched");
       await sleep(options.overlapMs ?? 5_000);

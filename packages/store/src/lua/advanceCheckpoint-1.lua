@@ -23,7 +23,8 @@ if epoch ~= ARGV[1] then
 end
 local field = "next:" .. ARGV[2]
 local current = redis.call("HGET", key, field) or ""
-if current ~= ARGV[3] then
+-- A checkpoint never goes back: every message before it is applied, whoever moved it.
+if current ~= ARGV[3] or (current ~= "" and tonumber(ARGV[4]) < tonumber(current)) then
   return {-2, current}
 end
 redis.call("HSET", key, field, ARGV[4])

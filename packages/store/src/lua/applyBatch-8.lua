@@ -12,9 +12,6 @@
     KEYS[2] combos: hash, combination JSON -> combination id
     KEYS[3] dim:member_email    KEYS[4] dim:voice_model
     KEYS[5] dim:language_model  KEYS[6] dim:app_name        (sets of distinct values)
-    KEYS[8] the generation's log hash (logPosition.ts) on a single Redis, where the partition's
-            checkpoint is checked in the same atomic step; on a cluster, where it lives in another
-            slot, the extent key again (and ARGV[8] is "")
     KEYS[7] extent: hash, first / last = the earliest / latest counted recorded_at (ms), which
             lets readers skip blocks where the organization has no data; writes = how many
             batches have counted anything and stamp = "<writes>@<Redis TIME>" of the last one
@@ -22,6 +19,10 @@
             holds; TIME makes a stamp unique even after Redis lost or rolled back the counter);
             o:<topic>:<partition> = the highest Kafka offset of that partition whose messages
             of this organization are all applied (offsets live with the state they produced)
+
+    KEYS[8] the generation's log hash (logPosition.ts) on a single Redis, where the partition's
+            checkpoint is checked in the same atomic step; on a cluster, where it lives in another
+            slot, the extent key again (and ARGV[8] is "")
 
     ARGV[1] the dedupe window (ms): an id counted at Redis' TIME t goes into the set of window
             floor(t / W), checked against that window's and the previous one's; each set

@@ -78,4 +78,19 @@ describe("createTokenAuthenticator", () => {
     now += 1_000;
     expect(await auth.verify(token)).toBeNull();
   });
+
+  it("looks a token up again once told its refusal came from a store that could not answer", async () => {
+    const { store } = fakeTokens();
+    const auth = createTokenAuthenticator({ tokens: store, cacheMs: 60_000 });
+    const { token } = await store.create("acme", "restored later");
+    const hidden = await store.find(token);
+    // As if Redis had lost the token: the store answers nothing for it.
+    const find = store.find;
+    store.find = async () => null;
+    expect(await auth.verify(token)).toBeNull();
+    store.find = find;
+    expect(await auth.verify(token)).toBeNull();
+    auth.forgetRefusal(token);
+    expect((await auth.verify(token))?.id).toBe(hidden?.id);
+  });
 });

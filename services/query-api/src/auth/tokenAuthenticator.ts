@@ -19,6 +19,11 @@ export interface TokenAuthenticatorOptions {
 export interface TokenAuthenticator {
   /** The token's record when it is known and not revoked, else null. */
   verify(token: string): Promise<TokenRecord | null>;
+  /**
+   * Forgets that the token was refused: it was looked up in a store that could not answer (Redis
+   * lost its state, and the tokens are being restored), so the refusal says nothing.
+   */
+  forgetRefusal(token: string): void;
 }
 
 const MAX_CACHED = 10_000;
@@ -61,6 +66,9 @@ export function createTokenAuthenticator(options: TokenAuthenticatorOptions): To
       }
       touch(token, record.id);
       return record;
+    },
+    forgetRefusal(token) {
+      refused.delete(hashToken(token));
     },
   };
 }

@@ -30,6 +30,7 @@ function fakeAuthenticator() {
       if (token !== CACHED) lookups += 1;
       return token === VALID || token === CACHED ? record : null;
     },
+    forgetRefusal: () => undefined,
   };
   return { authenticator, lookups: () => lookups };
 }

@@ -73,7 +73,10 @@ export function authenticate(
     const record = await authenticator.verify(token);
     if (record === null) {
       if (blockedFor !== undefined) throw tooManyRefusals(limit, blockedFor);
-      await storeLive();
+      await storeLive().catch((error: unknown) => {
+        authenticator.forgetRefusal(token);
+        throw error;
+      });
       limit.recordRefusal(address);
       throw unauthorized("The bearer token is unknown or revoked.", true);
     }
