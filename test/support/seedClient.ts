@@ -1,6 +1,6 @@
 /**
- * A client written from the seed document alone (/work/shared/seed/…: "Usage Statistics Service
- * Interface"): its three paths, its parameters, bearer auth. It sends none of docs/contract.md's
+ * A client written from the seed document alone (the API users code against, "Usage Statistics
+ * Service Interface", restated in docs/contract.md): its three paths, its parameters, bearer auth. It sends none of docs/contract.md's
  * additions (the `timezone` parameter) and reads none (problem details, CSV headers).
  */
 
