@@ -100,7 +100,15 @@ export interface RollupReader {
     view: View,
     options?: ReadOptions,
   ): Promise<BlockSnapshot>;
-  dimensions(generation: number, org: string): Promise<Record<Dimension, string[]>>;
+  /**
+   * The distinct values of `which` dimensions (default all), each sorted in byte order. Only the
+   * sets asked for are read: an organization's members can be many, and most callers do not need them.
+   */
+  dimensions<D extends Dimension = Dimension>(
+    generation: number,
+    org: string,
+    which?: readonly D[],
+  ): Promise<Record<D, string[]>>;
   /** Where the organization has data (see OrganizationExtent): what a planner may skip. */
   extent(generation: number, org: string): Promise<OrganizationExtent>;
   /**
@@ -348,12 +356,13 @@ export function createRollupReader(options: RollupReaderOptions): RollupReader {
       return rememberExtent(generation, org, parseExtent(first, last, exists));
     },
 
-    async dimensions(generation, org) {
+    async dimensions<D extends Dimension>(generation: number, org: string, which?: readonly D[]) {
+      const dimensions = which ?? (DIMENSIONS as readonly Dimension[] as readonly D[]);
       const pipeline = redis.pipeline();
-      for (const d of DIMENSIONS) pipeline.smembers(keyspace.dimension(generation, org, d));
+      for (const d of dimensions) pipeline.smembers(keyspace.dimension(generation, org, d));
       const replies = (await execute(pipeline, org)) as string[][];
-      const result = {} as Record<Dimension, string[]>;
-      DIMENSIONS.forEach((d, i) => {
+      const result = {} as Record<D, string[]>;
+      dimensions.forEach((d, i) => {
         result[d] = [...(replies[i] ?? [])].sort(compareByteOrder);
       });
       return result;

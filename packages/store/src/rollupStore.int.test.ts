@@ -104,6 +104,11 @@ describe.each(redisTargets())("on $name", (target) => {
         language_model: ["gpt"],
         app_name: ["Zoom", 'Zoom, "Büro" =SUM(1)'],
       });
+      // Only the sets asked for (what /stats/dimensions returns has no members).
+      expect(await reader.dimensions(1, "acme", ["app_name", "voice_model"])).toEqual({
+        voice_model: ["v1"],
+        app_name: ["Zoom", 'Zoom, "Büro" =SUM(1)'],
+      });
     });
 
     it("writes nothing when the script fails, so the same batch counts in full once the cause is gone", async () => {

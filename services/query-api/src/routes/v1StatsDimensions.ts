@@ -9,7 +9,8 @@ export const registerV1StatsDimensions: Register = (router, { reader }) => {
   router.get(DIMENSIONS_PATH, async (_req, res) => {
     const { org } = authOf(res.locals);
     const view = await reader.view();
-    const dims = await reader.dimensions(view.generation, org);
+    // The member set (often the largest) is not part of the answer, so it is not read.
+    const dims = await reader.dimensions(view.generation, org, ["voice_model", "language_model", "app_name"]);
     await reader.confirm(view);
     const body: Dimensions = {
       voice_models: dims.voice_model,
