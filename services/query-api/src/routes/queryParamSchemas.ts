@@ -1,5 +1,7 @@
 import "zod-openapi";
+import { DIMENSIONS, type Dimension } from "@vu/events";
 import { z } from "zod";
+import type { RawFilters } from "../query/filters";
 
 /** Query parameters shared by `/stats` and `/stats/summary` (seed "Shared query parameters"). */
 const dateParam = (description: string) =>
@@ -27,18 +29,26 @@ export const rangeParams = {
   }),
 };
 
-export const filterParams = {
-  "filter[member_email]": listParam(
-    "Member e-mail addresses (case-insensitive).",
-    "ada@example.com,bob@example.com",
-  ),
-  "filter[voice_model]": listParam("Voice models.", "whisper-large"),
-  "filter[language_model]": listParam(
-    "Language models; the item `null` selects recordings without one.",
-    "gpt-4o,null",
-  ),
-  "filter[app_name]": listParam("Application names.", "Zoom"),
+/** What the OpenAPI document says of each dimension's filter; the parameters derive from DIMENSIONS. */
+const FILTER_DOCS: Record<Dimension, { description: string; example: string }> = {
+  member_email: {
+    description: "Member e-mail addresses (case-insensitive).",
+    example: "ada@example.com,bob@example.com",
+  },
+  voice_model: { description: "Voice models.", example: "whisper-large" },
+  language_model: {
+    description: "Language models; the item `null` selects recordings without one.",
+    example: "gpt-4o,null",
+  },
+  app_name: { description: "Application names.", example: "Zoom" },
 };
+
+type FilterParam<D extends Dimension> = `filter[${D}]`;
+const filterParam = <D extends Dimension>(dimension: D): FilterParam<D> => `filter[${dimension}]`;
+
+export const filterParams = Object.fromEntries(
+  DIMENSIONS.map((d) => [filterParam(d), listParam(FILTER_DOCS[d].description, FILTER_DOCS[d].example)]),
+) as { [D in Dimension as FilterParam<D>]: ReturnType<typeof listParam> };
 
 /** A whole number in a query string, without the surprises of coercion ("", "1e3", " 7"). */
 export const intParam = (fallback: number, min: number, max: number) =>
@@ -52,11 +62,6 @@ export const intParam = (fallback: number, min: number, max: number) =>
 
 export type FilterQuery = { [K in keyof typeof filterParams]?: string | undefined };
 
-export function rawFilters(query: FilterQuery) {
-  return {
-    member_email: query["filter[member_email]"],
-    voice_model: query["filter[voice_model]"],
-    language_model: query["filter[language_model]"],
-    app_name: query["filter[app_name]"],
-  };
+export function rawFilters(query: FilterQuery): RawFilters {
+  return Object.fromEntries(DIMENSIONS.map((d) => [d, query[filterParam(d)]]));
 }
