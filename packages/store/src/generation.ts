@@ -28,8 +28,6 @@ export async function currentGeneration(redis: RedisClient, keyspace: Keyspace):
 
 /** The generation a writer or reader uses, known without a round trip while its cache is fresh. */
 export interface GenerationSource {
-  /** The generation when known without asking Redis, else undefined. */
-  fresh(): number | undefined;
   current(): Promise<number>;
 }
 
@@ -47,11 +45,10 @@ export function createGenerationSource(options: GenerationSourceOptions): Genera
   const { redis, keyspace, fixed, cacheMs = 1_000 } = options;
   const now = options.now ?? Date.now;
   let cached = { value: 1, until: 0 };
-  const fresh = () => fixed ?? (cached.until > now() ? cached.value : undefined);
+  const cachedOrFixed = () => fixed ?? (cached.until > now() ? cached.value : undefined);
   return {
-    fresh,
     async current() {
-      const known = fresh();
+      const known = cachedOrFixed();
       if (known !== undefined) return known;
       cached = { value: await currentGeneration(redis, keyspace), until: now() + cacheMs };
       return cached.value;

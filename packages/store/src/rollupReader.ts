@@ -221,7 +221,7 @@ export function createRollupReader(options: RollupReaderOptions): RollupReader {
     return view;
   }
 
-  async function freshView(generation: number): Promise<ReadView> {
+  async function viewFromRedis(generation: number): Promise<ReadView> {
     return viewOf(generation, await log.status(generation));
   }
 
@@ -256,7 +256,7 @@ export function createRollupReader(options: RollupReaderOptions): RollupReader {
   }
 
   /** The combination table, reloaded only when it has grown (ids are 1..n, never reused). */
-  async function freshCombos(combosKey: string, org: string, knownCount?: number): Promise<ComboCache> {
+  async function currentCombos(combosKey: string, org: string, knownCount?: number): Promise<ComboCache> {
     try {
       const count = knownCount ?? (await redis.hlen(combosKey));
       const cached = comboCache.get(combosKey);
@@ -315,11 +315,11 @@ export function createRollupReader(options: RollupReaderOptions): RollupReader {
       if (known !== undefined && known.view.generation === generation && now() - known.at <= VIEW_CACHE_MS) {
         return known.view;
       }
-      return freshView(generation);
+      return viewFromRedis(generation);
     },
 
     async confirm(view) {
-      const current = await freshView(view.generation);
+      const current = await viewFromRedis(view.generation);
       if (current.epoch !== view.epoch) {
         throw new ViewNotLiveError({
           epoch: current.epoch,
@@ -390,7 +390,7 @@ export function createRollupReader(options: RollupReaderOptions): RollupReader {
     }
     const matching = options.combosMatching;
     if (matching) {
-      const known = await freshCombos(combosKey, org);
+      const known = await currentCombos(combosKey, org);
       const ids = [...known.values].filter(([, values]) => matching(values)).map(([id]) => id);
       if (ids.length <= known.size * SELECTIVE_SHARE) {
         const read = await readAtomically(stored, keys, true, org, ids);
@@ -411,7 +411,7 @@ export function createRollupReader(options: RollupReaderOptions): RollupReader {
     }
     const { cells, comboCount, extent, stamp } = await readAtomically(stored, keys, true, org);
     // The table only grows (ids 1..n, never reused): loaded now, it names every id the blocks hold.
-    const combos = await freshCombos(combosKey, org, comboCount);
+    const combos = await currentCombos(combosKey, org, comboCount);
     return { view, combos: combos.values, cells, parts, extent, stamp };
   }
 }

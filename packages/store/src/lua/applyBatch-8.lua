@@ -106,7 +106,7 @@ local counted = findCounted(currentSet, previousSet, ids, CHUNK)
 if #counted > 0 then
   return {-1, counted}
 end
-local comboIds, fresh = lookupCombos(KEYS, combos, CHUNK)
+local comboIds, newIndexes = lookupCombos(KEYS, combos, CHUNK)
 for _, block in ipairs(blocks) do
   readBlock(base, block, comboIds, CHUNK)
 end
@@ -119,7 +119,7 @@ end
 if #ids > 0 then
   redis.call("PEXPIREAT", currentSet, currentSetExpireAt)
 end
-storeCombos(KEYS, combos, comboIds, fresh, CHUNK)
+storeCombos(KEYS, combos, comboIds, newIndexes, CHUNK)
 for _, block in ipairs(blocks) do
   writeBlock(block, ARGV[2], CHUNK)
 end

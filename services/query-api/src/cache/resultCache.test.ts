@@ -59,13 +59,13 @@ describe("createResultCache", () => {
     expect(calls.count).toBe(5);
   });
 
-  it("computes for a fresh request, or without a key, and keeps nothing without a stamp", async () => {
+  it("computes for a no-cache request, or without a key, and keeps nothing without a stamp", async () => {
     const store = fakeStore();
     const cache = createResultCache({ reader: store.reader, maxRows: 100 });
     const { calls, compute } = computing(store);
     await cache.answer("acme", "q", false, compute);
     expect(await cache.answer("acme", "q", true, compute)).toBe("answer 2");
-    // The fresh answer replaced the kept one.
+    // The computed answer replaced the kept one.
     expect(await cache.answer("acme", "q", false, compute)).toBe("answer 2");
     await cache.answer("acme", undefined, false, compute);
     await cache.answer("acme", undefined, false, compute);

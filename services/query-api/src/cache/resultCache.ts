@@ -15,13 +15,13 @@ export interface ResultCache {
   /**
    * The answer to `key` for `org`: the one computed before, while the organization's write stamp
    * still has the value it was computed at, else a new one from `compute`. Without a key (an
-   * answer that depends on the moment, e.g. a range ending "now") or with `fresh` (the client's
+   * answer that depends on the moment, e.g. a range ending "now") or with `noCache` (the client's
    * `Cache-Control: no-cache`), it computes; a computed answer is kept when it has a key.
    */
   answer<T>(
     org: string,
     key: string | undefined,
-    fresh: boolean,
+    noCache: boolean,
     compute: () => Promise<ComputedAnswer<T>>,
   ): Promise<T>;
 }
@@ -80,18 +80,18 @@ export function createResultCache({ reader, maxRows, ttlMs = 10 * 60_000 }: Resu
     async answer<T>(
       org: string,
       key: string | undefined,
-      fresh: boolean,
+      noCache: boolean,
       compute: () => Promise<ComputedAnswer<T>>,
     ): Promise<T> {
       if (key === undefined || maxRows === 0) return (await compute()).value;
       const view = await reader.view();
       const id = `${view.generation}\u0000${view.epoch}\u0000${org}\u0000${key}`;
-      const known = fresh ? undefined : entries.get(id);
+      const known = noCache ? undefined : entries.get(id);
       if (known !== undefined && (await reader.writeStamp(view.generation, org)) === known.stamp) {
         return known.value as T;
       }
       // Looked up without a pause in between, so that a burst finds the first request's computation.
-      const pending = fresh ? undefined : (computing.get(id) as Promise<ComputedAnswer<T>> | undefined);
+      const pending = noCache ? undefined : (computing.get(id) as Promise<ComputedAnswer<T>> | undefined);
       const shared = pending && (await joined(pending, view, org));
       if (shared) return shared.value;
       const computation = compute();

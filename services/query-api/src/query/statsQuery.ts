@@ -60,7 +60,7 @@ function readPlanned<P>(
 interface CommonRequest extends RangeParams {
   filters: RawFilters;
   /** `Cache-Control: no-cache`: compute the answer even if one is kept. */
-  fresh?: boolean;
+  noCache?: boolean;
 }
 
 export interface StatsRequest extends CommonRequest {
@@ -105,7 +105,7 @@ function answerKey(operation: string, request: CommonRequest, parameters: unknow
 function answerCache(deps: QueryDeps): ResultCache["answer"] {
   return deps.results
     ? deps.results.answer.bind(deps.results)
-    : async (_org, _key, _fresh, compute) => (await compute()).value;
+    : async (_org, _key, _noCache, compute) => (await compute()).value;
 }
 
 /**
@@ -138,7 +138,7 @@ async function statsRows(org: string, request: StatsRequest, context: PlanContex
 export async function queryStats(org: string, request: StatsRequest, deps: QueryDeps): Promise<StatsResult> {
   const context = deps.planContext();
   const key = answerKey("stats", request, [request.granularity, request.groupBy ?? null], context);
-  const answer = await answerCache(deps)(org, key, request.fresh ?? false, () =>
+  const answer = await answerCache(deps)(org, key, request.noCache ?? false, () =>
     statsRows(org, request, context, deps),
   );
   const { from, to, pagination } = pageRange(answer.rows.length, request.page, request.pageSize);
@@ -184,5 +184,7 @@ export async function querySummary(
 ): Promise<{ summary: Summary; meta: RangeMeta }> {
   const context = deps.planContext();
   const key = answerKey("summary", request, [], context);
-  return answerCache(deps)(org, key, request.fresh ?? false, () => summaryTotal(org, request, context, deps));
+  return answerCache(deps)(org, key, request.noCache ?? false, () =>
+    summaryTotal(org, request, context, deps),
+  );
 }

@@ -76,7 +76,7 @@ export const registerV1Stats: Register = (router, deps) => {
           filters: rawFilters(query),
           page: query.page,
           pageSize: query.page_size,
-          fresh: wantsFreshAnswer(req),
+          noCache: wantsFreshAnswer(req),
         },
         deps,
       );

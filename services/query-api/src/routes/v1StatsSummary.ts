@@ -22,7 +22,7 @@ export const registerV1StatsSummary: Register = (router, deps) => {
           endDate: query.end_date,
           timezone: query.timezone,
           filters: rawFilters(query),
-          fresh: wantsFreshAnswer(req),
+          noCache: wantsFreshAnswer(req),
         },
         deps,
       );

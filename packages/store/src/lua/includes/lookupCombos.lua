@@ -3,7 +3,7 @@
 -- there are new ones it also checks the dimension sets' type, since `storeCombos` adds to them.
 local function lookupCombos(keys, combos, chunk)
   local ids = {}
-  local fresh = {}
+  local newIndexes = {}
   for first = 1, #combos, chunk do
     local last = math.min(first + chunk - 1, #combos)
     local names = {}
@@ -14,13 +14,13 @@ local function lookupCombos(keys, combos, chunk)
     for i = first, last do
       ids[i] = found[i - first + 1]
       if not ids[i] then
-        fresh[#fresh + 1] = i
+        newIndexes[#newIndexes + 1] = i
       end
     end
   end
-  if #fresh > 0 then
+  if #newIndexes > 0 then
     local lastId = redis.call("HLEN", keys[2])
-    for _, index in ipairs(fresh) do
+    for _, index in ipairs(newIndexes) do
       lastId = lastId + 1
       ids[index] = lastId
     end
@@ -28,5 +28,5 @@ local function lookupCombos(keys, combos, chunk)
       redis.call("SCARD", keys[d])
     end
   end
-  return ids, fresh
+  return ids, newIndexes
 end

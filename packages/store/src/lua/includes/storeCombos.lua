@@ -1,12 +1,12 @@
 -- Stores the new combinations under the ids `lookupCombos` chose and adds their values to the
 -- dimension sets (no null language model), one HSET and one SADD per dimension and chunk.
-local function storeCombos(keys, combos, ids, fresh, chunk)
-  if #fresh == 0 then
+local function storeCombos(keys, combos, ids, newIndexes, chunk)
+  if #newIndexes == 0 then
     return
   end
   local assignments = {}
   local values = {{}, {}, {}, {}}
-  for _, index in ipairs(fresh) do
+  for _, index in ipairs(newIndexes) do
     local combo = combos[index]
     assignments[#assignments + 1] = combo.key
     assignments[#assignments + 1] = ids[index]
