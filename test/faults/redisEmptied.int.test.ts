@@ -46,13 +46,18 @@ it(
 
     const org = workload.organizations[0]?.id ?? "";
     const token = await tokens.create(org);
-    const api = await startApiServer({
-      redisUrl: server.url,
-      prefix: names.prefix,
-      nowMs: workload.anchorMs + MINUTE_MS,
-      openEpoch: false,
-    });
-    onTestFinished(() => api.close());
+    // An API over the worker's store, opening no epoch of its own (the worker opens them).
+    const startApi = async () => {
+      const started = await startApiServer({
+        redisUrl: server.url,
+        prefix: names.prefix,
+        nowMs: workload.anchorMs + MINUTE_MS,
+        openEpoch: false,
+      });
+      onTestFinished(() => started.close());
+      return started;
+    };
+    const api = await startApi();
     const allTime = new Date(workload.anchorMs + 3 * DAY_MS).toISOString().slice(0, 10);
     const summary = `/api/v1/stats/summary?start_date=2000-01-01&end_date=${allTime}`;
     const grouped = `/api/v1/stats?start_date=2000-01-01&end_date=${allTime}&granularity=month&group_by=app_name&filter[language_model]=null,${workload.organizations[0]?.languageModels.find((m) => m !== null) ?? ""}`;
@@ -108,13 +113,7 @@ it(
     expect((await api.get(summary, token)).status, "the token survived the loss").toBe(200);
 
     // The API that lived through the loss answers as one started now (checked against the oracle below).
-    const fresh = await startApiServer({
-      redisUrl: server.url,
-      prefix: names.prefix,
-      nowMs: workload.anchorMs + MINUTE_MS,
-      openEpoch: false,
-    });
-    onTestFinished(() => fresh.close());
+    const fresh = await startApi();
     const after = await api.get(grouped, token);
     expect(after.status).toBe(200);
     expect(await after.text()).toBe(await (await fresh.get(grouped, token)).text());
