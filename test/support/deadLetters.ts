@@ -1,5 +1,5 @@
-import { randomUUID } from "node:crypto";
 import { waitFor } from "@vu/infra";
+import { collectDeadLetters } from "@vu/testkit/kafka";
 import type { Kafka } from "kafkajs";
 import type { PreparedWorkload } from "./scenario";
 
@@ -15,9 +15,9 @@ export interface DeadLetters {
 }
 
 /**
- * Reads the whole dead-letter topic. A batch the worker processes twice (redelivered after a
- * rebalance) dead-letters its bad messages twice, which the contract allows; what must hold is that
- * every bad message is there, with its reason, and nothing else.
+ * Reads the whole dead-letter topic (the kit's one reader). A batch the worker processes twice
+ * (redelivered after a rebalance) dead-letters its bad messages twice, which the contract allows;
+ * what must hold is that every bad message is there, with its reason, and nothing else.
  */
 export async function readDeadLetters(kafka: Kafka, dlqTopic: string): Promise<DeadLetters> {
   const admin = kafka.admin();
@@ -27,32 +27,26 @@ export async function readDeadLetters(kafka: Kafka, dlqTopic: string): Promise<D
     0,
   );
   await admin.disconnect();
+  const { letters, stop } = await collectDeadLetters(kafka, dlqTopic);
+  try {
+    await waitFor(() => letters.length >= total, {
+      timeoutMs: 60_000,
+      message: `all ${total} dead letters read`,
+    });
+  } finally {
+    await stop();
+  }
   const sources = new Set<string>();
   const kinds: Record<string, number> = {};
-  let read = 0;
-  let withoutReason = 0;
-  const consumer = kafka.consumer({ groupId: `test-dlq-reader-${randomUUID()}`, maxWaitTimeInMs: 100 });
-  await consumer.connect();
-  try {
-    await consumer.subscribe({ topic: dlqTopic, fromBeginning: true });
-    await consumer.run({
-      eachMessage: async ({ message }) => {
-        read++;
-        const header = (name: string) => message.headers?.[name]?.toString();
-        const reason = header("x-dlq-reason");
-        if (!reason) withoutReason++;
-        const source = `${header("x-dlq-source-partition")}:${header("x-dlq-source-offset")}`;
-        if (sources.has(source)) return;
-        sources.add(source);
-        const kind = /^([a-z_]+):/.exec(reason ?? "")?.[1] ?? "other";
-        kinds[kind] = (kinds[kind] ?? 0) + 1;
-      },
-    });
-    await waitFor(() => read >= total, { timeoutMs: 60_000, message: `all ${total} dead letters read` });
-  } finally {
-    await consumer.disconnect();
+  for (const { reason, sourcePartition, sourceOffset } of letters) {
+    const source = `${sourcePartition}:${sourceOffset}`;
+    if (sources.has(source)) continue;
+    sources.add(source);
+    const kind = /^([a-z_]+):/.exec(reason)?.[1] ?? "other";
+    kinds[kind] = (kinds[kind] ?? 0) + 1;
   }
-  return { total, distinct: sources.size, withoutReason, kinds };
+  const withoutReason = letters.filter((l) => l.reason === "").length;
+  return { total: letters.length, distinct: sources.size, withoutReason, kinds };
 }
 
 /** Messages the worker must dead-letter: malformed ones, those more than 24 h ahead, those the store refuses. */

@@ -2,7 +2,7 @@ import { createRecordingProducer } from "@vu/events";
 import { redisTargets, waitFor } from "@vu/infra";
 import type { RedisClient } from "@vu/store";
 import { type IsolatedNames, recordingEvent } from "@vu/testkit";
-import { isolatedTopics, testKafka } from "@vu/testkit/kafka";
+import { collectDeadLetters, isolatedTopics, testKafka } from "@vu/testkit/kafka";
 import { useRedisTarget } from "@vu/testkit/redis";
 import { compareWithStore, expectedBlocks, keyspaceOf } from "@vu/testkit/store";
 import { QUICK_REBALANCE_ENV, startInProcessWorker } from "@vu/testkit/worker";
@@ -86,19 +86,8 @@ describe.each(redisTargets())("ingest worker through real Kafka and $name", (tar
     });
     await raw.disconnect();
 
-    const dead: Array<{ reason: string; offset: string }> = [];
-    const dlqConsumer = kafka.consumer({ groupId: `${ctx.groupId}-dlq` });
-    await dlqConsumer.connect();
-    await dlqConsumer.subscribe({ topic: ctx.dlqTopic, fromBeginning: true });
-    await dlqConsumer.run({
-      eachMessage: async ({ message }) => {
-        dead.push({
-          reason: String(message.headers?.["x-dlq-reason"]),
-          offset: String(message.headers?.["x-dlq-source-offset"]),
-        });
-      },
-    });
-    onTestFinished(() => dlqConsumer.disconnect());
+    const { letters: dead, stop } = await collectDeadLetters(kafka, ctx.dlqTopic);
+    onTestFinished(() => stop());
 
     await waitFor(() => dead.length === 3, { timeoutMs: 60_000, message: "three dead letters" });
     expect(dead.map((d) => d.reason)).toEqual([
@@ -106,7 +95,7 @@ describe.each(redisTargets())("ingest worker through real Kafka and $name", (tar
       expect.stringMatching(/^duration_ms: /),
       "recorded_at: more than 24 hours in the future",
     ]);
-    expect(dead.map((d) => d.offset)).toEqual(["0", "1", "2"]);
+    expect(dead.map((d) => d.sourceOffset)).toEqual(["0", "1", "2"]);
     await expectExact(ctx, "acme", expectedBlocks([recordingEvent("good", hoursAgo(1))], "acme"));
     expect((await metrics.deadLettered.get()).values.reduce((n, v) => n + v.value, 0)).toBe(3);
   });

@@ -1,4 +1,5 @@
 import { ensureTopics } from "@vu/infra";
+import { DLQ_HEADERS } from "@vu/ingest-worker";
 import { Kafka, logLevel } from "kafkajs";
 import { type IsolatedNames, isolatedNames, uniqueId } from "./names";
 import { brokers } from "./stackEnv";
@@ -29,6 +30,7 @@ export async function isolatedTopics(
 
 export interface CollectedDeadLetter {
   reason: string;
+  sourcePartition: string;
   sourceOffset: string;
   value: Buffer | null;
   truncated: string | undefined;
@@ -44,10 +46,11 @@ export async function collectDeadLetters(kafka: Kafka, dlqTopic: string) {
     eachMessage: async ({ message }) => {
       const header = (name: string) => message.headers?.[name]?.toString();
       letters.push({
-        reason: header("x-dlq-reason") ?? "",
-        sourceOffset: header("x-dlq-source-offset") ?? "",
+        reason: header(DLQ_HEADERS.reason) ?? "",
+        sourcePartition: header(DLQ_HEADERS.sourcePartition) ?? "",
+        sourceOffset: header(DLQ_HEADERS.sourceOffset) ?? "",
         value: message.value,
-        truncated: header("x-dlq-truncated"),
+        truncated: header(DLQ_HEADERS.truncated),
       });
     },
   });
