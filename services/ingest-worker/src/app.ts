@@ -13,7 +13,7 @@ import {
 } from "@vu/store";
 import type { Retention } from "@vu/time-buckets";
 import type { Consumer, Kafka, Producer } from "kafkajs";
-import { handleBatch, PositionMovedError } from "./batchHandler";
+import { describeError, handleBatch, PositionMovedError } from "./batchHandler";
 import { DLQ_HEADERS } from "./deadLetter";
 import { createDeadLetterSender } from "./deadLetterSender";
 import type { IngestMetrics } from "./metrics";
@@ -105,12 +105,14 @@ export function createIngestWorker(deps: IngestWorkerDeps): IngestWorker {
   });
   const generation = createGenerationSource({ redis, keyspace, fixed: config.generation, now });
   const admin = kafka.admin();
+  const seek = (partition: number, offset: string) =>
+    consumer.seek({ topic: config.topic, partition, offset });
   const positions = createPartitionPositions({
     log: createLogPosition({ redis, keyspace }),
     admin,
     topic: config.topic,
     groupId: config.groupId,
-    seek: (partition, offset) => consumer.seek({ topic: config.topic, partition, offset }),
+    seek,
     // Tokens live in Redis beside the rollups: whatever lost the one lost the other.
     beforeOpening: async () => {
       const tokens = createTokenStore({ redis, keyspace });
@@ -148,9 +150,7 @@ export function createIngestWorker(deps: IngestWorkerDeps): IngestWorker {
     }
     const code = refusalCode(error);
     if (code !== undefined) metrics.writeRefusals.inc({ code });
-    const message =
-      error instanceof Error ? (error.cause instanceof Error ? error.cause : error).message : String(error);
-    lastFailure = { step, message, at: Date.now() };
+    lastFailure = { step, message: describeError(error), at: Date.now() };
   }
 
   async function deadLetterSender() {
@@ -191,8 +191,7 @@ export function createIngestWorker(deps: IngestWorkerDeps): IngestWorker {
         writer,
         generation,
         positions,
-        seek: (partition: number, offset: string) =>
-          consumer.seek({ topic: config.topic, partition, offset }),
+        seek,
         onTransientFailure,
         metrics,
         logger,

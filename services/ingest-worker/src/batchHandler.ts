@@ -78,21 +78,17 @@ type Retrying = <T>(
  */
 export async function handleBatch(ctx: BatchContext, payload: EachBatchPayload): Promise<void> {
   const { partition } = payload.batch;
-  const generation = await retrierFor(ctx, payload)("position", () => ctx.generation.current(), isRetriable);
+  const retrying = retrierFor(ctx, payload);
+  const generation = await retrying("position", () => ctx.generation.current(), isRetriable);
   // The batch's own position: its guard and its checkpoints, moved chunk by chunk, never looked up
   // again (a batch of one epoch must not write into the next).
-  const at = await retrierFor(ctx, payload)(
-    "position",
-    () => ctx.positions.resumeAt(generation, partition),
-    isRetriable,
-  );
+  const at = await retrying("position", () => ctx.positions.resumeAt(generation, partition), isRetriable);
   const first = payload.batch.firstOffset();
   const position = { current: at };
   if (first !== null && ctx.positions.mustSeek(partition, first, at.next)) {
     ctx.seek(partition, at.next);
     return;
   }
-  const retrying = retrierFor(ctx, payload);
   const seen = new Set<string>();
   let inFlight: Promise<void> = Promise.resolve();
   try {
@@ -235,7 +231,7 @@ function refusedLetters(
 }
 
 /** An error's message with its causes' ("applying a batch to Redis failed: WRONGTYPE ..."). */
-function describeError(error: unknown): string {
+export function describeError(error: unknown): string {
   const parts: string[] = [];
   for (
     let e: unknown = error;

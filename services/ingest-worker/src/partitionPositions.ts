@@ -96,16 +96,21 @@ export function createPartitionPositions(options: PartitionPositionsOptions): Pa
     return any;
   }
 
+  /** Each partition that holds messages, to be replayed up to its end as it is now. */
+  function replayTargets(offsets: Awaited<ReturnType<typeof topicOffsets>>): Map<string, string> {
+    return new Map(
+      offsets
+        .filter((p) => Number(p.high) > Number(p.low))
+        .map((p) => [partitionKey(topic, p.partition), p.high] as const),
+    );
+  }
+
   /** Opens the first epoch (or one after a loss): replay every partition up to its end now. */
   async function openEpoch(generation: number, record: LogRecord): Promise<void> {
     await options.beforeOpening();
     const offsets = await topicOffsets();
     const expected = await rememberCommitted();
-    const targets = new Map(
-      offsets
-        .filter((p) => Number(p.high) > Number(p.low))
-        .map((p) => [partitionKey(topic, p.partition), p.high] as const),
-    );
+    const targets = replayTargets(offsets);
     const trimmed = offsets.filter((p) => Number(p.low) > 0).map((p) => p.partition);
     const incomplete = expected && trimmed.length > 0;
     const reason = incomplete
@@ -135,11 +140,7 @@ export function createPartitionPositions(options: PartitionPositionsOptions): Pa
     await options.beforeOpening();
     const offsets = await topicOffsets();
     await rememberCommitted();
-    const targets = new Map(
-      offsets
-        .filter((p) => Number(p.high) > Number(p.low))
-        .map((p) => [partitionKey(topic, p.partition), p.high] as const),
-    );
+    const targets = replayTargets(offsets);
     const reopened = await log.open(generation, {
       expected: epoch,
       state: "replaying",
