@@ -79,6 +79,7 @@ export {
   generateToken,
   hashToken,
   looksLikeToken,
+  mintToken,
   TOKEN_PREFIX,
   type TokenAdminStore,
   type TokenRecord,

@@ -33,6 +33,24 @@ export function generateToken(): string {
   return TOKEN_PREFIX + secret;
 }
 
+/** A new token, its hash and its record, written nowhere yet (the secret is never stored). */
+export function mintToken(
+  org: string,
+  label: string,
+  at: Date = new Date(),
+): { token: string; hash: string; record: TokenRecord } {
+  const token = generateToken();
+  const record: TokenRecord = {
+    id: randomUUID(),
+    org,
+    label,
+    createdAt: at.toISOString(),
+    lastUsedAt: null,
+    revokedAt: null,
+  };
+  return { token, hash: hashToken(token), record };
+}
+
 /** Shape check before any lookup, so malformed tokens never reach Redis. */
 export function looksLikeToken(token: string): boolean {
   return token.startsWith(TOKEN_PREFIX) && /^[0-9A-Za-z]{32,}$/.test(token.slice(TOKEN_PREFIX.length));
@@ -108,16 +126,7 @@ export function createTokenStore({
 
   return {
     async create(org, label) {
-      const token = generateToken();
-      const hash = hashToken(token);
-      const record: TokenRecord = {
-        id: randomUUID(),
-        org,
-        label,
-        createdAt: new Date().toISOString(),
-        lastUsedAt: null,
-        revokedAt: null,
-      };
+      const { token, hash, record } = mintToken(org, label);
       // Two keys in two slots: the token record first, so an index entry never points at nothing.
       await redis.hset(keyspace.token(hash), { id: record.id, org, label, created_at: record.createdAt });
       await redis.hset(keyspace.orgTokens(org), record.id, hash);

@@ -2,10 +2,9 @@
 // prints; tests call these). Every change is written to Redis, which serves tokens, and to the
 // compacted tokens topic, the durable record a lost Redis is restored from (the ingest worker's
 // `restoreTokens`). A command reports success only once both have it.
-import { randomUUID } from "node:crypto";
 import { type DurableTokenRecord, TOKENS_TOPIC, type TokenRecordProducer } from "@vu/events";
 import { envList, redisEnvShape } from "@vu/service-runtime";
-import { generateToken, hashToken, type TokenAdminStore, type TokenRecord } from "@vu/store";
+import { mintToken, type TokenAdminStore, type TokenRecord } from "@vu/store";
 import { z } from "zod";
 
 /** The CLI's environment: where Redis is, and where the tokens topic is. */
@@ -50,15 +49,8 @@ export async function createToken(
   org: string,
   label: string,
 ): Promise<{ token: string; record: TokenRecord }> {
-  const token = generateToken();
-  const hash = hashToken(token);
-  const record: DurableTokenRecord = {
-    id: randomUUID(),
-    org,
-    label,
-    createdAt: now().toISOString(),
-    revokedAt: null,
-  };
+  const { token, hash, record: minted } = mintToken(org, label, now());
+  const record = durable(minted);
   try {
     // Validates the record before anything is written (a label over the topic's limit stops here).
     await records.send(hash, record);
