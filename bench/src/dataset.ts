@@ -40,12 +40,17 @@ export function anchorHour(nowMs: number): number {
   return DateTime.fromMillis(nowMs, { zone: "utc" }).startOf("hour").toMillis();
 }
 
+/** The start of every data set ending at `toMs`: 13 months earlier. */
+export function datasetStart(toMs: number): number {
+  return DateTime.fromMillis(toMs, { zone: "utc" }).minus({ months: 13 }).toMillis();
+}
+
 /**
  * Seeded and lazy: iterating `parts[i].events` again yields the very same events, which is how
  * Kafka and PostgreSQL receive identical data without holding ten million events in memory.
  */
 export function buildDataset(size: number, seed: number, toMs: number): Dataset {
-  const fromMs = DateTime.fromMillis(toMs, { zone: "utc" }).minus({ months: 13 }).toMillis();
+  const fromMs = datasetStart(toMs);
   const large = largeOrganization(LARGE_ORG, seed);
   const profiles = [
     { profile: large, count: size },
