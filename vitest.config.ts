@@ -16,6 +16,7 @@ export default defineConfig({
             "services/*/src/**/*.test.ts",
             "infra/src/**/*.test.ts",
             "test/kit/src/**/*.test.ts",
+            "bench/src/**/*.test.ts",
           ],
           exclude: ["**/*.int.test.ts", "**/node_modules/**"],
         },
