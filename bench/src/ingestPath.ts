@@ -4,38 +4,85 @@
  * event is measured alone. A quick loop for working on the apply script and the aggregation; the
  * full bench (`run.ts`) measures the real pipeline.
  *
- * The events are the first `--events` of the large organization's `--dataset`-sized data set, so
- * they arrive as densely in time as in that run (10M: about 17 a minute).
+ * `--shape single` (the default): the events are the first `--events` of the large organization's
+ * `--dataset`-sized data set, so they arrive as densely in time as in that run (10M: about 17 a
+ * minute). `--shape many`: the first `--events` of the multi-tenant data set of `--dataset`
+ * recordings over `--orgs` organizations (manyOrgDataset.ts), all organizations interleaved in
+ * time as a shared topic delivers them.
  *
- *   npx tsx bench/src/ingestPath.ts [--dataset 10000000] [--events 300000] [--chunk 5000]
+ * After the run: Redis bytes per event (`used_memory` after minus before), split into the cells
+ * (field and value bytes of every rollup hash, read in full: exact) and the key overhead (the rest:
+ * key names, Redis' per-key and per-field structures, the dedupe state, the combination tables),
+ * and keys per event, as the store classifies its keys (redisMemory.ts).
+ *
+ *   npx tsx bench/src/ingestPath.ts [--shape single|many] [--orgs 10000] [--dataset 10000000]
+ *                                   [--events 300000] [--chunk 5000]
  */
 import { parseArgs } from "node:util";
+import type { RecordingCompletedInput } from "@vu/events";
 import { startRedisServer } from "@vu/infra";
 import { validateAndGroup } from "@vu/ingest-worker";
 import { createKeyspace, createLogPosition, createRedisClient, createRollupWriter } from "@vu/store";
 import { buildDataset } from "./dataset";
+import { buildManyOrgDataset, DEFAULT_ORGS } from "./manyOrgDataset";
 import { commandStats, commandStatsDelta, redisInfo } from "./redisInfo";
+import { type KeyGroup, memoryBreakdown } from "./redisMemory";
 
+const SHAPES = ["single", "many"] as const;
 const { values } = parseArgs({
   options: {
+    shape: { type: "string", default: "single" },
+    orgs: { type: "string", default: String(DEFAULT_ORGS) },
     dataset: { type: "string", default: "10000000" },
     events: { type: "string", default: "300000" },
     chunk: { type: "string", default: "5000" },
   },
 });
+const shape = SHAPES.find((s) => s === values.shape);
+if (shape === undefined) throw new Error(`--shape must be one of ${SHAPES.join(", ")}, got ${values.shape}`);
+const orgs = Number(values.orgs);
 const size = Number(values.dataset);
 const take = Number(values.events);
 const chunk = Number(values.chunk);
+const SEED = 42;
+const TO_MS = Date.UTC(2026, 10, 22);
+
+/** The events to apply, and a line saying what they are. */
+function source(): { events: Iterable<RecordingCompletedInput>; label: string } {
+  if (shape === "single") {
+    return { events: buildDataset(size, SEED, TO_MS).parts[0]?.events ?? [], label: `single organization` };
+  }
+  const dataset = buildManyOrgDataset({ total: size, orgs, seed: SEED, toMs: TO_MS });
+  const { largest, median, smallest } = dataset;
+  return {
+    events: dataset.events,
+    label:
+      `${orgs} organizations, ${size} recordings: largest ${largest.count}, ` +
+      `median ${median.count}, smallest ${smallest.count}`,
+  };
+}
+
+const sum = (groups: Record<string, KeyGroup>, of: (g: KeyGroup) => number) =>
+  Object.values(groups).reduce((n, g) => n + of(g), 0);
 
 const server = await startRedisServer({ appendonly: false });
 const redis = createRedisClient(server.url);
 try {
-  const dataset = buildDataset(size, 42, Date.UTC(2026, 10, 22));
+  const { events, label } = source();
+  const generating = performance.now();
   const messages: Array<{ value: Buffer; offset: string }> = [];
-  for (const event of dataset.parts[0]?.events ?? []) {
+  const seenOrgs = new Set<string>();
+  let lastAt = "";
+  for (const event of events) {
     if (messages.length === take) break;
+    seenOrgs.add(event.organization_id);
+    lastAt = event.recorded_at;
     messages.push({ value: Buffer.from(JSON.stringify(event)), offset: String(messages.length) });
   }
+  console.log(
+    `${shape}: ${label}; the first ${messages.length} events (${seenOrgs.size} organizations, ` +
+      `up to ${lastAt.slice(0, 10)}) generated in ${((performance.now() - generating) / 1000).toFixed(1)} s`,
+  );
   const keyspace = createKeyspace({ prefix: "ingest-path" });
   const writer = createRollupWriter({ redis, keyspace, dedupeWindowMs: 7 * 86_400_000 });
   // As the worker does: each organization's batch carries its offsets, each apply is guarded by
@@ -53,6 +100,8 @@ try {
     const cpu = await redisInfo(redis, "cpu");
     return Number(cpu.get("used_cpu_user")) + Number(cpu.get("used_cpu_sys"));
   };
+  const usedMemory = async () => Number((await redisInfo(redis, "memory")).get("used_memory"));
+  const memoryBefore = await usedMemory();
   const statsBefore = await commandStats(redis);
   const redisBefore = await redisCpu();
   let workerUs = 0;
@@ -62,7 +111,7 @@ try {
   for (let first = 0; first < messages.length; first += chunk) {
     const t0 = process.cpuUsage();
     const sorted = validateAndGroup(messages.slice(first, first + chunk), {
-      nowMs: dataset.toMs,
+      nowMs: TO_MS,
       futureToleranceMs: 86_400_000,
     });
     const t1a = process.cpuUsage(t0);
@@ -83,7 +132,7 @@ try {
   const wallS = (performance.now() - started) / 1000;
   const redisS = (await redisCpu()) - redisBefore;
   const stats = commandStatsDelta(statsBefore, await commandStats(redis));
-  const memory = Number((await redisInfo(redis, "memory")).get("used_memory"));
+  const memory = await usedMemory();
   const n = messages.length;
   console.log(
     `events ${n}, chunk ${chunk}, wall ${wallS.toFixed(1)} s → ${Math.round(n / wallS)} events/s sequential`,
@@ -99,6 +148,24 @@ try {
     console.log(
       `  ${s.command.padEnd(24)} ${s.calls.toString().padStart(9)} calls ${((s.usec / n) | 0) === 0 ? (s.usec / n).toFixed(2) : (s.usec / n).toFixed(1)} µs/event`,
     );
+  const breakdown = await memoryBreakdown(redis, keyspace, memory - memoryBefore, { payload: true });
+  const perEvent = (x: number) => (x / n).toFixed(1);
+  const cells = breakdown.cellBytes ?? 0;
+  const rollupKeys = sum(breakdown.tiers, (g) => g.keys);
+  const otherKeys = sum(breakdown.other, (g) => g.keys);
+  const keys = rollupKeys + breakdown.seen.keys + otherKeys;
+  console.log(
+    `redis ${perEvent(breakdown.usedMemoryDelta)} B/event (used_memory Δ): cells ${perEvent(cells)} ` +
+      `(field+value bytes of ${sum(breakdown.tiers, (g) => g.fields)} rollup fields, exact), ` +
+      `key overhead ${perEvent(breakdown.usedMemoryDelta - cells)} (of it dedupe ${perEvent(breakdown.seen.bytes)})`,
+  );
+  console.log(
+    `keys ${(keys / n).toFixed(3)}/event (${keys}): rollup ${(rollupKeys / n).toFixed(3)}, ` +
+      `dedupe ${(breakdown.seen.keys / n).toFixed(3)}, other ${(otherKeys / n).toFixed(3)}; ` +
+      `rollup keys by tier ${Object.entries(breakdown.tiers)
+        .map(([tier, g]) => `${tier} ${g.keys}`)
+        .join(", ")}`,
+  );
 } finally {
   redis.disconnect();
   await server.stop();

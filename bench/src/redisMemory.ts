@@ -2,6 +2,8 @@ import { type Keyspace, type RedisClient, scanKeys } from "@vu/store";
 
 /** Report names of the views (the store's own names, but "combinations" reads better in a table). */
 const VIEW_NAMES: Record<string, string> = { combos: "combinations" };
+/** The view column of rollup keys that hold no single view (a sparse tier's containers of blocks). */
+const NO_VIEW = "containers";
 /** Beyond this many dedupe keys (one key per recording) they are sampled, not measured one by one. */
 const SEEN_EXACT_LIMIT = 2000;
 
@@ -11,6 +13,16 @@ export interface KeyGroup {
   fields: number;
   /** Sum of `MEMORY USAGE … SAMPLES 0` (exact; extrapolated from a sample for very many dedupe keys). */
   bytes: number;
+  /**
+   * The data alone, with `{ payload: true }`: field plus value bytes of a hash, member bytes of a
+   * set, a string's length (other types count 0). Read in full, so exact, and slow on a big store.
+   */
+  payload?: number;
+}
+
+export interface MemoryBreakdownOptions {
+  /** Also read every value (not the dedupe keys) to measure `payload` and `cellBytes`. */
+  payload?: boolean;
 }
 
 export interface MemoryBreakdown {
@@ -18,23 +30,50 @@ export interface MemoryBreakdown {
   usedMemoryDelta: number;
   /** Dedupe state (`…:seen:…`), expiring after the dedupe window. */
   seen: KeyGroup;
-  /** Rollup blocks per tier, all views together. */
+  /** Rollup keys (blocks, and a sparse tier's containers) per tier, all views together. */
   tiers: Record<string, KeyGroup>;
-  /** Rollup blocks per view, all tiers together. */
+  /** Rollup keys per view, all tiers together (containers apart, as "containers"). */
   views: Record<string, KeyGroup>;
   /** Combination table, dimension sets, anything else under the prefix. */
   other: Record<string, KeyGroup>;
   rollupBytes: number;
+  /** With `{ payload: true }`: the rollup keys' payload, i.e. the cells' field and value bytes. */
+  cellBytes?: number;
 }
 
 interface KeyInfo {
   key: string;
   fields: number;
   bytes: number;
+  payload?: number;
+}
+
+/** What a HGETALL or SMEMBERS reply (Buffers, so binary fields count their bytes) holds. */
+function replyBytes(reply: unknown): number {
+  if (!Array.isArray(reply)) return 0;
+  return reply.reduce((n: number, part: unknown) => n + (Buffer.isBuffer(part) ? part.length : 0), 0);
+}
+
+/** Payload of each key by its type, pipelined (see KeyGroup.payload). */
+async function payloads(redis: RedisClient, keys: string[], types: string[]): Promise<number[]> {
+  const pipeline = redis.pipeline();
+  for (const [j, key] of keys.entries()) {
+    if (types[j] === "hash") pipeline.callBuffer("HGETALL", key);
+    else if (types[j] === "set") pipeline.callBuffer("SMEMBERS", key);
+    else if (types[j] === "string") pipeline.strlen(key);
+    else pipeline.exists(key);
+  }
+  const replies = (await pipeline.exec()) ?? [];
+  return keys.map((_, j) => {
+    const [error, reply] = replies[j] ?? [null, null];
+    if (error) throw error;
+    if (types[j] === "string") return Number(reply);
+    return types[j] === "hash" || types[j] === "set" ? replyBytes(reply) : 0;
+  });
 }
 
 /** Size and field count of each key, pipelined; SAMPLES 0 walks every field instead of estimating from five. */
-async function measure(redis: RedisClient, keys: string[]): Promise<KeyInfo[]> {
+async function measure(redis: RedisClient, keys: string[], withPayload = false): Promise<KeyInfo[]> {
   const out: KeyInfo[] = [];
   for (let i = 0; i < keys.length; i += 500) {
     const chunk = keys.slice(i, i + 500);
@@ -52,11 +91,13 @@ async function measure(redis: RedisClient, keys: string[]): Promise<KeyInfo[]> {
       else counts.exists(key);
     }
     const countReplies = (await counts.exec()) ?? [];
+    const payload = withPayload ? await payloads(redis, chunk, types) : undefined;
     chunk.forEach((key, j) => {
       out.push({
         key,
         bytes: Number(replies[2 * j]?.[1] ?? 0),
         fields: types[j] === "hash" || types[j] === "set" ? Number(countReplies[j]?.[1] ?? 0) : 1,
+        ...(payload === undefined ? {} : { payload: payload[j] ?? 0 }),
       });
     });
   }
@@ -68,19 +109,21 @@ function add(groups: Record<string, KeyGroup>, name: string, info: KeyInfo): voi
   group.keys += 1;
   group.fields += info.fields;
   group.bytes += info.bytes;
+  if (info.payload !== undefined) group.payload = (group.payload ?? 0) + info.payload;
   groups[name] = group;
 }
 
 /**
- * Walks every key under the bench's prefix once and measures it: rollup blocks by tier and by view,
- * the dedupe state, the rest, as the store classifies its keys. Dedupe keys are measured exactly
- * while few (sets per window); with a key per recording (millions) a sample is measured and
- * multiplied.
+ * Walks every key under the bench's prefix once and measures it: rollup keys by tier and by view,
+ * the dedupe state, the rest, as the store classifies its keys (a key whose kind names a tier is a
+ * rollup key, whatever the store's layout). Dedupe keys are measured exactly while few (sets per
+ * window); with a key per recording (millions) a sample is measured and multiplied.
  */
 export async function memoryBreakdown(
   redis: RedisClient,
   keyspace: Keyspace,
   usedMemoryDelta: number,
+  options: MemoryBreakdownOptions = {},
 ): Promise<MemoryBreakdown> {
   const rest: string[] = [];
   const seenSample: string[] = [];
@@ -96,12 +139,15 @@ export async function memoryBreakdown(
   const views: Record<string, KeyGroup> = {};
   const other: Record<string, KeyGroup> = {};
   let rollupBytes = 0;
-  for (const info of await measure(redis, rest)) {
+  let cellBytes = 0;
+  for (const info of await measure(redis, rest, options.payload)) {
     const kind = keyspace.classify(info.key);
-    if (kind.kind === "block") {
+    if ("tier" in kind) {
+      const view = "view" in kind ? kind.view : NO_VIEW;
       add(tiers, kind.tier, info);
-      add(views, VIEW_NAMES[kind.view] ?? kind.view, info);
+      add(views, VIEW_NAMES[view] ?? view, info);
       rollupBytes += info.bytes;
+      cellBytes += info.payload ?? 0;
     } else add(other, kind.kind, info);
   }
 
@@ -112,7 +158,15 @@ export async function memoryBreakdown(
     fields: sample.reduce((n, s) => n + s.fields, 0) * scale,
     bytes: sample.reduce((n, s) => n + s.bytes, 0) * scale,
   };
-  return { usedMemoryDelta, seen, tiers, views, other, rollupBytes };
+  return {
+    usedMemoryDelta,
+    seen,
+    tiers,
+    views,
+    other,
+    rollupBytes,
+    ...(options.payload ? { cellBytes } : {}),
+  };
 }
 
 /** Removes every key of the keyspace (UNLINK: freed in the background, Redis stays responsive). */
