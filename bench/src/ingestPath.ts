@@ -50,7 +50,10 @@ const TO_MS = Date.UTC(2026, 10, 22);
 /** The events to apply, and a line saying what they are. */
 function source(): { events: Iterable<RecordingCompletedInput>; label: string } {
   if (shape === "single") {
-    return { events: buildDataset(size, SEED, TO_MS).parts[0]?.events ?? [], label: `single organization` };
+    return {
+      events: buildDataset(size, SEED, TO_MS).parts[0]?.events ?? [],
+      label: `the large organization of buildDataset(${size})`,
+    };
   }
   const dataset = buildManyOrgDataset({ total: size, orgs, seed: SEED, toMs: TO_MS });
   const { largest, median, smallest } = dataset;
