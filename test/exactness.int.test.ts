@@ -35,8 +35,8 @@ describe.each(deployments)("on $name", ({ start, replicas }) => {
         await redis.quit();
       });
       const keyspace = createKeyspace({ prefix: names.prefix });
-      const poisonedKeys = prepared.workload.poisoned.map((p) =>
-        keyspace.block(1, p.org, "minute", p.minuteMs, "combos"),
+      const poisonedKeys = prepared.workload.poisoned.flatMap((p) =>
+        keyspace.blockKeys(1, p.org, "minute", p.minuteMs),
       );
       for (const key of poisonedKeys) await redis.set(key, "a damaged key: not a hash");
 

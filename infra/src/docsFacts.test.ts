@@ -87,6 +87,7 @@ describe("packages/store/README.md", () => {
     keyspace.dimension(1, "acme", "app_name"),
     `${keyspace.orgBase(1, "acme")}seen:2930`,
     ...TIERS.flatMap((tier) => VIEWS.map((view) => keyspace.block(1, "acme", tier, at, view))),
+    ...TIERS.map((tier) => keyspace.container(1, "acme", tier, at)),
     keyspace.token("ab12"),
     keyspace.orgTokens("acme"),
     `${keyspace.rateLimitPrefix()}token-id`,

@@ -2,7 +2,7 @@ import type { RecordingCompletedInput } from "@vu/events";
 import type { Random } from "../support/random";
 import { type HostileKind, hostileMessages, type PoisonedMinute } from "./hostile";
 import { malformedMessage } from "./malformed";
-import { createTimeDrawer, DAY_MS, formatRecordedAt } from "./timeline";
+import { createTimeDrawer, DAY_MS, formatRecordedAt, HOUR_MS } from "./timeline";
 import { buildVocabularies, emailAsSent, type OrgVocabulary } from "./vocabulary";
 
 /** One Kafka message of the workload, in production order. */
@@ -183,14 +183,16 @@ function placeHostile(base: RecordingCompletedInput[], placed: Placed, random: R
         placed.push({ at: random.int(0, base.length) - 0.75, message });
       }
     }
+    // The minute's whole hour is free of the organization's other events: a sparse tier keeps an
+    // hour's minutes in one container, which the test damages too.
     const taken = new Set(
       placed
         .map((p) => p.message.event)
         .filter((e) => e?.organization_id === org)
-        .map((e) => Math.floor(Date.parse(e?.recorded_at ?? "") / 60_000)),
+        .map((e) => Math.floor(Date.parse(e?.recorded_at ?? "") / HOUR_MS)),
     );
     let minute = Math.floor((anchorMs - 2 * DAY_MS) / 60_000) - random.int(0, 600);
-    while (taken.has(minute)) minute--;
+    while (taken.has(Math.floor((minute * 60_000) / HOUR_MS))) minute -= 60;
     poisoned.push({ org, minuteMs: minute * 60_000 });
     for (let d = 0; d < 3; d++) {
       const event = {

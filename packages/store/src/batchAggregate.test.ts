@@ -3,11 +3,13 @@ import { recording as kitRecording } from "@vu/testkit";
 import { DAY_MS, DEFAULT_RETENTION } from "@vu/time-buckets";
 import { describe, expect, it } from "vitest";
 import { aggregateBatch, type BatchPayload, dedupeSets } from "./batchAggregate";
+import { STORED_TIERS } from "./blockPlacement";
 import { createKeyspace } from "./keyspace";
 
 const keyspace = createKeyspace({ prefix: "t" });
 const nowMs = Date.parse("2026-11-22T12:00:00Z");
-const options = { keyspace, retention: DEFAULT_RETENTION, nowMs };
+/** Every tier dense: each block in its own keys, one per view. */
+const options = { keyspace, retention: DEFAULT_RETENTION, nowMs, dense: new Set(STORED_TIERS) };
 
 /** The kit's recording with the numbers these expectations were written for. */
 const storeRecording = (id: string, at: string, patch: Partial<RecordingCompleted> = {}) =>
@@ -146,6 +148,55 @@ describe("aggregateBatch", () => {
     expect(expiry("b:m:202611221159:t")).toBe(Date.parse("2026-11-22T11:59:00Z") + 35 * DAY_MS + DAY_MS);
     expect(expiry("b:h:202601150800:a")).toBe(Date.parse("2026-01-15T08:00:00Z") + 400 * DAY_MS + DAY_MS);
     expect(expiry("b:M:202601010000:c")).toBe(0);
+  });
+});
+
+describe("aggregateBatch for sparse tiers", () => {
+  const sparse = { ...options, dense: new Set(["day", "week", "month"] as const) };
+
+  it("writes a sparse tier's blocks as combination cells in their container, each field led by the block's index", () => {
+    const payload = aggregateBatch(
+      [
+        storeRecording("a", "2026-11-20T10:07:05Z"),
+        storeRecording("b", "2026-11-20T10:59:00Z", { app_name: "Teams" }),
+        storeRecording("c", "2026-11-18T23:00:00Z"),
+      ],
+      sparse,
+    );
+    // Minutes in their hour's container: one block entry per minute, no views.
+    const minutes = payload.blocks.filter((b) => b.suffix.startsWith("s:m:"));
+    expect(minutes.map((b) => [b.suffix, b.prefix, b.fieldForm, b.fields])).toEqual([
+      ["s:m:202611201000", "7:", 1, [1]],
+      ["s:m:202611201000", "59:", 1, [2]],
+      ["s:m:202611182300", "0:", 1, [1]],
+    ]);
+    // Hours in their ISO week's container (Monday 2026-11-16): index = hours since its start.
+    const hours = payload.blocks.filter((b) => b.suffix.startsWith("s:h:"));
+    expect(hours.map((b) => [b.suffix, b.prefix, b.fieldForm, b.fields])).toEqual([
+      ["s:h:202611160000", "106:", 2, [4 * 1 + 0, 4 * 2 + 3]],
+      ["s:h:202611160000", "71:", 2, [4 * 1 + 0]],
+    ]);
+    expect(payload.blocks.some((b) => b.suffix.startsWith("b:m:") || b.suffix.startsWith("b:h:"))).toBe(
+      false,
+    );
+    // Dense tiers keep a key per view.
+    expect(cellsOf(payload, "b:d:202611200000:t")).toEqual(["*", 2, 200, 120_000, 1000, 2, 400, 2]);
+    // A container lives as long as its last block: the minute container one hour past a minute block's life.
+    expect(minutes[0]?.expireAtMs).toBe(Date.parse("2026-11-20T11:00:00Z") + 35 * DAY_MS + DAY_MS);
+  });
+
+  it("places days in their month, weeks and months in their year", () => {
+    const payload = aggregateBatch([storeRecording("a", "2026-03-31T10:00:00Z")], {
+      ...options,
+      dense: new Set(),
+    });
+    const placed = payload.blocks.map((b) => `${b.suffix} ${b.prefix}`);
+    expect(placed).toContain("s:d:202603010000 30:");
+    expect(placed).toContain("s:M:202601010000 2:");
+    // The ISO week of 2026-03-30 is the 13th whole week after 2026-01-01 (a Thursday).
+    expect(placed).toContain(
+      `s:w:202601010000 ${Math.round((Date.parse("2026-03-30") - Date.parse("2026-01-01")) / (7 * DAY_MS))}:`,
+    );
   });
 });
 

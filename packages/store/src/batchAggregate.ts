@@ -8,6 +8,7 @@ import {
   TIERS,
   type Tier,
 } from "@vu/time-buckets";
+import { containerOf, type StoredTier } from "./blockPlacement";
 import type { Keyspace } from "./keyspace";
 import { QUARTERED_TIER, quarterComboIndex, quarterField, quarterIndex } from "./quarterCells";
 import { SUM_FIELDS } from "./sums";
@@ -21,9 +22,15 @@ export interface CountableRecording {
   offset?: string;
 }
 
-/** One block key's cells: `fields[i]`'s seven sums are `sums[7i .. 7i+6]` (SUM_FIELDS order). */
+/**
+ * One block's cells in one key: `fields[i]`'s seven sums are `sums[7i .. 7i+6]` (SUM_FIELDS order).
+ * A dense tier's block has a key per view; a sparse tier's block is part of a container, each field
+ * led by `prefix` (blockPlacement.ts).
+ */
 export interface BlockPayload {
   suffix: string;
+  /** "" for a block key of its own; `<index>:` inside a container. */
+  prefix: string;
   /** 0 = never. */
   expireAtMs: number;
   /**
@@ -54,6 +61,8 @@ export interface AggregateOptions {
   keyspace: Keyspace;
   retention: Retention;
   nowMs: number;
+  /** The organization's dense tiers (blockPlacement.ts); the others are written to containers. */
+  dense: ReadonlySet<StoredTier>;
 }
 
 /**
@@ -126,7 +135,7 @@ export function aggregateBatch(
   recordings: readonly CountableRecording[],
   options: AggregateOptions,
 ): BatchPayload {
-  const { keyspace, retention, nowMs } = options;
+  const { keyspace, retention, nowMs, dense } = options;
   const comboIndex = new Map<string, number>();
   const combos: ComboPayload[] = [];
   const blocks: BlockPayload[] = [];
@@ -147,13 +156,29 @@ export function aggregateBatch(
     return block;
   };
   const newBlock = (tier: Tier, startMs: number): BlockCells[] => {
+    const comboForm = tier === QUARTERED_TIER ? 2 : 1;
+    if (!dense.has(tier as StoredTier)) {
+      // Sparse: the combinations alone, in the container; the container lives as long as its last block.
+      const place = containerOf(tier as StoredTier, startMs);
+      const cells = new BlockCells();
+      blocks.push({
+        suffix: keyspace.containerSuffix(tier, place.startMs),
+        prefix: place.prefix,
+        expireAtMs: blockExpiresAt(retention, tier, place.endMs) ?? 0,
+        fieldForm: comboForm,
+        fields: cells.fields,
+        sums: cells.sums,
+      });
+      return [cells];
+    }
     const expireAtMs = blockExpiresAt(retention, tier, startMs) ?? 0;
     return VIEWS.map((view) => {
       const cells = new BlockCells();
       blocks.push({
         suffix: keyspace.blockSuffix(tier, startMs, view),
+        prefix: "",
         expireAtMs,
-        fieldForm: view !== "combos" ? 0 : tier === QUARTERED_TIER ? 2 : 1,
+        fieldForm: view !== "combos" ? 0 : comboForm,
         fields: cells.fields,
         sums: cells.sums,
       });

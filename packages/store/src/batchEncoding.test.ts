@@ -19,13 +19,13 @@ function decode(buf: Buffer) {
   const ids = strings();
   const combos = Array.from({ length: u32() }, () => ({ key: str(), values: [str(), str(), str(), str()] }));
   const blocks = Array.from({ length: u32() }, () => {
-    const [suffix, expiry, fieldForm, cellBytes, n] = [str(), str(), u8(), u8(), u32()];
+    const [suffix, prefix, expiry, fieldForm, cellBytes, n] = [str(), str(), str(), u8(), u8(), u32()];
     const fields = Array.from({ length: n }, () => (fieldForm ? u32() : str()));
     const sums = Array.from({ length: n * 7 }, (_, i) =>
       cellBytes === 28 ? buf.readUInt32LE(at + 4 * i) : buf.readDoubleLE(at + 8 * i),
     );
     at += n * cellBytes;
-    return { suffix, expiry, fieldForm, cellBytes, fields, sums };
+    return { suffix, prefix, expiry, fieldForm, cellBytes, fields, sums };
   });
   return { ids, combos, blocks, rest: buf.length - at };
 }
@@ -39,13 +39,15 @@ describe("encodeBatch", () => {
       blocks: [
         {
           suffix: "b:h:202611201000:c",
+          prefix: "",
           expireAtMs: 1_800_000_000_000,
           fieldForm: 1,
           fields: [1],
           sums: [2, 200, 120_000, 600, 2, 0, 0],
         },
         {
-          suffix: "b:M:202611010000:a",
+          suffix: "s:M:202601010000",
+          prefix: "10:",
           expireAtMs: 0,
           fieldForm: 0,
           fields: ['Zoom, "Büro"', ""],
@@ -59,6 +61,7 @@ describe("encodeBatch", () => {
       blocks: [
         {
           suffix: "b:h:202611201000:c",
+          prefix: "",
           expiry: "1800000000000",
           fieldForm: 1,
           cellBytes: 28,
@@ -66,7 +69,8 @@ describe("encodeBatch", () => {
           sums: [2, 200, 120_000, 600, 2, 0, 0],
         },
         {
-          suffix: "b:M:202611010000:a",
+          suffix: "s:M:202601010000",
+          prefix: "10:",
           expiry: "0",
           fieldForm: 0,
           cellBytes: 56,

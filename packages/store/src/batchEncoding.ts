@@ -17,9 +17,10 @@ export function encodeBatch(payload: BatchPayload): Buffer {
     for (const value of values) out.str(value ?? "");
   }
   out.u32(payload.blocks.length);
-  for (const { suffix, expireAtMs, fieldForm, fields, sums } of payload.blocks) {
+  for (const { suffix, prefix, expireAtMs, fieldForm, fields, sums } of payload.blocks) {
     const small = fitsSmall(sums);
     out.str(suffix);
+    out.str(prefix);
     out.str(String(expireAtMs));
     out.u8(fieldForm);
     out.u8(small ? SMALL_CELL_BYTES : LARGE_CELL_BYTES);

@@ -6,6 +6,7 @@ export {
   dedupeSets,
 } from "./batchAggregate";
 export { encodeBatch } from "./batchEncoding";
+export type { StoredCells } from "./containerCells";
 export {
   createGenerationSource,
   currentGeneration,
@@ -36,11 +37,11 @@ export {
 export { type OrganizationExtent, sameExtent } from "./organizationExtent";
 export { ALL_QUARTERS, WHOLE_BLOCK } from "./quarterCells";
 export { createRateLimitCounter, type RateLimitCounter } from "./rateLimitCounter";
+export type { BlockRef } from "./readPlan";
 export { createRedisClient, type RedisClient } from "./redisClient";
 export { isTransientRedisError, refusalCode } from "./redisErrors";
 export { type RedisHealth, type RedisHealthOptions, redisHealth, withTimeout } from "./redisHealth";
 export {
-  type BlockRef,
   type BlockSnapshot,
   type ComboValues,
   createRollupReader,
@@ -48,7 +49,6 @@ export {
   type ReadView,
   type RollupReader,
   type RollupReaderOptions,
-  type StoredCells,
   VIEW_CACHE_MS,
   ViewNotLiveError,
 } from "./rollupReader";

@@ -19,6 +19,9 @@ describe("keyspace.classify", () => {
         });
       }
     }
+    for (const tier of TIERS) {
+      expect(keyspace.classify(keyspace.container(2, org, tier, at))).toEqual({ kind: "container", tier });
+    }
     expect(keyspace.classify(keyspace.combos(1, org))).toEqual({ kind: "combos" });
     expect(keyspace.classify(keyspace.extent(1, org))).toEqual({ kind: "extent" });
     expect(keyspace.classify(keyspace.dimension(1, org, "app_name"))).toEqual({ kind: "dimension" });

@@ -1,5 +1,6 @@
 import type { Dimension } from "@vu/events";
 import { TIER_CODE, TIERS, type Tier } from "@vu/time-buckets";
+import { containerOf, type StoredTier } from "./blockPlacement";
 import { VIEW_CODE, VIEWS, type View } from "./views";
 
 /**
@@ -11,9 +12,10 @@ import { VIEW_CODE, VIEWS, type View } from "./views";
  * seven float64 once a sum passes 32 bits: sums.ts); v3 splits hour blocks' cells by quarter hour
  * (quarterCells.ts) instead of keeping quarter-hour blocks of their own; v4 keeps the Kafka offsets
  * with the sums (per organization and partition) and the view's epoch and checkpoints (the log
- * hash), so a v4 store is filled by replaying the topic, never from v3 data counted without them.
+ * hash), so a v4 store is filled by replaying the topic, never from v3 data counted without them;
+ * v5 keeps a sparse tier's blocks in containers (blockPlacement.ts), also filled by replaying.
  */
-export const STORE_VERSION = "v4";
+export const STORE_VERSION = "v5";
 /**
  * Token and rate-limit keys have not changed since v3 and keep its names, so that tokens outlive
  * upgrades of the rollup store.
@@ -28,6 +30,7 @@ export interface KeyspaceOptions {
 /** What a key under the prefix is (for tools that measure or clean up the store, like the bench). */
 export type KeyKind =
   | { kind: "block"; tier: Tier; view: View }
+  | { kind: "container"; tier: Tier }
   | {
       kind:
         | "seen"
@@ -62,6 +65,14 @@ export interface Keyspace {
   block(generation: number, org: string, tier: Tier, startMs: number, view: View): string;
   /** The part of a block key after `orgBase` (what the ingest script receives). */
   blockSuffix(tier: Tier, startMs: number, view: View): string;
+  /**
+   * Every key that may hold a block's cells: its container (a sparse tier) and its own key in
+   * every view (a dense one); blockPlacement.ts. For tools and tests that damage or inspect a block.
+   */
+  blockKeys(generation: number, org: string, tier: StoredTier, startMs: number): string[];
+  /** The container of a sparse tier's blocks starting at `startMs` (blockPlacement.ts). */
+  container(generation: number, org: string, tier: Tier, startMs: number): string;
+  containerSuffix(tier: Tier, startMs: number): string;
   token(sha256Hex: string): string;
   orgTokens(org: string): string;
   rateLimitPrefix(): string;
@@ -76,6 +87,7 @@ export function utcStamp(epochMs: number): string {
 const TIER_BY_CODE = new Map(TIERS.map((t) => [TIER_CODE[t], t]));
 const VIEW_BY_CODE = new Map(VIEWS.map((v) => [VIEW_CODE[v], v]));
 const BLOCK_KEY = /:b:([a-zA-Z]):\d{12}:([a-z])$/;
+const CONTAINER_KEY = /:s:([a-zA-Z]):\d{12}$/;
 const ORG_KEY = /:\{[^}]*\}:(combos|extent|dim:|seen:)/;
 
 function classifyKey(key: string): KeyKind {
@@ -83,6 +95,8 @@ function classifyKey(key: string): KeyKind {
   const tier = block ? TIER_BY_CODE.get(block[1] as string) : undefined;
   const view = block ? VIEW_BY_CODE.get(block[2] as string) : undefined;
   if (tier !== undefined && view !== undefined) return { kind: "block", tier, view };
+  const container = TIER_BY_CODE.get(CONTAINER_KEY.exec(key)?.[1] ?? "");
+  if (container !== undefined) return { kind: "container", tier: container };
   const org = ORG_KEY.exec(key)?.[1];
   if (org === "combos" || org === "extent") return { kind: org };
   if (org === "dim:") return { kind: "dimension" };
@@ -100,6 +114,7 @@ export function createKeyspace({ prefix }: KeyspaceOptions): Keyspace {
   const orgBase = (generation: number, org: string) => `${root}:g${generation}:{${org}}:`;
   const blockSuffix = (tier: Tier, startMs: number, view: View) =>
     `b:${TIER_CODE[tier]}:${utcStamp(startMs)}:${VIEW_CODE[view]}`;
+  const containerSuffix = (tier: Tier, startMs: number) => `s:${TIER_CODE[tier]}:${utcStamp(startMs)}`;
   return {
     prefix,
     classify: classifyKey,
@@ -114,6 +129,12 @@ export function createKeyspace({ prefix }: KeyspaceOptions): Keyspace {
     block: (generation, org, tier, startMs, view) =>
       orgBase(generation, org) + blockSuffix(tier, startMs, view),
     blockSuffix,
+    container: (generation, org, tier, startMs) => orgBase(generation, org) + containerSuffix(tier, startMs),
+    blockKeys: (generation, org, tier, startMs) => [
+      orgBase(generation, org) + containerSuffix(tier, containerOf(tier, startMs).startMs),
+      ...VIEWS.map((view) => orgBase(generation, org) + blockSuffix(tier, startMs, view)),
+    ],
+    containerSuffix,
     token: (sha256Hex) => `${tokenRoot}:token:${sha256Hex}`,
     orgTokens: (org) => `${tokenRoot}:tokens:{${org}}`,
     rateLimitPrefix: () => `${tokenRoot}:ratelimit:`,

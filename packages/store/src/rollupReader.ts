@@ -1,10 +1,12 @@
 import { compareByteOrder, DIMENSIONS, type Dimension, type DimensionValues } from "@vu/events";
 import type { Tier } from "@vu/time-buckets";
+import { denseTiers } from "./blockPlacement";
+import { cellsByBlock, type StoredCells } from "./containerCells";
 import { createGenerationSource } from "./generation";
 import type { Keyspace } from "./keyspace";
 import { createLogPosition, type ViewStatus } from "./logPosition";
 import { type OrganizationExtent, parseExtent } from "./organizationExtent";
-import { storedLocation } from "./quarterCells";
+import { type BlockRef, type ReadPlan, readPlan, storedBlocks } from "./readPlan";
 import type { RedisClient } from "./redisClient";
 import { StoreError } from "./storeError";
 import type { View } from "./views";
@@ -12,26 +14,21 @@ import type { View } from "./views";
 /** The dimension values of one interned combination, in `DIMENSIONS` order. */
 export type ComboValues = DimensionValues;
 
-export interface BlockRef {
-  tier: Tier;
-  startMs: number;
-}
-
-/**
- * One block's cells as read: flat `[field, packed sums (see sums.ts), field, ...]`, both as the
- * reply's bytes. Field names are not decoded here: the query decodes each distinct one once.
- */
-export type StoredCells = Buffer[];
-
 export interface BlockSnapshot {
   view: View;
-  /** For the combos view: combination id → its values, for every id the blocks can contain. */
+  /** Combination id → its values, for every id the blocks can contain (combos view, or any sparse cell). */
   combos: ReadonlyMap<string, ComboValues>;
   /**
-   * One entry per requested block, in order. Blocks stored under the same key (the quarters of
-   * one hour, or a block asked for twice) share one array, read once.
+   * One entry per requested block, in order: its cells in `view`, kept in keys of their own (a
+   * dense tier; blockPlacement.ts). Blocks stored under the same key (the quarters of one hour,
+   * or a block asked for twice) share one array, read once.
    */
   cells: StoredCells[];
+  /**
+   * Per requested block, its cells kept in a container (a sparse tier, or written before its tier
+   * turned dense): combination cells, fields as in the combos view, whatever `view` is. Sum both.
+   */
+  sparse: StoredCells[];
   /**
    * Per requested block, which part of its cells it is (quarterCells.ts): WHOLE_BLOCK (fields
    * as they are), ALL_QUARTERS (a split hour: every field starts with its quarter's digit), or a
@@ -171,33 +168,30 @@ function unavailable(cause: unknown, org?: string): StoreError {
   return new StoreError("reading rollups from Redis failed", { retriable: true, cause, context: { org } });
 }
 
-/** The distinct keys a list of block references is stored under, and where each reference reads. */
-interface StoredBlocks {
-  keys: BlockRef[];
-  /** Per reference: the index of its key in `keys`. */
-  keyOf: Int32Array;
-  parts: Int8Array;
+/** The keys one read uses. */
+interface Keys {
+  block(b: BlockRef): string;
+  container(tier: Tier, startMs: number): string;
+  combos: string;
+  extent: string;
 }
 
-function storedBlocks(blocks: readonly BlockRef[]): StoredBlocks {
-  const keys: BlockRef[] = [];
-  const index = new Map<string, number>();
-  const keyOf = new Int32Array(blocks.length);
-  const parts = new Int8Array(blocks.length);
-  blocks.forEach((block, i) => {
-    const { tier, startMs, part } = storedLocation(block.tier, block.startMs);
-    const id = `${tier}:${startMs}`;
-    let k = index.get(id);
-    if (k === undefined) {
-      k = keys.length;
-      keys.push({ tier, startMs });
-      index.set(id, k);
-    }
-    keyOf[i] = k;
-    parts[i] = part;
-  });
-  return { keys, keyOf, parts };
+/** One MULTI's result, per stored block (see ReadPlan). */
+interface AtomicRead {
+  /** Cells from the view's key of each block of a dense tier (EMPTY for the others). */
+  denseCells: StoredCells[];
+  sparse: StoredCells[];
+  comboCount: number;
+  extent: OrganizationExtent;
+  stamp: string | null;
+  /** The extent's dense tiers in the same state. */
+  dense: string;
 }
+
+/** The extent's field naming the organization's dense tiers (set by the apply script). */
+const DENSE_FIELD = "dense";
+const EMPTY: StoredCells = [];
+const NO_COMBOS: ReadonlyMap<string, ComboValues> = new Map();
 
 export function createRollupReader(options: RollupReaderOptions): RollupReader {
   const { redis, keyspace } = options;
@@ -206,6 +200,8 @@ export function createRollupReader(options: RollupReaderOptions): RollupReader {
   const generationSource = createGenerationSource({ redis, keyspace, cacheMs: generationCacheMs });
   const now = options.now ?? Date.now;
   const extents = new Map<string, { extent: OrganizationExtent; at: number }>();
+  // The dense tiers each organization had at its last read: what the next read assumes.
+  const denseHints = new Map<string, string>();
   const log = createLogPosition({ redis, keyspace });
   let knownView: { view: ReadView; at: number } | undefined;
 
@@ -215,6 +211,7 @@ export function createRollupReader(options: RollupReaderOptions): RollupReader {
     if (knownView !== undefined && knownView.view.epoch !== status.epoch) {
       comboCache.clear();
       extents.clear();
+      denseHints.clear();
     }
     const view = { generation, epoch: status.epoch };
     knownView = { view, at: now() };
@@ -269,43 +266,47 @@ export function createRollupReader(options: RollupReaderOptions): RollupReader {
   /**
    * Every block, in one MULTI so that all of them and the combination table's size are one state of
    * the store (docs/contract.md §2: a batch is wholly in an answer or not at all, and a cover that subtracts
-   * blocks must not see half of one). With `fields`, coarse-tier blocks return only those fields
-   * (see SELECTIVE_TIERS), fine-tier blocks come whole. The table's size comes last, so it counts
-   * every combination any of the blocks read can hold.
+   * blocks must not see half of one): the containers of the blocks' periods, and the view's key of
+   * every block of a tier that `dense` names. With `fields`, dense coarse-tier keys return only
+   * those fields (see SELECTIVE_TIERS). The table's size comes last, so it counts every combination
+   * any cell read can hold. The extent's `dense` comes back too: when it names more tiers than the
+   * read assumed, the caller reads again.
    */
   async function readAtomically(
-    stored: StoredBlocks,
-    keys: { block: (b: BlockRef) => string; combos: string; extent: string },
-    withCombos: boolean,
+    plan: ReadPlan,
+    keys: Keys,
     org: string,
     fields?: string[],
-  ): Promise<{ cells: StoredCells[]; comboCount: number; extent: OrganizationExtent; stamp: string | null }> {
+  ): Promise<AtomicRead> {
     const multi = redis.multi();
     // No field can match: the blocks need not be read, only the table's size and the extent.
     const readBlocks = fields === undefined || fields.length > 0;
-    for (const b of readBlocks ? stored.keys : []) {
+    for (const c of plan.containers) multi.callBuffer("HGETALL", keys.container(c.tier, c.startMs));
+    for (const b of readBlocks ? plan.denseKeys : []) {
       if (fields && SELECTIVE_TIERS.has(b.tier)) multi.callBuffer("HMGET", keys.block(b), ...fields);
       else multi.callBuffer("HGETALL", keys.block(b));
     }
-    multi.hmget(keys.extent, "first", "last", WRITE_STAMP_FIELD);
+    multi.hmget(keys.extent, "first", "last", WRITE_STAMP_FIELD, DENSE_FIELD);
     multi.hlen(keys.combos);
     const replies = await execute(multi, org);
     const comboCount = Number(replies.pop() ?? 0);
-    const [first, last, stamp = null] = (replies.pop() as Array<string | null> | undefined) ?? [];
+    const [first, last, stamp = null, dense = null] =
+      (replies.pop() as Array<string | null> | undefined) ?? [];
     const extent = parseExtent(first, last, comboCount);
-    if (!readBlocks) return { cells: Array.from(stored.keyOf, () => []), comboCount, extent, stamp };
+    const containers = (replies.splice(0, plan.containers.length) as Buffer[][]).map(cellsByBlock);
+    const sparse = plan.slots.map(({ container, index }) => containers[container]?.get(index) ?? EMPTY);
     const perKey = (replies as Array<Array<Buffer | null>>).map((values, i): StoredCells => {
-      if (!fields || !SELECTIVE_TIERS.has((stored.keys[i] as BlockRef).tier)) {
-        return values as Buffer[];
-      }
+      if (!fields || !SELECTIVE_TIERS.has((plan.denseKeys[i] as BlockRef).tier)) return values as Buffer[];
       const selected: StoredCells = [];
       values.forEach((value, j) => {
         if (value !== null) selected.push(Buffer.from(fields[j] as string), value);
       });
       return selected;
     });
-    const cells = Array.from(stored.keyOf, (k) => perKey[k] as StoredCells);
-    return { cells, comboCount: withCombos ? comboCount : 0, extent, stamp };
+    const denseCells = Array.from(plan.denseOf, (k) =>
+      k < 0 || !readBlocks ? EMPTY : (perKey[k] as StoredCells),
+    );
+    return { denseCells, sparse, comboCount, extent, stamp, dense: dense ?? "" };
   }
 
   return {
@@ -379,39 +380,57 @@ export function createRollupReader(options: RollupReaderOptions): RollupReader {
     const stored = storedBlocks(blocks);
     const { parts } = stored;
     const combosKey = keyspace.combos(generation, org);
-    const keys = {
-      block: (b: BlockRef) => keyspace.block(generation, org, b.tier, b.startMs, view),
+    const keys: Keys = {
+      block: (b) => keyspace.block(generation, org, b.tier, b.startMs, view),
+      container: (tier, startMs) => keyspace.container(generation, org, tier, startMs),
       combos: combosKey,
       extent: keyspace.extent(generation, org),
     };
-    if (view !== "combos") {
-      const { cells, extent, stamp } = await readAtomically(stored, keys, false, org);
-      return { view, combos: new Map(), cells, parts, extent, stamp };
+    const hintKey = `${generation}:${org}`;
+    // Dense tiers only ever grow: a read that assumed too few is made again, at most once per tier.
+    for (;;) {
+      const assumed = denseHints.get(hintKey) ?? "";
+      const plan = readPlan(stored, denseTiers(assumed));
+      const read = await readWithCombos(plan, keys, view, org, options);
+      remember(denseHints, hintKey, read.dense);
+      if (read.dense !== assumed && [...denseTiers(read.dense)].some((t) => plan.assumedSparse.has(t)))
+        continue;
+      return {
+        view,
+        combos: read.combos,
+        cells: Array.from(stored.keyOf, (k) => read.denseCells[k] as StoredCells),
+        sparse: Array.from(stored.keyOf, (k) => read.sparse[k] as StoredCells),
+        parts,
+        extent: read.extent,
+        stamp: read.stamp,
+      };
     }
+  }
+
+  /** One atomic read, with the combination table it needs (see the selective read below). */
+  async function readWithCombos(
+    plan: ReadPlan,
+    keys: Keys,
+    view: View,
+    org: string,
+    options: ReadOptions,
+  ): Promise<AtomicRead & { combos: ReadonlyMap<string, ComboValues> }> {
     const matching = options.combosMatching;
-    if (matching) {
-      const known = await currentCombos(combosKey, org);
+    if (view === "combos" && matching && plan.denseKeys.length > 0) {
+      const known = await currentCombos(keys.combos, org);
       const ids = [...known.values].filter(([, values]) => matching(values)).map(([id]) => id);
       if (ids.length <= known.size * SELECTIVE_SHARE) {
-        const read = await readAtomically(stored, keys, true, org, ids);
+        const read = await readAtomically(plan, keys, org, ids);
         // No combination arrived since the table was read: the fields asked for are all that match.
-        if (read.comboCount <= known.size) {
-          return {
-            view,
-            combos: known.values,
-            cells: read.cells,
-            parts,
-            extent: read.extent,
-            stamp: read.stamp,
-          };
-        }
+        if (read.comboCount <= known.size) return { ...read, combos: known.values };
         // One did: whole fine blocks may hold its cells while the coarse blocks were asked only for
         // the older ones, half a batch. Read everything again, with the table after the blocks.
       }
     }
-    const { cells, comboCount, extent, stamp } = await readAtomically(stored, keys, true, org);
-    // The table only grows (ids 1..n, never reused): loaded now, it names every id the blocks hold.
-    const combos = await currentCombos(combosKey, org, comboCount);
-    return { view, combos: combos.values, cells, parts, extent, stamp };
+    const read = await readAtomically(plan, keys, org);
+    const needsCombos = view === "combos" || read.sparse.some((cells) => cells.length > 0);
+    // The table only grows (ids 1..n, never reused): loaded now, it names every id the cells hold.
+    const combos = needsCombos ? (await currentCombos(keys.combos, org, read.comboCount)).values : NO_COMBOS;
+    return { ...read, combos };
   }
 }

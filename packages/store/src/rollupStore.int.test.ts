@@ -6,13 +6,16 @@ import { useRedisTarget } from "@vu/testkit/redis";
 import { DAY_MS, DEFAULT_RETENTION } from "@vu/time-buckets";
 import { describe, expect, it } from "vitest";
 import { dedupeSets } from "./batchAggregate";
-import { createKeyspace } from "./keyspace";
+import { containerOf, DENSITY, denseTiers, isDense, STORED_TIERS } from "./blockPlacement";
+import { createKeyspace, type Keyspace } from "./keyspace";
 import type { RedisClient } from "./redisClient";
-import { createRollupReader } from "./rollupReader";
+import { type BlockSnapshot, createRollupReader } from "./rollupReader";
 import { createRollupWriter } from "./rollupWriter";
 import { StoreError } from "./storeError";
 import { addPacked, emptySums, unpackSums } from "./sums";
 import { createTokenStore, looksLikeToken } from "./tokenStore";
+
+type Layout = "sparse" | "dense";
 
 describe.each(redisTargets())("on $name", (target) => {
   let redis: RedisClient;
@@ -45,6 +48,12 @@ describe.each(redisTargets())("on $name", (target) => {
       ...patch,
     });
 
+  /** A block's cells wherever they are kept: its own key (dense tiers) and its container (sparse). */
+  const cellsOf = (snapshot: BlockSnapshot, i: number) => [
+    ...(snapshot.cells[i] ?? []),
+    ...(snapshot.sparse[i] ?? []),
+  ];
+
   async function totalOf(
     reader: ReturnType<typeof createRollupReader>,
     tier: "day" | "minute" | "month",
@@ -53,14 +62,36 @@ describe.each(redisTargets())("on $name", (target) => {
     const startMs = Date.parse(at);
     const snapshot = await reader.readBlocks(1, "acme", [{ tier, startMs }], "total");
     const sums = emptySums();
-    const cells = snapshot.cells[0] ?? [];
+    const cells = cellsOf(snapshot, 0);
     for (let i = 1; i < cells.length; i += 2) addPacked(sums, cells[i] as Buffer);
     return sums;
   }
 
-  describe("rollup store on real Redis", () => {
+  /**
+   * "dense": acme first counts 2,000 recordings within one minute of October (the same member,
+   * models and app as `rec`), which turns every tier dense, so the tests' November recordings go
+   * to block keys with views; "sparse": they go to containers.
+   */
+  async function laidOut(layout: Layout, writer: ReturnType<typeof createRollupWriter>) {
+    if (layout === "sparse") return;
+    const burst = Array.from({ length: DENSITY.minRecordings }, (_, i) =>
+      rec(`burst-${i}`, new Date(Date.parse("2026-10-05T00:00:00Z") + (i % 60) * 1000).toISOString()),
+    );
+    await writer.apply(1, "acme", burst);
+  }
+
+  /** The key the minute block of `at` is kept in. */
+  const minuteKey = (layout: Layout, keyspace: Keyspace, at: string) => {
+    const startMs = Date.parse(at);
+    return layout === "dense"
+      ? keyspace.block(1, "acme", "minute", startMs, "combos")
+      : keyspace.container(1, "acme", "minute", containerOf("minute", startMs).startMs);
+  };
+
+  describe.each(["sparse", "dense"] as const)("rollup store on real Redis, %s tiers", (layout) => {
     it("counts recordings in every tier with exact sums", async () => {
       const { writer, reader } = setup();
+      await laidOut(layout, writer);
       const result = await writer.apply(1, "acme", [
         rec("a", "2026-11-20T10:00:05Z"),
         rec("b", "2026-11-20T10:00:55Z", { voice_processing_ms: null, app_name: 'Zoom, "Büro" =SUM(1)' }),
@@ -77,18 +108,21 @@ describe.each(redisTargets())("on $name", (target) => {
       expect((await totalOf(reader, "month", "2026-11-01T00:00:00Z")).count).toBe(3);
       const day = [{ tier: "day" as const, startMs: Date.parse("2026-11-21T00:00:00Z") }];
       const snapshot = await reader.readBlocks(1, "acme", day, "combos");
-      const [comboId] = snapshot.cells[0] ?? [];
+      const [comboId] = cellsOf(snapshot, 0);
       expect(snapshot.combos.get(String(comboId))).toEqual(["ada@example.com", "v1", null, "Zoom"]);
-      // With a selection, only matching combinations are fetched, with the same sums.
+      // With a selection, only matching combinations are fetched from block keys, with the same sums
+      // (containers come whole: the selection is a hint).
       const selected = await reader.readBlocks(1, "acme", day, "combos", {
         combosMatching: (values) => values[2] === null,
       });
-      expect(selected.cells).toEqual(snapshot.cells);
+      expect(cellsOf(selected, 0)).toEqual(cellsOf(snapshot, 0));
       const none = await reader.readBlocks(1, "acme", day, "combos", { combosMatching: () => false });
       expect(none.cells).toEqual([[]]);
       const byLanguage = await reader.readBlocks(1, "acme", day, "language_model");
-      const [field, packed] = byLanguage.cells[0] ?? [];
-      expect(field?.toString()).toBe("");
+      const [field, packed] = cellsOf(byLanguage, 0);
+      // A dense block answers from its projection; a sparse one gives its combination cells.
+      if (layout === "dense") expect(field?.toString()).toBe("");
+      else expect(byLanguage.combos.get(String(field))?.[2]).toBeNull();
       expect(unpackSums(packed as Buffer)).toEqual({
         count: 1,
         words: 100,
@@ -113,6 +147,7 @@ describe.each(redisTargets())("on $name", (target) => {
 
     it("writes nothing when the script fails, so the same batch counts in full once the cause is gone", async () => {
       const { keyspace, writer, reader } = setup();
+      await laidOut(layout, writer);
       const org = "acme";
       const batch = [
         rec("a", "2026-11-20T10:00:05Z", { app_name: "Zoom \u0000 \u{1F600}" }),
@@ -120,15 +155,16 @@ describe.each(redisTargets())("on $name", (target) => {
       ];
       // A block of the second recording is of the wrong type: a script that wrote as it went would
       // have marked the ids, interned the combinations and added to earlier blocks before failing.
-      const poisoned = keyspace.block(1, org, "minute", Date.parse("2026-11-21T12:00:00Z"), "app_name");
+      const poisoned = minuteKey(layout, keyspace, "2026-11-21T12:00:00Z");
       await redis.set(poisoned, "not a hash");
       const failure = await writer.apply(1, org, batch).catch((error: unknown) => error);
       expect(failure).toBeInstanceOf(StoreError);
       expect((failure as StoreError).retriable).toBe(false);
       expect(String((failure as StoreError).cause)).toMatch(/WRONGTYPE/);
-      const [current] = dedupeSets(Date.now(), 7 * DAY_MS);
-      expect(await redis.exists(keyspace.orgBase(1, org) + current, keyspace.combos(1, org))).toBe(0);
-      expect(await redis.exists(keyspace.dimension(1, org, "app_name"))).toBe(0);
+      expect(await redis.smembers(keyspace.dimension(1, org, "app_name"))).not.toContain(
+        "Zoom \u0000 \u{1F600}",
+      );
+      expect(await redis.hlen(keyspace.combos(1, org))).toBe(layout === "dense" ? 1 : 0);
       expect((await totalOf(reader, "month", "2026-11-01T00:00:00Z")).count).toBe(0);
 
       await redis.del(poisoned);
@@ -167,6 +203,7 @@ describe.each(redisTargets())("on $name", (target) => {
 
     it("keeps sums exact when a cell outgrows 32 bits, in one batch or across batches", async () => {
       const { writer, reader } = setup();
+      await laidOut(layout, writer);
       const big = 4_000_000_000; // fits 32 bits alone, not twice
       await writer.apply(1, "acme", [rec("a", "2026-11-20T10:00:00Z", { duration_ms: big })]);
       await writer.apply(1, "acme", [rec("b", "2026-11-20T11:00:00Z", { duration_ms: big })]);
@@ -182,6 +219,7 @@ describe.each(redisTargets())("on $name", (target) => {
 
     it("counts a recording id once, whatever a later copy says, and keeps the first", async () => {
       const { writer, reader } = setup();
+      await laidOut(layout, writer);
       await writer.apply(1, "acme", [rec("a", "2026-11-20T10:00:00Z", { word_count: 7 })]);
       const again = await writer.apply(1, "acme", [
         rec("a", "2026-11-01T08:00:00Z", { word_count: 1000 }),
@@ -255,6 +293,7 @@ describe.each(redisTargets())("on $name", (target) => {
 
     it("lets dedupe sets and minute blocks expire, and keeps organizations apart", async () => {
       const { writer, reader, keyspace } = setup();
+      await laidOut(layout, writer);
       await writer.apply(1, "acme", [rec("a", "2026-11-20T10:00:00Z")]);
       await writer.apply(1, "other", [rec("a", "2026-11-20T10:00:00Z", { organization_id: "other" })]);
       // The dedupe windows follow Redis' clock, not the writer's.
@@ -264,15 +303,55 @@ describe.each(redisTargets())("on $name", (target) => {
       const setExpiry = await redis.pexpiretime(`${keyspace.orgBase(1, "acme")}${currentSet}`);
       expect(setExpiry - redisNow).toBeGreaterThan(7 * DAY_MS - 60_000);
       expect(setExpiry - redisNow).toBeLessThanOrEqual(14 * DAY_MS);
-      const minuteTtl = await redis.pexpiretime(
-        keyspace.block(1, "acme", "minute", Date.parse("2026-11-20T10:00:00Z"), "combos"),
-      );
-      expect(minuteTtl).toBe(Date.parse("2026-11-20T10:00:00Z") + 36 * DAY_MS);
-      expect(
-        await redis.pttl(keyspace.block(1, "acme", "day", Date.parse("2026-11-20T00:00:00Z"), "total")),
-      ).toBe(-1);
+      const minuteTtl = await redis.pexpiretime(minuteKey(layout, keyspace, "2026-11-20T10:00:00Z"));
+      // A container lives as long as its last block: its hour's last minute.
+      const lastMinute = layout === "dense" ? "2026-11-20T10:00:00Z" : "2026-11-20T11:00:00Z";
+      expect(minuteTtl).toBe(Date.parse(lastMinute) + 36 * DAY_MS);
+      const dayKey =
+        layout === "dense"
+          ? keyspace.block(1, "acme", "day", Date.parse("2026-11-20T00:00:00Z"), "total")
+          : keyspace.container(1, "acme", "day", Date.parse("2026-11-01T00:00:00Z"));
+      expect(await redis.pttl(dayKey)).toBe(-1);
       expect((await totalOf(reader, "day", "2026-11-20T00:00:00Z")).count).toBe(1);
     });
+  });
+
+  it("turns an organization's tiers dense once its recordings are, and sums a block kept in both places", async () => {
+    const { keyspace, writer, reader } = setup();
+    const october = "2026-10-05T00:00:00Z";
+    await writer.apply(1, "acme", [rec("first", october)]);
+    expect(await redis.hget(keyspace.extent(1, "acme"), "dense")).toBeNull();
+    await laidOut("dense", writer);
+    // 2,001 recordings within a minute: dense in every tier from now on, for every writer.
+    expect(await redis.hget(keyspace.extent(1, "acme"), "dense")).toBe("mhdwM");
+    const other = createRollupWriter({ redis, keyspace, dedupeWindowMs: 7 * DAY_MS, now: () => nowMs });
+    expect(await other.apply(1, "acme", [rec("late", october)])).toMatchObject({ counted: 1 });
+    const monthKey = keyspace.block(1, "acme", "month", Date.parse("2026-10-01T00:00:00Z"), "total");
+    expect(await redis.exists(monthKey)).toBe(1);
+    expect((await totalOf(reader, "month", "2026-10-01T00:00:00Z")).count).toBe(DENSITY.minRecordings + 2);
+    // One view or another, the same sums.
+    const month = [{ tier: "month" as const, startMs: Date.parse("2026-10-01T00:00:00Z") }];
+    const byApp = await reader.readBlocks(1, "acme", month, "app_name");
+    expect(byApp.cells[0]?.length).toBe(2);
+    expect(byApp.sparse[0]?.length).toBe(2);
+  });
+
+  it("decides density as blockPlacement's rule says: recordings per block over the span of the data", async () => {
+    const { keyspace, writer } = setup();
+    // 2,000 recordings over ten days: 200 a day, 1,400 a week.
+    const start = Date.parse("2026-11-01T00:00:00Z");
+    const spread = Array.from({ length: DENSITY.minRecordings }, (_, i) =>
+      rec(
+        `spread-${i}`,
+        new Date(start + Math.floor((i * 10 * DAY_MS) / DENSITY.minRecordings)).toISOString(),
+      ),
+    );
+    await writer.apply(1, "acme", spread);
+    const [first, last, dense] = await redis.hmget(keyspace.extent(1, "acme"), "first", "last", "dense");
+    const span = Number(last) - Number(first);
+    const expected = STORED_TIERS.filter((tier) => isDense(tier, spread.length, span));
+    expect(expected).toEqual(["week", "month"]);
+    expect([...denseTiers(dense)]).toEqual(expected);
   });
 
   describe("token store on real Redis", () => {

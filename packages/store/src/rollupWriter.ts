@@ -3,6 +3,8 @@ import { DEFAULT_RETENTION, type Retention } from "@vu/time-buckets";
 import { Cluster } from "ioredis";
 import { aggregateBatch, type BatchPayload, type CountableRecording } from "./batchAggregate";
 import { encodeBatch } from "./batchEncoding";
+import { densityArguments } from "./blockPlacement";
+import { createDensityCache } from "./densityCache";
 import type { Keyspace } from "./keyspace";
 import type { RedisClient } from "./redisClient";
 import { isTransientRedisError } from "./redisErrors";
@@ -56,6 +58,8 @@ export interface ApplyGuard {
  */
 export interface PreparedBatch<R extends CountableRecording = CountableRecording> {
   readonly org: string;
+  /** The dense tiers it is laid out for (their codes): the apply script refuses another layout. */
+  readonly dense: string;
   readonly recordings: readonly R[];
   readonly origin: BatchOrigin | undefined;
   readonly extent: BatchPayload["extent"];
@@ -100,6 +104,8 @@ export function createRollupWriter(options: RollupWriterOptions): RollupWriter {
   const { redis, keyspace, dedupeWindowMs } = options;
   const retention = options.retention ?? DEFAULT_RETENTION;
   const now = options.now ?? Date.now;
+  const density = createDensityCache();
+  const densityRule = densityArguments();
   registerScripts(redis);
 
   function prepare<R extends CountableRecording>(
@@ -107,8 +113,16 @@ export function createRollupWriter(options: RollupWriterOptions): RollupWriter {
     recordings: readonly R[],
     origin?: BatchOrigin,
   ): PreparedBatch<R> {
-    const payload = aggregateBatch(recordings, { keyspace, retention, nowMs: now() });
-    return { org, recordings, origin, extent: payload.extent, encoded: encodeBatch(payload) };
+    const dense = density.of(org);
+    const payload = aggregateBatch(recordings, { keyspace, retention, nowMs: now(), dense: dense.tiers });
+    return {
+      org,
+      dense: dense.codes,
+      recordings,
+      origin,
+      extent: payload.extent,
+      encoded: encodeBatch(payload),
+    };
   }
 
   /** KEYS[8] and the checkpoint check's ARGV (see the script header). */
@@ -156,6 +170,8 @@ export function createRollupWriter(options: RollupWriterOptions): RollupWriter {
         ...(log as [string, string, string]),
         check.field,
         check.expected,
+        batch.dense,
+        densityRule,
       );
     } catch (cause) {
       throw new StoreError("applying a batch to Redis failed", {
@@ -180,8 +196,17 @@ export function createRollupWriter(options: RollupWriterOptions): RollupWriter {
     // is still sent: it records the offset, so a later replay skips the repeats it covered.
     while (batch.recordings.length > 0 || origin !== undefined) {
       const reply = await call(generation, batch, guard);
-      if (reply[0] === 1) return { counted: reply[1], duplicates, replayed };
+      if (reply[0] === 1) {
+        density.learn(org, reply[2]);
+        return { counted: reply[1], duplicates, replayed };
+      }
       if (reply[0] === -3) throw new CheckpointMovedError(reply[1] === "" ? null : reply[1]);
+      if (reply[0] === -4) {
+        // Laid out for other dense tiers than Redis holds (another worker's batch, or a new epoch).
+        density.learn(org, reply[1]);
+        batch = prepare(org, batch.recordings, origin);
+        continue;
+      }
       const kept =
         reply[0] === -1
           ? withoutIndexes(batch.recordings, reply[1])

@@ -28,10 +28,15 @@ export const SCRIPTS = {
 } as const satisfies Record<string, ScriptSpec>;
 
 /**
- * applyBatch's reply: `[1, counted]`, `[-1, duplicateIndexes]`, `[-2, appliedThroughOffset]` or
- * `[-3, checkpointInRedis]` (see the script header).
+ * applyBatch's reply: `[1, counted, denseTiers]`, `[-1, duplicateIndexes]`, `[-2, appliedThroughOffset]`,
+ * `[-3, checkpointInRedis]` or `[-4, denseTiers]` (see the script header).
  */
-export type ApplyBatchReply = [1, number] | [-1, number[]] | [-2, string] | [-3, string];
+export type ApplyBatchReply =
+  | [1, number, string]
+  | [-1, number[]]
+  | [-2, string]
+  | [-3, string]
+  | [-4, string];
 
 declare module "ioredis" {
   interface RedisCommander<Context> {
@@ -48,6 +53,8 @@ declare module "ioredis" {
         throughOffset: string,
         checkpointField: string,
         expectedCheckpoint: string,
+        denseTiers: string,
+        densityRule: string,
       ]
     ): Result<ApplyBatchReply, Context>;
     /** openEpoch-1.lua: `[1, epoch]` opened, `[0, epoch]` another was opened first. */

@@ -87,11 +87,13 @@ describe("hostile input never costs another message its count", () => {
 
   it("events the apply script refuses are isolated and dead-lettered; the rest of their chunk counts once", async () => {
     const ctx = await isolatedTopics("worker", { partitions: 1 });
-    // A key of the wrong type where one minute block of `acme` goes: every batch touching that
-    // minute fails in the script, deterministically, as a corrupted key would.
+    // Keys of the wrong type where one minute block of `acme` goes (its container, which holds its
+    // hour's minutes, and its own keys): every batch touching that hour's minutes fails in the
+    // script, deterministically, as a corrupted key would.
     const poisonedAt = Date.parse(hoursAgo(3));
     const minute = floorUtc("minute", poisonedAt);
-    await redis.set(keyspaceOf(ctx).block(1, "acme", "minute", minute, "combos"), "not a hash");
+    const poisonedKeys = keyspaceOf(ctx).blockKeys(1, "acme", "minute", minute);
+    for (const key of poisonedKeys) await redis.set(key, "not a hash");
     const worker = await startInProcessWorker({ kafka, redis, names: ctx, env: QUICK_REBALANCE_ENV });
     const { metrics } = worker;
     onTestFinished(() => worker.stop());
@@ -99,7 +101,7 @@ describe("hostile input never costs another message its count", () => {
     onTestFinished(() => dlq.stop());
 
     const valid = Array.from({ length: 200 }, (_, i) =>
-      recordingEvent(`ok-${i}`, hoursAgo(i % 7 === 3 ? 3.5 : 1)),
+      recordingEvent(`ok-${i}`, hoursAgo(i % 7 === 3 ? 4.5 : 1)),
     );
     const poisoned = [40, 41, 150].map((i) =>
       recordingEvent(`poisoned-${i}`, new Date(minute + i).toISOString()),
@@ -115,7 +117,7 @@ describe("hostile input never costs another message its count", () => {
     await waitFor(() => dlq.letters.length === 3, { timeoutMs: 30_000, message: "three dead letters" });
     expect(dlq.letters.map((l) => l.sourceOffset)).toEqual(["40", "41", "150"]);
     for (const letter of dlq.letters) expect(letter.reason).toMatch(/^apply_failed: .*WRONGTYPE/);
-    await redis.del(keyspaceOf(ctx).block(1, "acme", "minute", minute, "combos"));
+    await redis.del(...poisonedKeys);
     await expectStored(ctx, valid);
     expect(await counterTotal(metrics.applied)).toBe(200);
     expect(await counterTotal(metrics.duplicates)).toBe(0);

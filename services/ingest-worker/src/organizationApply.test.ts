@@ -11,6 +11,7 @@ const rec = (id: string, offset?: number) =>
 const batchOf = (recordings: Rec[], origin?: BatchOrigin): PreparedBatch<Rec> =>
   ({
     org: "acme",
+    dense: "",
     recordings,
     origin,
     extent: [0, 0],

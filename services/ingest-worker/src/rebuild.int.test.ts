@@ -6,6 +6,7 @@ import { recordingEvent, redisUrl } from "@vu/testkit";
 import { collectDeadLetters, isolatedTopics, testKafka } from "@vu/testkit/kafka";
 import { expectedBlocks, keyspaceOf, storedBlocks } from "@vu/testkit/store";
 import { QUICK_REBALANCE_ENV, startInProcessWorker, workerConfig } from "@vu/testkit/worker";
+import { floorUtc } from "@vu/time-buckets";
 import { afterAll, expect, it, onTestFinished } from "vitest";
 import { runRebuild } from "./rebuild";
 
@@ -46,9 +47,8 @@ it("replays the topic into a new generation, switches readers, and the live work
     message: "the live worker's dead letters",
   });
   // Damage generation 1 by hand: a rebuild must not carry this over.
-  await redis.del(
-    keyspaceOf(ctx).block(1, "acme", "month", Date.parse(before[0]?.recorded_at ?? ""), "total"),
-  );
+  const damaged = floorUtc("month", Date.parse(before[0]?.recorded_at ?? ""));
+  await redis.del(...keyspaceOf(ctx).blockKeys(1, "acme", "month", damaged));
 
   const result = await runRebuild({
     kafka,

@@ -81,9 +81,11 @@ export async function storedBlocks(
   view: View = "total",
 ): Promise<Sums[]> {
   const snapshot = await createRollupReader({ redis, keyspace }).readBlocks(generation, org, blocks, view);
-  return snapshot.cells.map((cells) => {
+  // A block's cells may be in its own key and in its container (a tier that turned dense).
+  return snapshot.cells.map((cells, b) => {
     const sums = emptySums();
-    for (let i = 1; i < cells.length; i += 2) addPacked(sums, cells[i] as Buffer);
+    for (const kept of [cells, snapshot.sparse[b] ?? []])
+      for (let i = 1; i < kept.length; i += 2) addPacked(sums, kept[i] as Buffer);
     return sums;
   });
 }

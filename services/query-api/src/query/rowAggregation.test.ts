@@ -41,6 +41,7 @@ const snapshot: BlockSnapshot = {
   view: "combos",
   extent: "unknown",
   stamp: null,
+  sparse: [],
   combos,
   parts: whole(4),
   cells: [
@@ -83,6 +84,7 @@ describe("aggregateRows", () => {
       view: "combos",
       extent: "unknown",
       stamp: null,
+      sparse: [],
       combos,
       parts: whole(2),
       cells: [
@@ -107,6 +109,7 @@ describe("aggregateRows", () => {
       view: "combos",
       extent: "unknown",
       stamp: null,
+      sparse: [],
       combos,
       parts: whole(1),
       cells: [[stored("9"), cell("1,1,1,1,1,1,1")]],
@@ -116,11 +119,38 @@ describe("aggregateRows", () => {
     ).toThrow(/unknown combination 9/);
   });
 
+  it("sums a block's container cells (combinations) with its own key's cells in the asked view", () => {
+    // day1's first block has cells in both places (its tier turned dense in between); day2's only in the container.
+    const mixed: BlockSnapshot = {
+      view: "app_name",
+      extent: "unknown",
+      stamp: null,
+      combos,
+      parts: whole(4),
+      cells: [[stored("Zoom"), cell("2,20,2000,0,0,0,0")], [], [], []],
+      sparse: [
+        [stored("1"), cell("1,10,1000,5,1,7,1"), stored("3"), cell("4,40,4000,8,2,0,0")],
+        [],
+        [stored("2"), cell("1,1,1,1,1,0,0")],
+        [],
+      ],
+    };
+    const rows = aggregateRows(buckets, mixed, { filters: [], groupBy: "app_name" });
+    expect(rows.map((r) => [r.label, r.group, r.sums.count, r.sums.words])).toEqual([
+      ["day1", "Slack", 4, 40],
+      ["day1", "Zoom", 3, 30],
+      ["day2", "Ärzte", 1, 1],
+    ]);
+    const filtered = aggregateRows(buckets, mixed, { filters: parseFilters({ app_name: "Zoom" }) });
+    expect(filtered.map((r) => [r.label, r.sums.count])).toEqual([["day1", 3]]);
+  });
+
   it("answers from a projection: filtered and grouped on its own dimension, null as the empty field", () => {
     const projection: BlockSnapshot = {
       view: "language_model",
       extent: "unknown",
       stamp: null,
+      sparse: [],
       combos: new Map(),
       parts: whole(4),
       cells: [[stored("gpt"), cell("2,20,2000,0,0,0,0"), stored(""), cell("1,1,1,1,1,0,0")], [], [], []],
@@ -151,6 +181,7 @@ describe("aggregateRows", () => {
       view: "combos",
       extent: "unknown",
       stamp: null,
+      sparse: [],
       combos,
       // The same array for every reference to the key, as the reader returns it.
       cells: [hour, hour, hour, hour],
@@ -181,6 +212,7 @@ describe("aggregateRows", () => {
       view: "combos",
       extent: "unknown",
       stamp: null,
+      sparse: [],
       combos: many,
       cells: [
         [stored("12"), cell("1,1,1,0,0,0,0")],
@@ -204,6 +236,7 @@ describe("aggregateRows", () => {
       view: "total",
       extent: "unknown",
       stamp: null,
+      sparse: [],
       combos: new Map(),
       cells: [[stored("*"), cell("1,1,1,1,1,1,1")]],
       parts: Int8Array.from([ALL_QUARTERS]),

@@ -1,5 +1,12 @@
 import { compareByteOrder, DIMENSION_INDEX, type Dimension } from "@vu/events";
-import { ALL_QUARTERS, type BlockSnapshot, projectionValue, type StoredCells, WHOLE_BLOCK } from "@vu/store";
+import {
+  ALL_QUARTERS,
+  type BlockSnapshot,
+  projectionValue,
+  type StoredCells,
+  type View,
+  WHOLE_BLOCK,
+} from "@vu/store";
 import type { PlannedBucket } from "../planner";
 import { type CellAccumulator, createCellAccumulator } from "./cellAccumulator";
 import { comboMatches, type DimensionFilter } from "./filters";
@@ -12,6 +19,9 @@ export interface AggregateOptions {
   filters: readonly DimensionFilter[];
   groupBy?: Dimension;
 }
+
+/** The class of the field in bytes [from, end) of a stored field (see createClassifier). */
+type Classifier = (field: Buffer, from: number) => number;
 
 /** A field's class: the index of the group it adds to, or EXCLUDED by a filter. */
 const EXCLUDED = -1;
@@ -60,11 +70,11 @@ class GroupTable {
  * as UTF-8 only the first time.
  */
 function createClassifier(
-  snapshot: BlockSnapshot,
+  view: View,
+  combos: BlockSnapshot["combos"],
   { filters, groupBy }: AggregateOptions,
   groups: GroupTable,
 ) {
-  const view = snapshot.view;
   if (view !== "combos" && view !== "total") {
     // A projection answers only queries that filter and group on its own dimension.
     const foreign = filters.find((f) => f.dimension !== view);
@@ -82,7 +92,7 @@ function createClassifier(
   };
   let byCombo = new Int32Array(256).fill(UNKNOWN);
   const classifyCombo = (id: number): number => {
-    const values = snapshot.combos.get(String(id));
+    const values = combos.get(String(id));
     if (values === undefined) throw new Error(`rollup cell refers to unknown combination ${id}`);
     if (!comboMatches(values, filters)) return EXCLUDED;
     return groupBy ? groups.indexOf(values[DIMENSION_INDEX[groupBy]]) : ungrouped;
@@ -127,25 +137,36 @@ function createClassifier(
  */
 interface KeyUse {
   cells: StoredCells;
+  classify: Classifier;
   split: boolean;
   whole: number;
   quarters: [number, number, number, number];
 }
 
-function keyUses(bucket: AggregatedBucket, snapshot: BlockSnapshot, firstIndex: number): KeyUse[] {
+function keyUses(
+  bucket: AggregatedBucket,
+  snapshot: BlockSnapshot,
+  firstIndex: number,
+  classifiers: { view: Classifier; combos: Classifier },
+): KeyUse[] {
   const uses: KeyUse[] = [];
-  bucket.blocks.forEach(({ sign }, j) => {
-    const cells = snapshot.cells[firstIndex + j] ?? [];
-    const part = snapshot.parts[firstIndex + j] ?? WHOLE_BLOCK;
+  const addUse = (cells: StoredCells, classify: Classifier, part: number, sign: number) => {
+    if (cells.length === 0) return;
     let use = uses.find((u) => u.cells === cells);
     if (use === undefined) {
-      use = { cells, split: part !== WHOLE_BLOCK, whole: 0, quarters: [0, 0, 0, 0] };
+      use = { cells, classify, split: part !== WHOLE_BLOCK, whole: 0, quarters: [0, 0, 0, 0] };
       uses.push(use);
     }
     const quarters = use.quarters;
     if (part === WHOLE_BLOCK) use.whole += sign;
     else if (part === ALL_QUARTERS) for (let q = 0; q < 4; q++) quarters[q] = (quarters[q] ?? 0) + sign;
     else quarters[part] = (quarters[part] ?? 0) + sign;
+  };
+  bucket.blocks.forEach(({ sign }, j) => {
+    const part = snapshot.parts[firstIndex + j] ?? WHOLE_BLOCK;
+    // A block's cells may be in its own key (in the view) and in its container (combinations).
+    addUse(snapshot.cells[firstIndex + j] ?? [], classifiers.view, part, sign);
+    addUse(snapshot.sparse[firstIndex + j] ?? [], classifiers.combos, part, sign);
   });
   return uses;
 }
@@ -160,8 +181,8 @@ function quarterSign(quarters: KeyUse["quarters"], field: Buffer): number {
 }
 
 /** Adds one key's cells, with their signs, into the bucket's accumulator. */
-function addKey(use: KeyUse, classify: (field: Buffer, from: number) => number, into: CellAccumulator): void {
-  const { cells, split, whole, quarters } = use;
+function addKey(use: KeyUse, into: CellAccumulator): void {
+  const { cells, classify, split, whole, quarters } = use;
   for (let i = 0; i + 1 < cells.length; i += 2) {
     const field = cells[i] as Buffer;
     const sign = split ? quarterSign(quarters, field) : whole;
@@ -184,12 +205,15 @@ export function aggregateRows(
   options: AggregateOptions,
 ): RowTable {
   const groups = new GroupTable();
-  const classify = createClassifier(snapshot, options, groups);
+  const classifiers = {
+    view: createClassifier(snapshot.view, snapshot.combos, options, groups),
+    combos: createClassifier("combos", snapshot.combos, options, groups),
+  };
   const accumulator = createCellAccumulator();
   const rows = new RowTableBuilder();
   let blockIndex = 0;
   buckets.forEach((bucket, b) => {
-    for (const use of keyUses(bucket, snapshot, blockIndex)) addKey(use, classify, accumulator);
+    for (const use of keyUses(bucket, snapshot, blockIndex, classifiers)) addKey(use, accumulator);
     blockIndex += bucket.blocks.length;
     accumulator.drainInto(rows, b);
   });

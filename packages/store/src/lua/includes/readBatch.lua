@@ -23,13 +23,13 @@ local function readBatch(batch)
   end
   local blocks = {}
   for b = 1, u32() do
-    local suffix, expireAt, fieldForm, cellBytes, n
-    suffix, expireAt, fieldForm, cellBytes, n, pos = struct.unpack("<I2c0I2c0BBI4", batch, pos)
+    local suffix, prefix, expireAt, fieldForm, cellBytes, n
+    suffix, prefix, expireAt, fieldForm, cellBytes, n, pos = struct.unpack("<I2c0I2c0I2c0BBI4", batch, pos)
     local fields = {}
     for i = 1, n do
       fields[i] = fieldForm ~= 0 and u32() or str()
     end
-    blocks[b] = {suffix = suffix, expireAt = expireAt, fieldForm = fieldForm, fields = fields,
+    blocks[b] = {suffix = suffix, prefix = prefix, expireAt = expireAt, fieldForm = fieldForm, fields = fields,
                  cellBytes = cellBytes, at = pos}
     pos = pos + n * cellBytes
     if pos - 1 > #batch then
