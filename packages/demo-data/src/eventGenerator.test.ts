@@ -194,4 +194,16 @@ describe("generateEvents: speed", () => {
     expect(count).toBe(100_000);
     expect(performance.now() - started).toBeLessThan(3_000);
   });
+
+  it("opens a thousand organizations' generators at once within a second or two", () => {
+    const started = performance.now();
+    const open = Array.from({ length: 1_000 }, (_, i) => {
+      const iterator = generateEvents({ ...options, profile: smallOrganization(`t${i}`, i), count: 100 })[
+        Symbol.iterator
+      ]();
+      return { iterator, first: iterator.next() };
+    });
+    expect(open.every(({ first }) => first.done === false)).toBe(true);
+    expect(performance.now() - started).toBeLessThan(2_000);
+  });
 });

@@ -1,5 +1,5 @@
-import { activityAt, growthAt } from "./activityCurve";
-import { HOUR_MS, hourlyOffsets } from "./timeZoneOffsets";
+import { HOUR_MS } from "./timeZoneOffsets";
+import { rangeHours, zoneActivity } from "./zoneHours";
 
 export interface TimelineZone {
   timeZone: string;
@@ -27,33 +27,47 @@ export interface Timeline {
   pickZone(uniform: number): number;
 }
 
-const HALF_HOUR_MS = HOUR_MS / 2;
-const MINUTE_MS = 60_000;
-
+/**
+ * A light view over the tables every organization shares (`zoneHours.ts`): its own state is its
+ * zones' shares and a cursor, and the cumulative activity is summed as the cursor walks.
+ */
 export function createTimeline({ fromMs, toMs, zones }: TimelineOptions): Timeline {
   if (!(Number.isFinite(fromMs) && Number.isFinite(toMs) && fromMs < toMs)) {
     throw new RangeError(`need fromMs < toMs, got [${fromMs}, ${toMs})`);
   }
   if (zones.length === 0) throw new RangeError("need at least one zone");
-  const firstHour = Math.floor(fromMs / HOUR_MS);
-  const hourCount = Math.ceil(toMs / HOUR_MS) - firstHour;
-  const zoneWeights = weighZones({ fromMs, toMs, zones }, firstHour, hourCount);
-  const cumulative = new Float64Array(hourCount);
-  let total = 0;
-  for (let hour = 0; hour < hourCount; hour++) {
-    total += sumHour(zoneWeights, zones.length, hour);
-    cumulative[hour] = total;
-  }
+  const hours = rangeHours(fromMs, toMs);
+  const { firstHour, hourCount, scale } = hours;
+  const zoneCount = zones.length;
+  const shares = Float64Array.from(zones, ({ share }) => share);
+  const activities = zones.map(({ timeZone }) => zoneActivity(timeZone, hours));
+  const zoneWeight = (hour: number, zone: number) =>
+    weigh(shares[zone] ?? 0, scale[hour] ?? 0, activities[zone]?.[hour] ?? 0);
+  const sumHour = (hour: number) => {
+    let sum = 0;
+    for (let zone = 0; zone < zoneCount; zone++) sum += zoneWeight(hour, zone);
+    return sum;
+  };
+  // The cumulative weight is summed hour after hour, once for the total and again as the cursor
+  // walks, in the same order: the same additions give the same values without storing them.
+  const total = totalWeight(hourCount, scale, shares, activities);
 
   let cursor = 0;
+  let cursorSum = sumHour(0);
+  let before = 0;
+  let through = cursorSum;
   const hourStart = (hour: number) => Math.max(fromMs, (firstHour + hour) * HOUR_MS);
   const hourEnd = (hour: number) => Math.min(toMs, (firstHour + hour + 1) * HOUR_MS);
   return {
     advance(position) {
       const target = position * total;
-      while (cursor < hourCount - 1 && (cumulative[cursor] ?? total) <= target) cursor++;
-      const before = cursor > 0 ? (cumulative[cursor - 1] ?? 0) : 0;
-      const weight = (cumulative[cursor] ?? total) - before;
+      while (cursor < hourCount - 1 && through <= target) {
+        cursor++;
+        cursorSum = sumHour(cursor);
+        before = through;
+        through = before + cursorSum;
+      }
+      const weight = through - before;
       const fraction = weight > 0 ? Math.min(Math.max((target - before) / weight, 0), 1) : 0;
       const start = hourStart(cursor);
       const end = hourEnd(cursor);
@@ -61,39 +75,47 @@ export function createTimeline({ fromMs, toMs, zones }: TimelineOptions): Timeli
       return Math.min(start + Math.floor(fraction * (end - start)), end - 1);
     },
     pickZone(uniform) {
-      let remaining = uniform * sumHour(zoneWeights, zones.length, cursor);
-      for (let zone = 0; zone < zones.length - 1; zone++) {
-        remaining -= zoneWeights[cursor * zones.length + zone] ?? 0;
+      let remaining = uniform * cursorSum;
+      for (let zone = 0; zone < zoneCount - 1; zone++) {
+        remaining -= zoneWeight(cursor, zone);
         if (remaining < 0) return zone;
       }
-      return zones.length - 1;
+      return zoneCount - 1;
     },
   };
 }
 
 /**
- * Weight of each (hour, zone), laid out hour-major so a zone pick reads adjacent entries. An hour
- * counts by its local wall clock at its middle (so +05:30 zones use the hour they mostly cover), and
- * partial first and last hours by the part inside the range.
+ * The weight of one zone in one hour. The order of the factors is part of the output: floating
+ * point is not associative, and every event depends on these sums.
  */
-function weighZones({ fromMs, toMs, zones }: TimelineOptions, firstHour: number, hourCount: number) {
-  const offsets = zones.map(({ timeZone }) => hourlyOffsets(timeZone, firstHour, hourCount));
-  const weights = new Float64Array(hourCount * zones.length);
-  for (let hour = 0; hour < hourCount; hour++) {
-    const startMs = (firstHour + hour) * HOUR_MS;
-    const covered = (Math.min(toMs, startMs + HOUR_MS) - Math.max(fromMs, startMs)) / HOUR_MS;
-    const scale = covered * growthAt((hour + 0.5) / hourCount);
-    zones.forEach(({ share }, zone) => {
-      const offsetMinutes = offsets[zone]?.[hour] ?? 0;
-      const local = startMs + HALF_HOUR_MS + offsetMinutes * MINUTE_MS;
-      weights[hour * zones.length + zone] = share * scale * activityAt(local);
-    });
-  }
-  return weights;
+function weigh(share: number, scale: number, activity: number): number {
+  return share * scale * activity;
 }
 
-function sumHour(zoneWeights: Float64Array, zoneCount: number, hour: number): number {
-  let sum = 0;
-  for (let zone = 0; zone < zoneCount; zone++) sum += zoneWeights[hour * zoneCount + zone] ?? 0;
-  return sum;
+/** Scratch for `totalWeight`, reused (timelines are built one at a time): allocating it costs more. */
+let hourSums = new Float64Array(0);
+
+/**
+ * Σ over hours of Σ over zones of `weigh`, added in the order `sumHour` adds them (0 + zone 0 +
+ * zone 1 …, then hour after hour), but walking zone by zone through the tables, which is faster.
+ */
+function totalWeight(
+  hourCount: number,
+  scale: Float64Array,
+  shares: Float64Array,
+  activities: readonly Float64Array[],
+): number {
+  if (hourSums.length < hourCount) hourSums = new Float64Array(hourCount);
+  const sums = hourSums;
+  sums.fill(0, 0, hourCount);
+  activities.forEach((activity, zone) => {
+    const share = shares[zone] ?? 0;
+    for (let hour = 0; hour < hourCount; hour++) {
+      sums[hour] = (sums[hour] ?? 0) + weigh(share, scale[hour] ?? 0, activity[hour] ?? 0);
+    }
+  });
+  let total = 0;
+  for (let hour = 0; hour < hourCount; hour++) total += sums[hour] ?? 0;
+  return total;
 }
