@@ -10,22 +10,40 @@ import { waitUntilCaughtUp } from "./support/caughtUp";
 import { expectedDeadLetters, readDeadLetters } from "./support/deadLetters";
 import { httpGet } from "./support/httpClient";
 import { produceWorkload } from "./support/produce";
-import { prepareWorkload, verifyAgainstOracle } from "./support/scenario";
+import type { RunConfig } from "./support/runConfig";
+import { type PreparedWorkload, prepareWorkload, verifyAgainstOracle } from "./support/scenario";
 
 // Proof of exactness: the seeded workload, with what a broken producer sends and events a damaged
 // store refuses mixed in, goes through real Kafka and the real worker into Redis, and every answer
 // of the API over HTTP must equal the brute-force oracle's (test/oracle). Then the same on a Redis
 // Cluster with two workers sharing the partitions and two API replicas sharing the rate limit.
-const prepared = prepareWorkload("exactness", (config) => config.size.events, { hostile: true });
-const soak = prepared.config.workload === "soak";
-const hostileOf = (kind: string) => prepared.workload.messages.filter((m) => m.hostile === kind).length;
+// Twice: a few organizations of some size, and a thousand or more, most of them small (where the
+// store keeps blocks in containers, packages/store/src/blockPlacement.ts).
+const workloads = [
+  {
+    shape: "a few organizations",
+    prepared: prepareWorkload("exactness", (config) => config.size.events, { hostile: true }),
+    queries: (config: RunConfig) => config.size.queries,
+  },
+  {
+    shape: "many small organizations",
+    prepared: prepareWorkload("exactness-many", (config) => config.size.manyOrganizations.events, {
+      hostile: true,
+      organizations: (config) => config.size.manyOrganizations.organizations,
+    }),
+    queries: (config: RunConfig) => config.size.manyOrganizations.queries,
+  },
+];
+const soak = workloads[0]?.prepared.config.workload === "soak";
+const hostileOf = (prepared: PreparedWorkload, kind: string) =>
+  prepared.workload.messages.filter((m) => m.hostile === kind).length;
 
 const deployments = redisTargets().map((target, i) => ({ ...target, replicas: i === 0 ? 1 : 2 }));
 
 describe.each(deployments)("on $name", ({ start, replicas }) => {
-  it(
-    `answers every random query exactly as the oracle does (${replicas} worker(s), ${replicas} API replica(s))`,
-    async () => {
+  it.each(workloads)(
+    `answers every random query exactly as the oracle does, $shape (${replicas} worker(s), ${replicas} API replica(s))`,
+    async ({ prepared, queries }) => {
       const redisTarget = await start();
       onTestFinished(() => redisTarget.stop());
       const names = await isolatedTopics("exact");
@@ -74,15 +92,15 @@ describe.each(deployments)("on $name", ({ start, replicas }) => {
       expect(deadLetters.distinct).toBe(expectedDeadLetters(prepared));
       expect(deadLettered).toBe(expectedDeadLetters(prepared));
       expect(deadLetters.withoutReason).toBe(0);
-      expect(deadLetters.kinds.invalid_unicode).toBe(hostileOf("invalid_unicode"));
-      expect(deadLetters.kinds.apply_failed).toBe(hostileOf("apply_failed"));
+      expect(deadLetters.kinds.invalid_unicode).toBe(hostileOf(prepared, "invalid_unicode"));
+      expect(deadLetters.kinds.apply_failed).toBe(hostileOf(prepared, "apply_failed"));
 
       // The operator repairs the damaged keys; the refused events were never counted anywhere.
       for (const key of poisonedKeys) await redis.del(key);
       const verdict = await verifyAgainstOracle(prepared, {
         redisUrl: redisTarget.url,
         prefix: names.prefix,
-        queries: prepared.config.size.queries,
+        queries: queries(prepared.config),
         workerClock: "anchor",
         apiReplicas: replicas,
       });

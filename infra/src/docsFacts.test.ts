@@ -88,6 +88,7 @@ describe("packages/store/README.md", () => {
     `${keyspace.orgBase(1, "acme")}seen:2930`,
     ...TIERS.flatMap((tier) => VIEWS.map((view) => keyspace.block(1, "acme", tier, at, view))),
     ...TIERS.map((tier) => keyspace.container(1, "acme", tier, at)),
+    ...TIERS.map((tier) => keyspace.keyed(1, "acme", tier, at)),
     keyspace.token("ab12"),
     keyspace.orgTokens("acme"),
     `${keyspace.rateLimitPrefix()}token-id`,

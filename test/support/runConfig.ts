@@ -16,6 +16,8 @@ export interface WorkloadSize {
   faultQueries: number;
   /** fast-check runs per property in httpProperties. */
   propertyRuns: number;
+  /** The exactness test's second workload: many organizations, most of them small. */
+  manyOrganizations: { organizations: number; events: number; queries: number };
 }
 
 export const WORKLOAD_SIZES: Readonly<Record<WorkloadName, WorkloadSize>> = {
@@ -26,6 +28,7 @@ export const WORKLOAD_SIZES: Readonly<Record<WorkloadName, WorkloadSize>> = {
     faultEvents: 2_500,
     faultQueries: 150,
     propertyRuns: 250,
+    manyOrganizations: { organizations: 1_000, events: 6_000, queries: 300 },
   },
   soak: {
     organizations: 6,
@@ -34,6 +37,7 @@ export const WORKLOAD_SIZES: Readonly<Record<WorkloadName, WorkloadSize>> = {
     faultEvents: 30_000,
     faultQueries: 600,
     propertyRuns: 1_000,
+    manyOrganizations: { organizations: 10_000, events: 200_000, queries: 1_500 },
   },
 };
 

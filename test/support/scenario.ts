@@ -29,7 +29,12 @@ export interface PreparedWorkload {
 export function prepareWorkload(
   suite: string,
   events: (config: RunConfig) => number,
-  options: { vocabularies?: OrgVocabulary[]; hostile?: boolean } = {},
+  options: {
+    vocabularies?: OrgVocabulary[];
+    hostile?: boolean;
+    /** How many organizations (default: the size's `organizations`). */
+    organizations?: (config: RunConfig) => number;
+  } = {},
 ): PreparedWorkload {
   const { vocabularies, hostile = false } = options;
   const config = runConfig();
@@ -39,7 +44,7 @@ export function prepareWorkload(
     seed: config.seed,
     random: createRandom(config.seed).fork(`workload:${suite}`),
     anchorMs,
-    organizations: config.size.organizations,
+    organizations: options.organizations?.(config) ?? config.size.organizations,
     events: events(config),
     ...(vocabularies ? { vocabularies } : {}),
     hostile,

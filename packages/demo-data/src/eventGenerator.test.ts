@@ -37,10 +37,9 @@ describe("generateEvents: determinism", () => {
     expect(same.length).toBeLessThan(5);
   });
 
-  it("is lazy: taking a few events from a huge stream is instant", () => {
-    const started = performance.now();
+  it("is lazy: taking a few events from a huge stream does not make the rest", () => {
+    // An eager generator would build ten million events here (the test's timeout would end it).
     expect(take(generateEvents({ ...options, count: 10_000_000 }), 3)).toHaveLength(3);
-    expect(performance.now() - started).toBeLessThan(1_000);
   });
 });
 
@@ -186,17 +185,15 @@ describe("generateEvents: time of day", () => {
   });
 });
 
-describe("generateEvents: speed", () => {
-  it("makes 100,000 events well within a second or two", () => {
-    const started = performance.now();
+// Speed is the bench's to measure (bench/src/ingestPath.ts --shape many opens 10,000 generators).
+describe("generateEvents: many at once", () => {
+  it("makes exactly the count asked for", () => {
     let count = 0;
     for (const _ of generateEvents({ ...options, count: 100_000 })) count++;
     expect(count).toBe(100_000);
-    expect(performance.now() - started).toBeLessThan(3_000);
   });
 
-  it("opens a thousand organizations' generators at once within a second or two", () => {
-    const started = performance.now();
+  it("opens a thousand organizations' generators side by side, each yielding", () => {
     const open = Array.from({ length: 1_000 }, (_, i) => {
       const iterator = generateEvents({ ...options, profile: smallOrganization(`t${i}`, i), count: 100 })[
         Symbol.iterator
@@ -204,6 +201,5 @@ describe("generateEvents: speed", () => {
       return { iterator, first: iterator.next() };
     });
     expect(open.every(({ first }) => first.done === false)).toBe(true);
-    expect(performance.now() - started).toBeLessThan(2_000);
   });
 });

@@ -3,13 +3,18 @@ import { recording as kitRecording } from "@vu/testkit";
 import { DAY_MS, DEFAULT_RETENTION } from "@vu/time-buckets";
 import { describe, expect, it } from "vitest";
 import { aggregateBatch, type BatchPayload, dedupeSets } from "./batchAggregate";
-import { STORED_TIERS } from "./blockPlacement";
+import { type Placement, STORED_TIERS, type StoredTier } from "./blockPlacement";
 import { createKeyspace } from "./keyspace";
 
 const keyspace = createKeyspace({ prefix: "t" });
 const nowMs = Date.parse("2026-11-22T12:00:00Z");
-/** Every tier dense: each block in its own keys, one per view. */
-const options = { keyspace, retention: DEFAULT_RETENTION, nowMs, dense: new Set(STORED_TIERS) };
+const placed = (...placements: Placement[]) =>
+  Object.fromEntries(STORED_TIERS.map((tier, i) => [tier, placements[i] ?? "views"])) as Record<
+    StoredTier,
+    Placement
+  >;
+/** Every tier placed `views`: each block in its own keys, one per view. */
+const options = { keyspace, retention: DEFAULT_RETENTION, nowMs, placement: placed() };
 
 /** The kit's recording with the numbers these expectations were written for. */
 const storeRecording = (id: string, at: string, patch: Partial<RecordingCompleted> = {}) =>
@@ -151,10 +156,10 @@ describe("aggregateBatch", () => {
   });
 });
 
-describe("aggregateBatch for sparse tiers", () => {
-  const sparse = { ...options, dense: new Set(["day", "week", "month"] as const) };
+describe("aggregateBatch by placement", () => {
+  const sparse = { ...options, placement: placed("container", "container", "views", "keyed", "views") };
 
-  it("writes a sparse tier's blocks as combination cells in their container, each field led by the block's index", () => {
+  it("writes a contained tier's blocks as combination cells in their container, each field led by the block's index", () => {
     const payload = aggregateBatch(
       [
         storeRecording("a", "2026-11-20T10:07:05Z"),
@@ -179,8 +184,11 @@ describe("aggregateBatch for sparse tiers", () => {
     expect(payload.blocks.some((b) => b.suffix.startsWith("b:m:") || b.suffix.startsWith("b:h:"))).toBe(
       false,
     );
-    // Dense tiers keep a key per view.
+    // Tiers placed `views` keep a key per view; `keyed` ones a key of combinations.
     expect(cellsOf(payload, "b:d:202611200000:t")).toEqual(["*", 2, 200, 120_000, 1000, 2, 400, 2]);
+    expect(payload.blocks.filter((b) => b.suffix.startsWith("b:w:"))).toMatchObject([
+      { suffix: "b:w:202611160000:k", prefix: "", fieldForm: 1, fields: [1, 2] },
+    ]);
     // A container lives as long as its last block: the minute container one hour past a minute block's life.
     expect(minutes[0]?.expireAtMs).toBe(Date.parse("2026-11-20T11:00:00Z") + 35 * DAY_MS + DAY_MS);
   });
@@ -188,13 +196,13 @@ describe("aggregateBatch for sparse tiers", () => {
   it("places days in their month, weeks and months in their year", () => {
     const payload = aggregateBatch([storeRecording("a", "2026-03-31T10:00:00Z")], {
       ...options,
-      dense: new Set(),
+      placement: placed("container", "container", "container", "container", "container"),
     });
-    const placed = payload.blocks.map((b) => `${b.suffix} ${b.prefix}`);
-    expect(placed).toContain("s:d:202603010000 30:");
-    expect(placed).toContain("s:M:202601010000 2:");
+    const places = payload.blocks.map((b) => `${b.suffix} ${b.prefix}`);
+    expect(places).toContain("s:d:202603010000 30:");
+    expect(places).toContain("s:M:202601010000 2:");
     // The ISO week of 2026-03-30 is the 13th whole week after 2026-01-01 (a Thursday).
-    expect(placed).toContain(
+    expect(places).toContain(
       `s:w:202601010000 ${Math.round((Date.parse("2026-03-30") - Date.parse("2026-01-01")) / (7 * DAY_MS))}:`,
     );
   });

@@ -8,7 +8,7 @@ import {
   TIERS,
   type Tier,
 } from "@vu/time-buckets";
-import { containerOf, type StoredTier } from "./blockPlacement";
+import { containerOf, type Placement, type StoredTier } from "./blockPlacement";
 import type { Keyspace } from "./keyspace";
 import { QUARTERED_TIER, quarterComboIndex, quarterField, quarterIndex } from "./quarterCells";
 import { SUM_FIELDS } from "./sums";
@@ -24,8 +24,8 @@ export interface CountableRecording {
 
 /**
  * One block's cells in one key: `fields[i]`'s seven sums are `sums[7i .. 7i+6]` (SUM_FIELDS order).
- * A dense tier's block has a key per view; a sparse tier's block is part of a container, each field
- * led by `prefix` (blockPlacement.ts).
+ * By its tier's placement (blockPlacement.ts), a block has a key per view, one key of its
+ * combinations, or a part of its period's container, each field led by `prefix`.
  */
 export interface BlockPayload {
   suffix: string;
@@ -61,8 +61,8 @@ export interface AggregateOptions {
   keyspace: Keyspace;
   retention: Retention;
   nowMs: number;
-  /** The organization's dense tiers (blockPlacement.ts); the others are written to containers. */
-  dense: ReadonlySet<StoredTier>;
+  /** Where each tier's blocks go (the organization's layout, blockPlacement.ts). */
+  placement: Readonly<Record<StoredTier, Placement>>;
 }
 
 /**
@@ -135,7 +135,7 @@ export function aggregateBatch(
   recordings: readonly CountableRecording[],
   options: AggregateOptions,
 ): BatchPayload {
-  const { keyspace, retention, nowMs, dense } = options;
+  const { keyspace, retention, nowMs, placement } = options;
   const comboIndex = new Map<string, number>();
   const combos: ComboPayload[] = [];
   const blocks: BlockPayload[] = [];
@@ -157,21 +157,27 @@ export function aggregateBatch(
   };
   const newBlock = (tier: Tier, startMs: number): BlockCells[] => {
     const comboForm = tier === QUARTERED_TIER ? 2 : 1;
-    if (!dense.has(tier as StoredTier)) {
-      // Sparse: the combinations alone, in the container; the container lives as long as its last block.
-      const place = containerOf(tier as StoredTier, startMs);
+    const expireAtMs = blockExpiresAt(retention, tier, startMs) ?? 0;
+    const combinationsOnly = (suffix: string, prefix: string, expireAtMs: number): BlockCells[] => {
       const cells = new BlockCells();
       blocks.push({
-        suffix: keyspace.containerSuffix(tier, place.startMs),
-        prefix: place.prefix,
-        expireAtMs: blockExpiresAt(retention, tier, place.endMs) ?? 0,
+        suffix,
+        prefix,
+        expireAtMs,
         fieldForm: comboForm,
         fields: cells.fields,
         sums: cells.sums,
       });
       return [cells];
+    };
+    const placed = placement[tier as StoredTier];
+    if (placed === "container") {
+      // The container lives as long as its last block.
+      const place = containerOf(tier as StoredTier, startMs);
+      const expiry = blockExpiresAt(retention, tier, place.endMs) ?? 0;
+      return combinationsOnly(keyspace.containerSuffix(tier, place.startMs), place.prefix, expiry);
     }
-    const expireAtMs = blockExpiresAt(retention, tier, startMs) ?? 0;
+    if (placed === "keyed") return combinationsOnly(keyspace.keyedSuffix(tier, startMs), "", expireAtMs);
     return VIEWS.map((view) => {
       const cells = new BlockCells();
       blocks.push({

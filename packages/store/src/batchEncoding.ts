@@ -7,7 +7,9 @@ import { LARGE_CELL_BYTES, SMALL_CELL_BYTES, SMALL_CELL_MAX } from "./sums";
  * encodes thousands of small arguments slowly, and the script reads this with `struct.unpack`, in C.
  */
 export function encodeBatch(payload: BatchPayload): Buffer {
-  const out = new ByteWriter(64 * 1024);
+  // Most batches are one small organization's few recordings: start within Node's buffer pool
+  // (an allocation of its own per batch cost more than the encoding) and grow for large ones.
+  const out = new ByteWriter(2048);
   out.u32(payload.ids.length);
   for (const id of payload.ids) out.str(id);
   out.u32(payload.combos.length);

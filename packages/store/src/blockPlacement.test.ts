@@ -1,6 +1,14 @@
 import { DAY_MS, HOUR_MS, MINUTE_MS } from "@vu/time-buckets";
 import { describe, expect, it } from "vitest";
-import { containerOf, DENSITY, denseTiers, densityArguments, isDense, STORED_TIERS } from "./blockPlacement";
+import {
+  containerOf,
+  LAYOUT_FIELDS,
+  LAYOUT_RULE,
+  layoutArguments,
+  parseLayout,
+  placementBy,
+  STORED_TIERS,
+} from "./blockPlacement";
 
 const at = (iso: string) => Date.parse(iso);
 
@@ -43,29 +51,42 @@ describe("containerOf", () => {
   });
 });
 
-describe("the density rule", () => {
-  it("turns a tier dense once the organization averages enough recordings per block over its span", () => {
+describe("the layout rule", () => {
+  const { minRecordings, perBlock, perContainer } = LAYOUT_RULE;
+
+  it("moves a tier to keyed blocks once its containers would hold many recordings, to views once its blocks do", () => {
+    // 100,000 recordings over 400 days: 250 a day, 10 an hour, 1,750 a week.
     const n = 100_000;
-    // 100,000 recordings over 400 days: 250 a day, 10 an hour.
     const span = 400 * DAY_MS;
-    expect(isDense("day", n, span)).toBe(false);
-    expect(isDense("week", n, span)).toBe(true);
-    expect(isDense("month", n, span)).toBe(true);
-    expect(isDense("hour", n, span)).toBe(false);
+    expect(placementBy("minute", n, span, "container")).toBe("container");
+    expect(placementBy("hour", n, span, "container")).toBe("keyed");
+    expect(placementBy("day", n, span, "container")).toBe("views");
+    expect(placementBy("month", n, span, "container")).toBe("views");
     // The same within one hour: even minutes hold ~1,700 each.
-    expect(STORED_TIERS.every((tier) => isDense(tier, n, HOUR_MS))).toBe(true);
+    expect(STORED_TIERS.every((tier) => placementBy(tier, n, HOUR_MS, "container") === "views")).toBe(true);
   });
 
-  it("keeps an organization sparse below its minimum, however bursty", () => {
-    expect(isDense("minute", DENSITY.minRecordings - 1, 0)).toBe(false);
-    expect(isDense("minute", DENSITY.minRecordings, MINUTE_MS)).toBe(true);
+  it("never moves a tier back, and keeps an organization in containers below its minimum, however bursty", () => {
+    expect(placementBy("minute", minRecordings, 400 * DAY_MS, "keyed")).toBe("keyed");
+    expect(placementBy("minute", minRecordings - 1, 0, "container")).toBe("container");
+    expect(placementBy("minute", perBlock * 100, MINUTE_MS * 100, "container")).toBe("views");
+    expect(perContainer).toBeGreaterThan(perBlock);
   });
 
-  it("passes the same rule to the apply script, and reads the dense tiers back from their codes", () => {
-    expect(densityArguments()).toBe(
-      `${DENSITY.minRecordings} ${DENSITY.recordingsPerBlock} m 60000 h 3600000 d 86400000 w 604800000 M 2592000000`,
+  it("passes the same rule to the apply script, and reads a stored layout back", () => {
+    expect(layoutArguments()).toBe(
+      `${minRecordings} ${perContainer} ${perBlock} m 60000 3600000 h 3600000 604800000 d 86400000 2592000000 w 604800000 31536000000 M 2592000000 31536000000`,
     );
-    expect([...denseTiers("hdwM")]).toEqual(["hour", "day", "week", "month"]);
-    expect(denseTiers(null).size).toBe(0);
+    const layout = parseLayout(["01222", null, "1700000000000", null, null, "5"]);
+    expect(layout.placement).toEqual({
+      minute: "container",
+      hour: "keyed",
+      day: "views",
+      week: "views",
+      month: "views",
+    });
+    expect(layout.marks).toEqual({ minute: null, hour: 1_700_000_000_000, day: null, week: null, month: 5 });
+    expect(parseLayout([]).code).toBe("00000");
+    expect(LAYOUT_FIELDS).toEqual(["layout", "mark:m", "mark:h", "mark:d", "mark:w", "mark:M"]);
   });
 });

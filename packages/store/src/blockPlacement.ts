@@ -10,20 +10,23 @@ import {
 } from "@vu/time-buckets";
 
 /**
- * Where a block's cells live. An organization's tier is **sparse** until its recordings are dense
- * enough in that tier (DENSITY below): then every block of the tier keeps only its combination
- * cells, and the blocks of one longer period share one **container** hash, each field led by the
- * block's index in the period (`<index>:<field>`). A sparse block thus costs its cells, not keys:
- * in a small organization a block holds one or two cells, which a key of its own (and five more
- * for the views) would cost many times over. Once **dense**, a tier's new cells go to one key per
- * block and view (the star-tree views), which answer the common queries without walking every
- * combination. A block may hold cells in both places (written before and after the switch): a
- * read sums them.
+ * Where a block's cells live: each organization's tier has a **placement**, which only ever moves
+ * on, as the organization's recordings get denser in that tier (LAYOUT_RULE):
+ * - `container`: blocks keep only their combination cells, and the blocks of one longer period
+ *   share one container hash, each field led by the block's index (`<index>:<field>`). In a small
+ *   organization a block holds a cell or two, which a key of its own would cost many times over.
+ * - `keyed`: once a container would hold more than a few hundred recordings, each block gets one
+ *   key of its combination cells, so a read of a short range walks no one else's cells.
+ * - `views`: once a block averages enough recordings that walking its combinations to find one
+ *   total costs more than keeping the total, each block gets a key per view (the star-tree views).
+ * A block may hold cells written under earlier placements: a read sums every place. The extent
+ * keeps, per tier, the latest `recorded_at` counted when the placement last moved (its mark): a
+ * block starting after it has cells in the current place only, so recent ranges read one key.
  */
 export type StoredTier = Exclude<Tier, "quarter">;
 export const STORED_TIERS: readonly StoredTier[] = ["minute", "hour", "day", "week", "month"];
 
-/** The period one container of a sparse tier spans, and a block's index inside it. */
+/** The period one container spans, and a block's index inside it. */
 interface ContainerRule {
   /** The container's start for a block start (UTC). */
   start(blockStartMs: number): number;
@@ -61,7 +64,7 @@ export interface ContainerPlace {
   prefix: string;
 }
 
-/** A sparse block's place in its container. */
+/** A block's place in its container (placement `container`). */
 export function containerOf(tier: StoredTier, blockStartMs: number): ContainerPlace {
   const rule = CONTAINERS[tier];
   const startMs = rule.start(blockStartMs);
@@ -72,16 +75,19 @@ export function containerOf(tier: StoredTier, blockStartMs: number): ContainerPl
 /** Ends a block's index in a container field; combination fields are digits only. */
 export const FIELD_SEPARATOR = ":";
 
-/**
- * When a tier turns dense (checked by the apply script after each batch, with the arguments of
- * `densityArguments`): once the organization has counted at least `minRecordings` and its
- * recordings average at least `recordingsPerBlock` per block of the tier over the span of its data
- * (first to last `recorded_at`). Then the views pay for themselves: a query of such a block would
- * otherwise walk that many combination cells to find one total. The switch never goes back.
- */
-export const DENSITY = { minRecordings: 2000, recordingsPerBlock: 256 } as const;
+/** Where a tier's blocks are written, in the order a tier moves through them. */
+export const PLACEMENTS = ["container", "keyed", "views"] as const;
+export type Placement = (typeof PLACEMENTS)[number];
 
-/** Nominal block lengths for the density rule (a month counts as 30 days). */
+/**
+ * When a tier's placement moves on (checked by the apply script after each batch, with the
+ * arguments of `layoutArguments`), for an organization that has counted at least `minRecordings`:
+ * to `keyed` once its recordings average `perContainer` per container period of the tier over the
+ * span of its data (first to last `recorded_at`), to `views` once they average `perBlock` per block.
+ */
+export const LAYOUT_RULE = { minRecordings: 1000, perContainer: 256, perBlock: 32 } as const;
+
+/** Nominal block and container lengths for the rule (a month counts as 30 days, a year as 365). */
 const BLOCK_MS: Readonly<Record<StoredTier, number>> = {
   minute: MINUTE_MS,
   hour: HOUR_MS,
@@ -89,35 +95,76 @@ const BLOCK_MS: Readonly<Record<StoredTier, number>> = {
   week: WEEK_MS,
   month: 30 * DAY_MS,
 };
+const CONTAINER_MS: Readonly<Record<StoredTier, number>> = {
+  minute: HOUR_MS,
+  hour: WEEK_MS,
+  day: 30 * DAY_MS,
+  week: 365 * DAY_MS,
+  month: 365 * DAY_MS,
+};
 
 /**
- * Whether a tier is dense by the rule, for an organization of `recordings` recordings whose data
- * spans `spanMs`; the apply script computes the same (lua/includes/settleDensity.lua).
+ * The placement the rule gives a tier that is at `current`, for an organization of `recordings`
+ * recordings whose data spans `spanMs`; the apply script computes the same
+ * (lua/includes/settleLayout.lua).
  */
-export function isDense(tier: StoredTier, recordings: number, spanMs: number): boolean {
-  return (
-    recordings >= DENSITY.minRecordings &&
-    recordings * BLOCK_MS[tier] >= DENSITY.recordingsPerBlock * Math.max(spanMs, BLOCK_MS[tier])
-  );
+export function placementBy(
+  tier: StoredTier,
+  recordings: number,
+  spanMs: number,
+  current: Placement,
+): Placement {
+  if (recordings < LAYOUT_RULE.minRecordings) return current;
+  const averages = (periodMs: number, least: number) =>
+    recordings * periodMs >= least * Math.max(spanMs, periodMs);
+  const reached: Placement = averages(BLOCK_MS[tier], LAYOUT_RULE.perBlock)
+    ? "views"
+    : averages(CONTAINER_MS[tier], LAYOUT_RULE.perContainer)
+      ? "keyed"
+      : "container";
+  return PLACEMENTS.indexOf(reached) > PLACEMENTS.indexOf(current) ? reached : current;
 }
 
-/** The rule as the apply script's argument: the minimum, the ratio, then tier code and block ms pairs. */
-export function densityArguments(): string {
+/** The rule as the apply script's argument: the three thresholds, then per tier its code, block ms and container ms. */
+export function layoutArguments(): string {
   return [
-    DENSITY.minRecordings,
-    DENSITY.recordingsPerBlock,
-    ...STORED_TIERS.flatMap((t) => [TIER_CODE[t], BLOCK_MS[t]]),
+    LAYOUT_RULE.minRecordings,
+    LAYOUT_RULE.perContainer,
+    LAYOUT_RULE.perBlock,
+    ...STORED_TIERS.flatMap((t) => [TIER_CODE[t], BLOCK_MS[t], CONTAINER_MS[t]]),
   ].join(" ");
 }
 
-const STORED_TIER_BY_CODE = new Map(STORED_TIERS.map((t) => [TIER_CODE[t], t]));
-
-/** The dense tiers named by the extent's `dense` field (their codes). */
-export function denseTiers(codes: string | null | undefined): ReadonlySet<StoredTier> {
-  const tiers = new Set<StoredTier>();
-  for (const code of codes ?? "") {
-    const tier = STORED_TIER_BY_CODE.get(code);
-    if (tier !== undefined) tiers.add(tier);
-  }
-  return tiers;
+/**
+ * An organization's layout: each stored tier's placement and mark. Spelled in the extent as
+ * `layout`, one digit per tier in STORED_TIERS order (the index in PLACEMENTS; missing: all
+ * containers), and `mark:<tier code>`.
+ */
+export interface OrgLayout {
+  /** The `layout` field as stored (what the apply script compares a batch's layout with). */
+  code: string;
+  placement: Readonly<Record<StoredTier, Placement>>;
+  /** Per tier: the latest `recorded_at` counted when its placement last moved; null: never moved. */
+  marks: Readonly<Record<StoredTier, number | null>>;
 }
+
+/** The extent's fields that spell the layout, in the order `parseLayout` takes their values. */
+export const LAYOUT_FIELDS = ["layout", ...STORED_TIERS.map((t) => `mark:${TIER_CODE[t]}`)] as const;
+
+export const INITIAL_LAYOUT_CODE = "0".repeat(STORED_TIERS.length);
+
+/** An organization's layout from the values of LAYOUT_FIELDS (as HMGET returns them). */
+export function parseLayout(values: ReadonlyArray<string | null | undefined>): OrgLayout {
+  const [stored, ...marks] = values;
+  const code = stored ?? INITIAL_LAYOUT_CODE;
+  const placement = {} as Record<StoredTier, Placement>;
+  const markOf = {} as Record<StoredTier, number | null>;
+  STORED_TIERS.forEach((tier, i) => {
+    placement[tier] = PLACEMENTS[Number(code[i] ?? "0")] ?? "container";
+    const mark = marks[i];
+    markOf[tier] = mark == null ? null : Number(mark);
+  });
+  return { code, placement, marks: markOf };
+}
+
+export const INITIAL_LAYOUT: OrgLayout = parseLayout([]);

@@ -21,6 +21,7 @@ describe("keyspace.classify", () => {
     }
     for (const tier of TIERS) {
       expect(keyspace.classify(keyspace.container(2, org, tier, at))).toEqual({ kind: "container", tier });
+      expect(keyspace.classify(keyspace.keyed(2, org, tier, at))).toEqual({ kind: "keyed", tier });
     }
     expect(keyspace.classify(keyspace.combos(1, org))).toEqual({ kind: "combos" });
     expect(keyspace.classify(keyspace.extent(1, org))).toEqual({ kind: "extent" });

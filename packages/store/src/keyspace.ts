@@ -13,7 +13,7 @@ import { VIEW_CODE, VIEWS, type View } from "./views";
  * (quarterCells.ts) instead of keeping quarter-hour blocks of their own; v4 keeps the Kafka offsets
  * with the sums (per organization and partition) and the view's epoch and checkpoints (the log
  * hash), so a v4 store is filled by replaying the topic, never from v3 data counted without them;
- * v5 keeps a sparse tier's blocks in containers (blockPlacement.ts), also filled by replaying.
+ * v5 places each tier's blocks by the organization's density (blockPlacement.ts), also filled by replaying.
  */
 export const STORE_VERSION = "v5";
 /**
@@ -31,6 +31,7 @@ export interface KeyspaceOptions {
 export type KeyKind =
   | { kind: "block"; tier: Tier; view: View }
   | { kind: "container"; tier: Tier }
+  | { kind: "keyed"; tier: Tier }
   | {
       kind:
         | "seen"
@@ -66,13 +67,17 @@ export interface Keyspace {
   /** The part of a block key after `orgBase` (what the ingest script receives). */
   blockSuffix(tier: Tier, startMs: number, view: View): string;
   /**
-   * Every key that may hold a block's cells: its container (a sparse tier) and its own key in
-   * every view (a dense one); blockPlacement.ts. For tools and tests that damage or inspect a block.
+   * Every key that may hold a block's cells, whatever its tier's placement (blockPlacement.ts):
+   * its container, its combinations key and its key in every view. For tools and tests that
+   * damage or inspect a block.
    */
   blockKeys(generation: number, org: string, tier: StoredTier, startMs: number): string[];
-  /** The container of a sparse tier's blocks starting at `startMs` (blockPlacement.ts). */
+  /** The container of a tier's blocks in the period starting at `startMs` (blockPlacement.ts). */
   container(generation: number, org: string, tier: Tier, startMs: number): string;
   containerSuffix(tier: Tier, startMs: number): string;
+  /** A block's combinations key, for a tier placed `keyed` (blockPlacement.ts). */
+  keyed(generation: number, org: string, tier: Tier, startMs: number): string;
+  keyedSuffix(tier: Tier, startMs: number): string;
   token(sha256Hex: string): string;
   orgTokens(org: string): string;
   rateLimitPrefix(): string;
@@ -88,6 +93,9 @@ const TIER_BY_CODE = new Map(TIERS.map((t) => [TIER_CODE[t], t]));
 const VIEW_BY_CODE = new Map(VIEWS.map((v) => [VIEW_CODE[v], v]));
 const BLOCK_KEY = /:b:([a-zA-Z]):\d{12}:([a-z])$/;
 const CONTAINER_KEY = /:s:([a-zA-Z]):\d{12}$/;
+const KEYED_KEY = /:b:([a-zA-Z]):\d{12}:k$/;
+/** The last letter of a keyed block's key: not a view's code (views.ts). */
+const KEYED_CODE = "k";
 const ORG_KEY = /:\{[^}]*\}:(combos|extent|dim:|seen:)/;
 
 function classifyKey(key: string): KeyKind {
@@ -97,6 +105,8 @@ function classifyKey(key: string): KeyKind {
   if (tier !== undefined && view !== undefined) return { kind: "block", tier, view };
   const container = TIER_BY_CODE.get(CONTAINER_KEY.exec(key)?.[1] ?? "");
   if (container !== undefined) return { kind: "container", tier: container };
+  const keyed = TIER_BY_CODE.get(KEYED_KEY.exec(key)?.[1] ?? "");
+  if (keyed !== undefined) return { kind: "keyed", tier: keyed };
   const org = ORG_KEY.exec(key)?.[1];
   if (org === "combos" || org === "extent") return { kind: org };
   if (org === "dim:") return { kind: "dimension" };
@@ -115,6 +125,8 @@ export function createKeyspace({ prefix }: KeyspaceOptions): Keyspace {
   const blockSuffix = (tier: Tier, startMs: number, view: View) =>
     `b:${TIER_CODE[tier]}:${utcStamp(startMs)}:${VIEW_CODE[view]}`;
   const containerSuffix = (tier: Tier, startMs: number) => `s:${TIER_CODE[tier]}:${utcStamp(startMs)}`;
+  const keyedSuffix = (tier: Tier, startMs: number) =>
+    `b:${TIER_CODE[tier]}:${utcStamp(startMs)}:${KEYED_CODE}`;
   return {
     prefix,
     classify: classifyKey,
@@ -130,8 +142,11 @@ export function createKeyspace({ prefix }: KeyspaceOptions): Keyspace {
       orgBase(generation, org) + blockSuffix(tier, startMs, view),
     blockSuffix,
     container: (generation, org, tier, startMs) => orgBase(generation, org) + containerSuffix(tier, startMs),
+    keyed: (generation, org, tier, startMs) => orgBase(generation, org) + keyedSuffix(tier, startMs),
+    keyedSuffix,
     blockKeys: (generation, org, tier, startMs) => [
       orgBase(generation, org) + containerSuffix(tier, containerOf(tier, startMs).startMs),
+      orgBase(generation, org) + keyedSuffix(tier, startMs),
       ...VIEWS.map((view) => orgBase(generation, org) + blockSuffix(tier, startMs, view)),
     ],
     containerSuffix,

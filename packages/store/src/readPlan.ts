@@ -1,5 +1,5 @@
 import type { Tier } from "@vu/time-buckets";
-import { containerOf, type StoredTier } from "./blockPlacement";
+import { containerOf, type OrgLayout, type StoredTier } from "./blockPlacement";
 import { storedLocation } from "./quarterCells";
 
 export interface BlockRef {
@@ -35,42 +35,55 @@ export function storedBlocks(blocks: readonly BlockRef[]): StoredBlocks {
   return { keys, keyOf, parts };
 }
 
-/** Where a stored block's sparse cells are: which container read, and the block's index there. */
+/** Where a stored block's container cells are: which container read, and the block's index there. */
 export interface ContainerSlot {
   container: number;
   index: number;
 }
 
+/** No read of that kind for this block. */
+export const NOT_READ = -1;
+
 /**
- * What one read fetches for a list of stored blocks: every container of their periods (a block's
- * cells may be there whether or not its tier is dense now: written before the switch), and the
- * key of every block of a tier assumed dense.
+ * What one read fetches for a list of stored blocks, by the organization's layout
+ * (blockPlacement.ts): a block's cells are in its current place, and, if it starts no later than
+ * its tier's mark, possibly in the places of earlier placements too: every one that may hold some
+ * is read, and the reader sums them.
  */
 export interface ReadPlan {
   containers: BlockRef[];
-  /** Per stored block: its slot among the containers' blocks. */
-  slots: ContainerSlot[];
-  denseKeys: BlockRef[];
-  /** Per stored block: its index in `denseKeys`, or -1 for a tier assumed sparse. */
-  denseOf: Int32Array;
-  /** The tiers of these blocks the plan reads no block keys of. */
-  assumedSparse: ReadonlySet<Tier>;
+  /** Per stored block: its slot among the containers' blocks, or null. */
+  slots: Array<ContainerSlot | null>;
+  keyed: BlockRef[];
+  /** Per stored block: its index in `keyed`, or NOT_READ. */
+  keyedOf: Int32Array;
+  views: BlockRef[];
+  /** Per stored block: its index in `views`, or NOT_READ. */
+  viewOf: Int32Array;
 }
 
-export function readPlan(stored: StoredBlocks, dense: ReadonlySet<StoredTier>): ReadPlan {
+export function readPlan(stored: StoredBlocks, layout: OrgLayout): ReadPlan {
   const containers: BlockRef[] = [];
   const containerIndex = new Map<string, number>();
-  const denseKeys: BlockRef[] = [];
-  const denseOf = new Int32Array(stored.keys.length).fill(-1);
-  const assumedSparse = new Set<Tier>();
-  const slots = stored.keys.map((block, k): ContainerSlot => {
+  const keyed: BlockRef[] = [];
+  const views: BlockRef[] = [];
+  const keyedOf = new Int32Array(stored.keys.length).fill(NOT_READ);
+  const viewOf = new Int32Array(stored.keys.length).fill(NOT_READ);
+  const slots = stored.keys.map((block, k): ContainerSlot | null => {
     const tier = block.tier as StoredTier;
-    if (dense.has(tier)) {
-      denseOf[k] = denseKeys.length;
-      denseKeys.push(block);
-    } else {
-      assumedSparse.add(tier);
+    const placement = layout.placement[tier];
+    const mark = layout.marks[tier];
+    // Written before the tier last moved: earlier places may hold some of its cells.
+    const older = mark !== null && block.startMs <= mark;
+    if (placement === "views") {
+      viewOf[k] = views.length;
+      views.push(block);
     }
+    if (placement === "keyed" || (placement === "views" && older)) {
+      keyedOf[k] = keyed.length;
+      keyed.push(block);
+    }
+    if (placement !== "container" && !older) return null;
     const place = containerOf(tier, block.startMs);
     const id = `${tier}:${place.startMs}`;
     let container = containerIndex.get(id);
@@ -81,5 +94,5 @@ export function readPlan(stored: StoredBlocks, dense: ReadonlySet<StoredTier>): 
     }
     return { container, index: place.index };
   });
-  return { containers, slots, denseKeys, denseOf, assumedSparse };
+  return { containers, slots, keyed, keyedOf, views, viewOf };
 }

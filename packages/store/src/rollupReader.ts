@@ -1,12 +1,12 @@
 import { compareByteOrder, DIMENSIONS, type Dimension, type DimensionValues } from "@vu/events";
 import type { Tier } from "@vu/time-buckets";
-import { denseTiers } from "./blockPlacement";
+import { LAYOUT_FIELDS, parseLayout } from "./blockPlacement";
 import { cellsByBlock, type StoredCells } from "./containerCells";
 import { createGenerationSource } from "./generation";
 import type { Keyspace } from "./keyspace";
 import { createLogPosition, type ViewStatus } from "./logPosition";
 import { type OrganizationExtent, parseExtent } from "./organizationExtent";
-import { type BlockRef, type ReadPlan, readPlan, storedBlocks } from "./readPlan";
+import { type BlockRef, NOT_READ, type ReadPlan, readPlan, storedBlocks } from "./readPlan";
 import type { RedisClient } from "./redisClient";
 import { StoreError } from "./storeError";
 import type { View } from "./views";
@@ -16,19 +16,20 @@ export type ComboValues = DimensionValues;
 
 export interface BlockSnapshot {
   view: View;
-  /** Combination id → its values, for every id the blocks can contain (combos view, or any sparse cell). */
+  /** Combination id → its values, for every id the cells can hold (combos view, or any `comboCells`). */
   combos: ReadonlyMap<string, ComboValues>;
   /**
-   * One entry per requested block, in order: its cells in `view`, kept in keys of their own (a
-   * dense tier; blockPlacement.ts). Blocks stored under the same key (the quarters of one hour,
-   * or a block asked for twice) share one array, read once.
+   * One entry per requested block, in order: its cells in `view`, from its key in that view (a
+   * tier placed `views`; blockPlacement.ts). Blocks stored under the same key (the quarters of
+   * one hour, or a block asked for twice) share one array, read once.
    */
   cells: StoredCells[];
   /**
-   * Per requested block, its cells kept in a container (a sparse tier, or written before its tier
-   * turned dense): combination cells, fields as in the combos view, whatever `view` is. Sum both.
+   * Per requested block, its cells kept without views (in its container or its combinations key,
+   * by its tier's placement now or before it moved): combination cells, fields as in the combos
+   * view, whatever `view` is. A block's answer is the sum of both lists.
    */
-  sparse: StoredCells[];
+  comboCells: StoredCells[];
   /**
    * Per requested block, which part of its cells it is (quarterCells.ts): WHOLE_BLOCK (fields
    * as they are), ALL_QUARTERS (a split hour: every field starts with its quarter's digit), or a
@@ -170,7 +171,8 @@ function unavailable(cause: unknown, org?: string): StoreError {
 
 /** The keys one read uses. */
 interface Keys {
-  block(b: BlockRef): string;
+  view(b: BlockRef): string;
+  keyed(b: BlockRef): string;
   container(tier: Tier, startMs: number): string;
   combos: string;
   extent: string;
@@ -178,19 +180,19 @@ interface Keys {
 
 /** One MULTI's result, per stored block (see ReadPlan). */
 interface AtomicRead {
-  /** Cells from the view's key of each block of a dense tier (EMPTY for the others). */
-  denseCells: StoredCells[];
-  sparse: StoredCells[];
+  /** Cells from the view's key of each block placed `views` (EMPTY for the others). */
+  viewCells: StoredCells[];
+  comboCells: StoredCells[];
   comboCount: number;
   extent: OrganizationExtent;
   stamp: string | null;
-  /** The extent's dense tiers in the same state. */
-  dense: string;
+  /** The extent's LAYOUT_FIELDS in the same state. */
+  layout: Array<string | null>;
 }
 
-/** The extent's field naming the organization's dense tiers (set by the apply script). */
-const DENSE_FIELD = "dense";
 const EMPTY: StoredCells = [];
+/** An organization's layout fields before anything moved (blockPlacement.ts): containers only. */
+const NO_LAYOUT: ReadonlyArray<string | null> = LAYOUT_FIELDS.map(() => null);
 const NO_COMBOS: ReadonlyMap<string, ComboValues> = new Map();
 
 export function createRollupReader(options: RollupReaderOptions): RollupReader {
@@ -200,8 +202,8 @@ export function createRollupReader(options: RollupReaderOptions): RollupReader {
   const generationSource = createGenerationSource({ redis, keyspace, cacheMs: generationCacheMs });
   const now = options.now ?? Date.now;
   const extents = new Map<string, { extent: OrganizationExtent; at: number }>();
-  // The dense tiers each organization had at its last read: what the next read assumes.
-  const denseHints = new Map<string, string>();
+  // The layout each organization had at its last read (LAYOUT_FIELDS): what the next read assumes.
+  const layoutHints = new Map<string, ReadonlyArray<string | null>>();
   const log = createLogPosition({ redis, keyspace });
   let knownView: { view: ReadView; at: number } | undefined;
 
@@ -211,7 +213,7 @@ export function createRollupReader(options: RollupReaderOptions): RollupReader {
     if (knownView !== undefined && knownView.view.epoch !== status.epoch) {
       comboCache.clear();
       extents.clear();
-      denseHints.clear();
+      layoutHints.clear();
     }
     const view = { generation, epoch: status.epoch };
     knownView = { view, at: now() };
@@ -266,11 +268,10 @@ export function createRollupReader(options: RollupReaderOptions): RollupReader {
   /**
    * Every block, in one MULTI so that all of them and the combination table's size are one state of
    * the store (docs/contract.md §2: a batch is wholly in an answer or not at all, and a cover that subtracts
-   * blocks must not see half of one): the containers of the blocks' periods, and the view's key of
-   * every block of a tier that `dense` names. With `fields`, dense coarse-tier keys return only
-   * those fields (see SELECTIVE_TIERS). The table's size comes last, so it counts every combination
-   * any cell read can hold. The extent's `dense` comes back too: when it names more tiers than the
-   * read assumed, the caller reads again.
+   * blocks must not see half of one): every place the plan says may hold a block's cells. With
+   * `fields`, coarse-tier block keys return only those fields (see SELECTIVE_TIERS). The table's
+   * size comes last, so it counts every combination any cell read can hold. The extent's layout
+   * comes back too: when it is not the one the plan was made for, the caller reads again.
    */
   async function readAtomically(
     plan: ReadPlan,
@@ -281,32 +282,42 @@ export function createRollupReader(options: RollupReaderOptions): RollupReader {
     const multi = redis.multi();
     // No field can match: the blocks need not be read, only the table's size and the extent.
     const readBlocks = fields === undefined || fields.length > 0;
+    const fetch = (key: string, tier: Tier) => {
+      if (fields && SELECTIVE_TIERS.has(tier)) multi.callBuffer("HMGET", key, ...fields);
+      else multi.callBuffer("HGETALL", key);
+    };
     for (const c of plan.containers) multi.callBuffer("HGETALL", keys.container(c.tier, c.startMs));
-    for (const b of readBlocks ? plan.denseKeys : []) {
-      if (fields && SELECTIVE_TIERS.has(b.tier)) multi.callBuffer("HMGET", keys.block(b), ...fields);
-      else multi.callBuffer("HGETALL", keys.block(b));
-    }
-    multi.hmget(keys.extent, "first", "last", WRITE_STAMP_FIELD, DENSE_FIELD);
+    for (const b of readBlocks ? plan.keyed : []) fetch(keys.keyed(b), b.tier);
+    for (const b of readBlocks ? plan.views : []) fetch(keys.view(b), b.tier);
+    multi.hmget(keys.extent, "first", "last", WRITE_STAMP_FIELD, ...LAYOUT_FIELDS);
     multi.hlen(keys.combos);
     const replies = await execute(multi, org);
     const comboCount = Number(replies.pop() ?? 0);
-    const [first, last, stamp = null, dense = null] =
-      (replies.pop() as Array<string | null> | undefined) ?? [];
+    const [first, last, stamp = null, ...layout] = (replies.pop() as Array<string | null> | undefined) ?? [];
     const extent = parseExtent(first, last, comboCount);
     const containers = (replies.splice(0, plan.containers.length) as Buffer[][]).map(cellsByBlock);
-    const sparse = plan.slots.map(({ container, index }) => containers[container]?.get(index) ?? EMPTY);
-    const perKey = (replies as Array<Array<Buffer | null>>).map((values, i): StoredCells => {
-      if (!fields || !SELECTIVE_TIERS.has((plan.denseKeys[i] as BlockRef).tier)) return values as Buffer[];
-      const selected: StoredCells = [];
-      values.forEach((value, j) => {
-        if (value !== null) selected.push(Buffer.from(fields[j] as string), value);
-      });
-      return selected;
+    const cellsOf = (blocks: BlockRef[]) =>
+      (replies.splice(0, readBlocks ? blocks.length : 0) as Array<Array<Buffer | null>>).map(
+        (values, i): StoredCells => {
+          if (!fields || !SELECTIVE_TIERS.has((blocks[i] as BlockRef).tier)) return values as Buffer[];
+          const selected: StoredCells = [];
+          values.forEach((value, j) => {
+            if (value !== null) selected.push(Buffer.from(fields[j] as string), value);
+          });
+          return selected;
+        },
+      );
+    const keyed = cellsOf(plan.keyed);
+    const views = cellsOf(plan.views);
+    const viewCells = Array.from(plan.viewOf, (i) => (i === NOT_READ ? EMPTY : (views[i] ?? EMPTY)));
+    // Combination cells from a block's container and its combinations key, as one list.
+    const comboCells = plan.slots.map((slot, k) => {
+      const inContainer = slot === null ? EMPTY : (containers[slot.container]?.get(slot.index) ?? EMPTY);
+      const i = plan.keyedOf[k] as number;
+      const inKey = i === NOT_READ ? EMPTY : (keyed[i] ?? EMPTY);
+      return inKey.length === 0 ? inContainer : inContainer.length === 0 ? inKey : [...inContainer, ...inKey];
     });
-    const denseCells = Array.from(plan.denseOf, (k) =>
-      k < 0 || !readBlocks ? EMPTY : (perKey[k] as StoredCells),
-    );
-    return { denseCells, sparse, comboCount, extent, stamp, dense: dense ?? "" };
+    return { viewCells, comboCells, comboCount, extent, stamp, layout };
   }
 
   return {
@@ -381,25 +392,25 @@ export function createRollupReader(options: RollupReaderOptions): RollupReader {
     const { parts } = stored;
     const combosKey = keyspace.combos(generation, org);
     const keys: Keys = {
-      block: (b) => keyspace.block(generation, org, b.tier, b.startMs, view),
+      view: (b) => keyspace.block(generation, org, b.tier, b.startMs, view),
+      keyed: (b) => keyspace.keyed(generation, org, b.tier, b.startMs),
       container: (tier, startMs) => keyspace.container(generation, org, tier, startMs),
       combos: combosKey,
       extent: keyspace.extent(generation, org),
     };
     const hintKey = `${generation}:${org}`;
-    // Dense tiers only ever grow: a read that assumed too few is made again, at most once per tier.
+    // A layout only moves on (blockPlacement.ts): a read planned for an older one is made again.
     for (;;) {
-      const assumed = denseHints.get(hintKey) ?? "";
-      const plan = readPlan(stored, denseTiers(assumed));
+      const assumed = layoutHints.get(hintKey) ?? NO_LAYOUT;
+      const plan = readPlan(stored, parseLayout(assumed));
       const read = await readWithCombos(plan, keys, view, org, options);
-      remember(denseHints, hintKey, read.dense);
-      if (read.dense !== assumed && [...denseTiers(read.dense)].some((t) => plan.assumedSparse.has(t)))
-        continue;
+      remember(layoutHints, hintKey, read.layout);
+      if (read.layout.some((value, i) => value !== assumed[i])) continue;
       return {
         view,
         combos: read.combos,
-        cells: Array.from(stored.keyOf, (k) => read.denseCells[k] as StoredCells),
-        sparse: Array.from(stored.keyOf, (k) => read.sparse[k] as StoredCells),
+        cells: Array.from(stored.keyOf, (k) => read.viewCells[k] as StoredCells),
+        comboCells: Array.from(stored.keyOf, (k) => read.comboCells[k] as StoredCells),
         parts,
         extent: read.extent,
         stamp: read.stamp,
@@ -416,7 +427,7 @@ export function createRollupReader(options: RollupReaderOptions): RollupReader {
     options: ReadOptions,
   ): Promise<AtomicRead & { combos: ReadonlyMap<string, ComboValues> }> {
     const matching = options.combosMatching;
-    if (view === "combos" && matching && plan.denseKeys.length > 0) {
+    if (view === "combos" && matching && plan.views.length + plan.keyed.length > 0) {
       const known = await currentCombos(keys.combos, org);
       const ids = [...known.values].filter(([, values]) => matching(values)).map(([id]) => id);
       if (ids.length <= known.size * SELECTIVE_SHARE) {
@@ -428,7 +439,7 @@ export function createRollupReader(options: RollupReaderOptions): RollupReader {
       }
     }
     const read = await readAtomically(plan, keys, org);
-    const needsCombos = view === "combos" || read.sparse.some((cells) => cells.length > 0);
+    const needsCombos = view === "combos" || read.comboCells.some((cells) => cells.length > 0);
     // The table only grows (ids 1..n, never reused): loaded now, it names every id the cells hold.
     const combos = needsCombos ? (await currentCombos(keys.combos, org, read.comboCount)).values : NO_COMBOS;
     return { ...read, combos };

@@ -6,7 +6,7 @@ import { useRedisTarget } from "@vu/testkit/redis";
 import { DAY_MS, DEFAULT_RETENTION } from "@vu/time-buckets";
 import { describe, expect, it } from "vitest";
 import { dedupeSets } from "./batchAggregate";
-import { containerOf, DENSITY, denseTiers, isDense, STORED_TIERS } from "./blockPlacement";
+import { containerOf, LAYOUT_RULE, parseLayout, placementBy, STORED_TIERS } from "./blockPlacement";
 import { createKeyspace, type Keyspace } from "./keyspace";
 import type { RedisClient } from "./redisClient";
 import { type BlockSnapshot, createRollupReader } from "./rollupReader";
@@ -51,7 +51,7 @@ describe.each(redisTargets())("on $name", (target) => {
   /** A block's cells wherever they are kept: its own key (dense tiers) and its container (sparse). */
   const cellsOf = (snapshot: BlockSnapshot, i: number) => [
     ...(snapshot.cells[i] ?? []),
-    ...(snapshot.sparse[i] ?? []),
+    ...(snapshot.comboCells[i] ?? []),
   ];
 
   async function totalOf(
@@ -68,13 +68,13 @@ describe.each(redisTargets())("on $name", (target) => {
   }
 
   /**
-   * "dense": acme first counts 2,000 recordings within one minute of October (the same member,
-   * models and app as `rec`), which turns every tier dense, so the tests' November recordings go
-   * to block keys with views; "sparse": they go to containers.
+   * "dense": acme first counts 1,000 recordings within one minute of October (the same member,
+   * models and app as `rec`), which places every tier in `views`, so the tests' November
+   * recordings go to block keys with views; "sparse": they go to containers.
    */
   async function laidOut(layout: Layout, writer: ReturnType<typeof createRollupWriter>) {
     if (layout === "sparse") return;
-    const burst = Array.from({ length: DENSITY.minRecordings }, (_, i) =>
+    const burst = Array.from({ length: LAYOUT_RULE.minRecordings }, (_, i) =>
       rec(`burst-${i}`, new Date(Date.parse("2026-10-05T00:00:00Z") + (i % 60) * 1000).toISOString()),
     );
     await writer.apply(1, "acme", burst);
@@ -316,42 +316,56 @@ describe.each(redisTargets())("on $name", (target) => {
     });
   });
 
-  it("turns an organization's tiers dense once its recordings are, and sums a block kept in both places", async () => {
+  it("moves an organization's tiers on once its recordings are dense, and sums a block kept in both places", async () => {
     const { keyspace, writer, reader } = setup();
     const october = "2026-10-05T00:00:00Z";
     await writer.apply(1, "acme", [rec("first", october)]);
-    expect(await redis.hget(keyspace.extent(1, "acme"), "dense")).toBeNull();
+    expect(await redis.hget(keyspace.extent(1, "acme"), "layout")).toBeNull();
     await laidOut("dense", writer);
-    // 2,001 recordings within a minute: dense in every tier from now on, for every writer.
-    expect(await redis.hget(keyspace.extent(1, "acme"), "dense")).toBe("mhdwM");
+    // 1,001 recordings within a minute: views in every tier from now on, for every writer, and
+    // each tier's mark is the latest recording counted then.
+    const [layout, markOfMonth] = await redis.hmget(keyspace.extent(1, "acme"), "layout", "mark:M");
+    expect(layout).toBe("22222");
+    expect(markOfMonth).toBe(String(Date.parse("2026-10-05T00:00:59Z")));
     const other = createRollupWriter({ redis, keyspace, dedupeWindowMs: 7 * DAY_MS, now: () => nowMs });
     expect(await other.apply(1, "acme", [rec("late", october)])).toMatchObject({ counted: 1 });
     const monthKey = keyspace.block(1, "acme", "month", Date.parse("2026-10-01T00:00:00Z"), "total");
     expect(await redis.exists(monthKey)).toBe(1);
-    expect((await totalOf(reader, "month", "2026-10-01T00:00:00Z")).count).toBe(DENSITY.minRecordings + 2);
+    expect((await totalOf(reader, "month", "2026-10-01T00:00:00Z")).count).toBe(
+      LAYOUT_RULE.minRecordings + 2,
+    );
     // One view or another, the same sums.
     const month = [{ tier: "month" as const, startMs: Date.parse("2026-10-01T00:00:00Z") }];
     const byApp = await reader.readBlocks(1, "acme", month, "app_name");
     expect(byApp.cells[0]?.length).toBe(2);
-    expect(byApp.sparse[0]?.length).toBe(2);
+    expect(byApp.comboCells[0]?.length).toBe(2);
   });
 
-  it("decides density as blockPlacement's rule says: recordings per block over the span of the data", async () => {
-    const { keyspace, writer } = setup();
-    // 2,000 recordings over ten days: 200 a day, 1,400 a week.
+  it("places tiers as blockPlacement's rule says: recordings per container and per block over the span of the data", async () => {
+    const { keyspace, writer, reader } = setup();
+    // 1,000 recordings over ten days: 4 an hour, 100 a day, 700 a week.
     const start = Date.parse("2026-11-01T00:00:00Z");
-    const spread = Array.from({ length: DENSITY.minRecordings }, (_, i) =>
-      rec(
-        `spread-${i}`,
-        new Date(start + Math.floor((i * 10 * DAY_MS) / DENSITY.minRecordings)).toISOString(),
-      ),
+    const n = LAYOUT_RULE.minRecordings;
+    const spread = Array.from({ length: n }, (_, i) =>
+      rec(`spread-${i}`, new Date(start + Math.floor((i * 10 * DAY_MS) / n)).toISOString()),
     );
     await writer.apply(1, "acme", spread);
-    const [first, last, dense] = await redis.hmget(keyspace.extent(1, "acme"), "first", "last", "dense");
+    const [first, last, layout] = await redis.hmget(keyspace.extent(1, "acme"), "first", "last", "layout");
     const span = Number(last) - Number(first);
-    const expected = STORED_TIERS.filter((tier) => isDense(tier, spread.length, span));
-    expect(expected).toEqual(["week", "month"]);
-    expect([...denseTiers(dense)]).toEqual(expected);
+    const expected = STORED_TIERS.map((tier) => placementBy(tier, n, span, "container"));
+    expect(expected).toEqual(["container", "keyed", "views", "views", "views"]);
+    expect(Object.values(parseLayout([layout]).placement)).toEqual(expected);
+    // The next recordings go to each tier's new place; reads sum old and new.
+    await writer.apply(1, "acme", [rec("later", "2026-11-03T10:20:00Z")]);
+    const hourStart = Date.parse("2026-11-03T10:00:00Z");
+    expect(await redis.exists(keyspace.keyed(1, "acme", "hour", hourStart))).toBe(1);
+    const hour = await reader.readBlocks(1, "acme", [{ tier: "hour", startMs: hourStart }], "total");
+    const counted = emptySums();
+    const cells = cellsOf(hour, 0);
+    for (let i = 1; i < cells.length; i += 2) addPacked(counted, cells[i] as Buffer);
+    expect(counted.count).toBe(
+      spread.filter((r) => r.event.recorded_at.startsWith("2026-11-03T10")).length + 1,
+    );
   });
 
   describe("token store on real Redis", () => {

@@ -3,9 +3,9 @@ import { DEFAULT_RETENTION, type Retention } from "@vu/time-buckets";
 import { Cluster } from "ioredis";
 import { aggregateBatch, type BatchPayload, type CountableRecording } from "./batchAggregate";
 import { encodeBatch } from "./batchEncoding";
-import { densityArguments } from "./blockPlacement";
-import { createDensityCache } from "./densityCache";
+import { layoutArguments } from "./blockPlacement";
 import type { Keyspace } from "./keyspace";
+import { createLayoutCache } from "./layoutCache";
 import type { RedisClient } from "./redisClient";
 import { isTransientRedisError } from "./redisErrors";
 import { type ApplyBatchReply, registerScripts } from "./scripts";
@@ -58,8 +58,8 @@ export interface ApplyGuard {
  */
 export interface PreparedBatch<R extends CountableRecording = CountableRecording> {
   readonly org: string;
-  /** The dense tiers it is laid out for (their codes): the apply script refuses another layout. */
-  readonly dense: string;
+  /** The layout it is laid out for (blockPlacement.ts): the apply script refuses another. */
+  readonly layout: string;
   readonly recordings: readonly R[];
   readonly origin: BatchOrigin | undefined;
   readonly extent: BatchPayload["extent"];
@@ -104,8 +104,8 @@ export function createRollupWriter(options: RollupWriterOptions): RollupWriter {
   const { redis, keyspace, dedupeWindowMs } = options;
   const retention = options.retention ?? DEFAULT_RETENTION;
   const now = options.now ?? Date.now;
-  const density = createDensityCache();
-  const densityRule = densityArguments();
+  const layouts = createLayoutCache();
+  const layoutRule = layoutArguments();
   registerScripts(redis);
 
   function prepare<R extends CountableRecording>(
@@ -113,11 +113,16 @@ export function createRollupWriter(options: RollupWriterOptions): RollupWriter {
     recordings: readonly R[],
     origin?: BatchOrigin,
   ): PreparedBatch<R> {
-    const dense = density.of(org);
-    const payload = aggregateBatch(recordings, { keyspace, retention, nowMs: now(), dense: dense.tiers });
+    const layout = layouts.of(org);
+    const payload = aggregateBatch(recordings, {
+      keyspace,
+      retention,
+      nowMs: now(),
+      placement: layout.placement,
+    });
     return {
       org,
-      dense: dense.codes,
+      layout: layout.code,
       recordings,
       origin,
       extent: payload.extent,
@@ -170,8 +175,8 @@ export function createRollupWriter(options: RollupWriterOptions): RollupWriter {
         ...(log as [string, string, string]),
         check.field,
         check.expected,
-        batch.dense,
-        densityRule,
+        batch.layout,
+        layoutRule,
       );
     } catch (cause) {
       throw new StoreError("applying a batch to Redis failed", {
@@ -197,13 +202,13 @@ export function createRollupWriter(options: RollupWriterOptions): RollupWriter {
     while (batch.recordings.length > 0 || origin !== undefined) {
       const reply = await call(generation, batch, guard);
       if (reply[0] === 1) {
-        density.learn(org, reply[2]);
+        layouts.learn(org, reply[2]);
         return { counted: reply[1], duplicates, replayed };
       }
       if (reply[0] === -3) throw new CheckpointMovedError(reply[1] === "" ? null : reply[1]);
       if (reply[0] === -4) {
-        // Laid out for other dense tiers than Redis holds (another worker's batch, or a new epoch).
-        density.learn(org, reply[1]);
+        // Laid out for another layout than Redis holds (another worker moved a tier, or a new epoch).
+        layouts.learn(org, reply[1]);
         batch = prepare(org, batch.recordings, origin);
         continue;
       }

@@ -28,8 +28,8 @@ export const SCRIPTS = {
 } as const satisfies Record<string, ScriptSpec>;
 
 /**
- * applyBatch's reply: `[1, counted, denseTiers]`, `[-1, duplicateIndexes]`, `[-2, appliedThroughOffset]`,
- * `[-3, checkpointInRedis]` or `[-4, denseTiers]` (see the script header).
+ * applyBatch's reply: `[1, counted, layout]`, `[-1, duplicateIndexes]`, `[-2, appliedThroughOffset]`,
+ * `[-3, checkpointInRedis]` or `[-4, layout]` (see the script header).
  */
 export type ApplyBatchReply =
   | [1, number, string]
@@ -53,8 +53,8 @@ declare module "ioredis" {
         throughOffset: string,
         checkpointField: string,
         expectedCheckpoint: string,
-        denseTiers: string,
-        densityRule: string,
+        layout: string,
+        layoutRule: string,
       ]
     ): Result<ApplyBatchReply, Context>;
     /** openEpoch-1.lua: `[1, epoch]` opened, `[0, epoch]` another was opened first. */

@@ -11,7 +11,7 @@ const rec = (id: string, offset?: number) =>
 const batchOf = (recordings: Rec[], origin?: BatchOrigin): PreparedBatch<Rec> =>
   ({
     org: "acme",
-    dense: "",
+    layout: "",
     recordings,
     origin,
     extent: [0, 0],

@@ -81,10 +81,10 @@ export async function storedBlocks(
   view: View = "total",
 ): Promise<Sums[]> {
   const snapshot = await createRollupReader({ redis, keyspace }).readBlocks(generation, org, blocks, view);
-  // A block's cells may be in its own key and in its container (a tier that turned dense).
+  // A block's cells may be in its key of the view and in places without views (blockPlacement.ts).
   return snapshot.cells.map((cells, b) => {
     const sums = emptySums();
-    for (const kept of [cells, snapshot.sparse[b] ?? []])
+    for (const kept of [cells, snapshot.comboCells[b] ?? []])
       for (let i = 1; i < kept.length; i += 2) addPacked(sums, kept[i] as Buffer);
     return sums;
   });

@@ -19,8 +19,10 @@
             holds; TIME makes a stamp unique even after Redis lost or rolled back the counter);
             o:<topic>:<partition> = the highest Kafka offset of that partition whose messages
             of this organization are all applied (offsets live with the state they produced);
-            n = how many recordings it counted; dense = the codes of its dense tiers
-            (src/blockPlacement.ts), which decide where the batch's blocks go
+            n = how many recordings it counted; layout = where each tier's blocks go, one
+            digit per tier (0 container, 1 keyed, 2 views; missing = all containers) and
+            mark:<tier code> = the latest recorded_at counted when the tier last moved
+            (src/blockPlacement.ts)
 
     KEYS[8] the generation's log hash (logPosition.ts) on a single Redis, where the partition's
             checkpoint is checked in the same atomic step; on a cluster, where it lives in another
@@ -37,8 +39,8 @@
         str key             JSON [member_email, voice_model, language_model|null, app_name]
         4 × str             the same four values; "" is a null language model
       u32 n, n × block:
-        str suffix          the key after KEYS[1]: a block and view of a dense tier, or the
-                            container of a sparse tier's blocks
+        str suffix          the key after KEYS[1]: a block's view (placement views), its
+                            combinations (keyed), or the container of its period (container)
         str prefix          what leads every field of the block in that key ("" in a block key,
                             "<index>:" in a container)
         str expiry in ms ("0" = never), u8 fieldForm, u8 cellBytes, u32 cells,
@@ -58,21 +60,21 @@
     ARGV[9] the checkpoint the worker resumed from ("" = none): if Redis holds another (it lost its
             state, or went back to a snapshot), applying past it would skip the messages between,
             so nothing is written
-    ARGV[10] the dense tiers the batch was laid out for; if they are not the organization's,
-            nothing is written
-    ARGV[11] the density rule (src/blockPlacement.ts densityArguments), checked after writing
+    ARGV[10] the layout the batch was laid out for; if it is not the organization's, nothing is
+            written
+    ARGV[11] the layout rule (src/blockPlacement.ts layoutArguments), applied after writing
 
   Output:
-     {1, n, dense}    n recordings counted (n may be 0: an empty batch only moves the offset);
-                      dense: the organization's dense tiers now, for the next batch's layout
+     {1, n, layout}   n recordings counted (n may be 0: an empty batch only moves the offset);
+                      layout: the organization's layout now, for the next batch
     {-1, {i, ...}}    nothing written: the ids at these 1-based indexes were counted before;
                       the caller drops them and calls again
     {-2, offset}      nothing written: messages up to this offset are already applied (a replay);
                       the caller drops them and, if the batch covers more, calls again
     {-3, checkpoint}  nothing written: the partition's checkpoint is not the one the worker
                       resumed from; the worker resumes from Redis' instead
-    {-4, dense}       nothing written: the organization's dense tiers are these; the caller lays
-                      the batch out again
+    {-4, layout}      nothing written: the organization's layout is this; the caller lays the
+                      batch out again
   Errors (nothing written): a malformed batch, or a key of the wrong type.
 ]]
 local base = KEYS[1]
@@ -90,7 +92,7 @@ local LARGE_CELL = "<ddddddd"
 --- @include "includes/writeBlock"
 --- @include "includes/widenExtent"
 --- @include "includes/dedupeWindows"
---- @include "includes/settleDensity"
+--- @include "includes/settleLayout"
 
 -- Phase 0: a worker ahead of what Redis holds must not write past the gap; a replay of messages
 -- this organization already has changes nothing.
@@ -108,9 +110,9 @@ if offsetField ~= "" then
   end
 end
 
-local dense = redis.call("HGET", KEYS[7], "dense") or ""
-if dense ~= ARGV[10] then
-  return {-4, dense}
+local layout = redis.call("HGET", KEYS[7], "layout") or ""
+if layout ~= ARGV[10] and not (layout == "" and tonumber(ARGV[10]) == 0) then
+  return {-4, layout}
 end
 
 -- Phase 1: decode everything.
@@ -146,10 +148,10 @@ if #ids > 0 then
   local writes = redis.call("HINCRBY", KEYS[7], "writes", 1)
   redis.call("HSET", KEYS[7], "stamp", writes .. "@" .. time[1] .. "." .. time[2])
   local recordings = redis.call("HINCRBY", KEYS[7], "n", #ids)
-  dense = settleDensity(KEYS[7], dense, recordings, ARGV[11])
+  layout = settleLayout(KEYS[7], layout, recordings, ARGV[11])
 end
 if offsetField ~= "" then
   redis.call("HSET", KEYS[7], offsetField, ARGV[7])
 end
 
-return {1, #ids, dense}
+return {1, #ids, layout}

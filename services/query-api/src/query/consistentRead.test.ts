@@ -46,7 +46,7 @@ function fakeReader(first: OrganizationExtent, during: OrganizationExtent[], hin
         parts: new Int8Array(0),
         extent: during.shift() ?? first,
         stamp: null,
-        sparse: [],
+        comboCells: [],
       };
     },
     dimensions: async () => ({ member_email: [], voice_model: [], language_model: [], app_name: [] }),

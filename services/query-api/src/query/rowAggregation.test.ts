@@ -41,7 +41,7 @@ const snapshot: BlockSnapshot = {
   view: "combos",
   extent: "unknown",
   stamp: null,
-  sparse: [],
+  comboCells: [],
   combos,
   parts: whole(4),
   cells: [
@@ -84,7 +84,7 @@ describe("aggregateRows", () => {
       view: "combos",
       extent: "unknown",
       stamp: null,
-      sparse: [],
+      comboCells: [],
       combos,
       parts: whole(2),
       cells: [
@@ -109,7 +109,7 @@ describe("aggregateRows", () => {
       view: "combos",
       extent: "unknown",
       stamp: null,
-      sparse: [],
+      comboCells: [],
       combos,
       parts: whole(1),
       cells: [[stored("9"), cell("1,1,1,1,1,1,1")]],
@@ -128,7 +128,7 @@ describe("aggregateRows", () => {
       combos,
       parts: whole(4),
       cells: [[stored("Zoom"), cell("2,20,2000,0,0,0,0")], [], [], []],
-      sparse: [
+      comboCells: [
         [stored("1"), cell("1,10,1000,5,1,7,1"), stored("3"), cell("4,40,4000,8,2,0,0")],
         [],
         [stored("2"), cell("1,1,1,1,1,0,0")],
@@ -150,7 +150,7 @@ describe("aggregateRows", () => {
       view: "language_model",
       extent: "unknown",
       stamp: null,
-      sparse: [],
+      comboCells: [],
       combos: new Map(),
       parts: whole(4),
       cells: [[stored("gpt"), cell("2,20,2000,0,0,0,0"), stored(""), cell("1,1,1,1,1,0,0")], [], [], []],
@@ -181,7 +181,7 @@ describe("aggregateRows", () => {
       view: "combos",
       extent: "unknown",
       stamp: null,
-      sparse: [],
+      comboCells: [],
       combos,
       // The same array for every reference to the key, as the reader returns it.
       cells: [hour, hour, hour, hour],
@@ -212,7 +212,7 @@ describe("aggregateRows", () => {
       view: "combos",
       extent: "unknown",
       stamp: null,
-      sparse: [],
+      comboCells: [],
       combos: many,
       cells: [
         [stored("12"), cell("1,1,1,0,0,0,0")],
@@ -236,7 +236,7 @@ describe("aggregateRows", () => {
       view: "total",
       extent: "unknown",
       stamp: null,
-      sparse: [],
+      comboCells: [],
       combos: new Map(),
       cells: [[stored("*"), cell("1,1,1,1,1,1,1")]],
       parts: Int8Array.from([ALL_QUARTERS]),

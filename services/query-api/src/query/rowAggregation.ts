@@ -164,9 +164,9 @@ function keyUses(
   };
   bucket.blocks.forEach(({ sign }, j) => {
     const part = snapshot.parts[firstIndex + j] ?? WHOLE_BLOCK;
-    // A block's cells may be in its own key (in the view) and in its container (combinations).
+    // A block's cells may be in its key of the view and in places without views (combinations).
     addUse(snapshot.cells[firstIndex + j] ?? [], classifiers.view, part, sign);
-    addUse(snapshot.sparse[firstIndex + j] ?? [], classifiers.combos, part, sign);
+    addUse(snapshot.comboCells[firstIndex + j] ?? [], classifiers.combos, part, sign);
   });
   return uses;
 }

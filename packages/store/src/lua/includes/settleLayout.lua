@@ -1,0 +1,42 @@
+-- Moves the organization's tiers to the placement the layout rule gives them (src/blockPlacement.ts,
+-- passed as "minRecordings perContainer perBlock, then per tier: code blockMs containerMs").
+-- `layout` holds one digit per tier: 0 container, 1 keyed, 2 views; a placement never moves back.
+-- A tier that moves gets its mark (mark:<code>): the latest recorded_at counted so far, after
+-- which its blocks hold cells in the new place only. Returns the new layout.
+local function settleLayout(extentKey, layout, recordings, rule)
+  local words = {}
+  for word in string.gmatch(rule, "%S+") do
+    words[#words + 1] = word
+  end
+  if recordings < tonumber(words[1]) then
+    return layout
+  end
+  local bounds = redis.call("HMGET", extentKey, "first", "last")
+  local span = tonumber(bounds[2]) - tonumber(bounds[1])
+  local perContainer, perBlock = tonumber(words[2]), tonumber(words[3])
+  local settled, updates = "", {}
+  local tier = 0
+  for i = 4, #words, 3 do
+    tier = tier + 1
+    local code, blockMs, containerMs = words[i], tonumber(words[i + 1]), tonumber(words[i + 2])
+    local current = tonumber(string.sub(layout, tier, tier)) or 0
+    local reached = 0
+    if recordings * blockMs >= perBlock * math.max(span, blockMs) then
+      reached = 2
+    elseif recordings * containerMs >= perContainer * math.max(span, containerMs) then
+      reached = 1
+    end
+    if reached > current then
+      current = reached
+      updates[#updates + 1] = "mark:" .. code
+      updates[#updates + 1] = bounds[2]
+    end
+    settled = settled .. current
+  end
+  if #updates > 0 then
+    updates[#updates + 1] = "layout"
+    updates[#updates + 1] = settled
+    redis.call("HSET", extentKey, unpack(updates))
+  end
+  return settled
+end
