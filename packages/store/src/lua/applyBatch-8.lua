@@ -102,15 +102,15 @@ if ARGV[8] ~= "" then
     return {-3, checkpoint}
   end
 end
+-- The organization's extent, read once: what phase 0 checks and phase 3 moves on.
 local offsetField = ARGV[5]
-if offsetField ~= "" then
-  local applied = redis.call("HGET", KEYS[7], offsetField)
-  if applied and tonumber(ARGV[6]) <= tonumber(applied) then
-    return {-2, applied}
-  end
+local state = redis.call("HMGET", KEYS[7], "layout", "first", "last", "writes", "n",
+  offsetField ~= "" and offsetField or "layout")
+local layout = state[1] or ""
+local applied = offsetField ~= "" and state[6]
+if applied and tonumber(ARGV[6]) <= tonumber(applied) then
+  return {-2, applied}
 end
-
-local layout = redis.call("HGET", KEYS[7], "layout") or ""
 if layout ~= ARGV[10] and not (layout == "" and tonumber(ARGV[10]) == 0) then
   return {-4, layout}
 end
@@ -130,7 +130,6 @@ local comboIds, newIndexes = lookupCombos(KEYS, combos, CHUNK)
 for _, block in ipairs(blocks) do
   readBlock(base, block, comboIds, CHUNK)
 end
-local extent = redis.call("HMGET", KEYS[7], "first", "last")
 
 -- Phase 3: write.
 for first = 1, #ids, CHUNK do
@@ -143,15 +142,25 @@ storeCombos(KEYS, combos, comboIds, newIndexes, CHUNK)
 for _, block in ipairs(blocks) do
   writeBlock(block, ARGV[2], CHUNK)
 end
+local updates = {}
 if #ids > 0 then
-  widenExtent(KEYS[7], extent, ARGV[3], ARGV[4])
-  local writes = redis.call("HINCRBY", KEYS[7], "writes", 1)
-  redis.call("HSET", KEYS[7], "stamp", writes .. "@" .. time[1] .. "." .. time[2])
-  local recordings = redis.call("HINCRBY", KEYS[7], "n", #ids)
-  layout = settleLayout(KEYS[7], layout, recordings, ARGV[11])
+  local first, last = widenExtent(updates, state[2], state[3], ARGV[3], ARGV[4])
+  local writes = string.format("%d", (tonumber(state[4]) or 0) + 1)
+  local recordings = (tonumber(state[5]) or 0) + #ids
+  updates[#updates + 1] = "writes"
+  updates[#updates + 1] = writes
+  updates[#updates + 1] = "stamp"
+  updates[#updates + 1] = writes .. "@" .. time[1] .. "." .. time[2]
+  updates[#updates + 1] = "n"
+  updates[#updates + 1] = string.format("%d", recordings)
+  layout = settleLayout(updates, layout, recordings, first, last, ARGV[11])
 end
 if offsetField ~= "" then
-  redis.call("HSET", KEYS[7], offsetField, ARGV[7])
+  updates[#updates + 1] = offsetField
+  updates[#updates + 1] = ARGV[7]
+end
+if #updates > 0 then
+  redis.call("HSET", KEYS[7], unpack(updates))
 end
 
 return {1, #ids, layout}

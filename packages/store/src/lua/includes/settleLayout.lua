@@ -1,9 +1,10 @@
 -- Moves the organization's tiers to the placement the layout rule gives them (src/blockPlacement.ts,
--- passed as "minRecordings perContainer perBlock, then per tier: code blockMs containerMs").
--- `layout` holds one digit per tier: 0 container, 1 keyed, 2 views; a placement never moves back.
--- A tier that moves gets its mark (mark:<code>): the latest recorded_at counted so far, after
--- which its blocks hold cells in the new place only. Returns the new layout.
-local function settleLayout(extentKey, layout, recordings, rule)
+-- passed as "minRecordings perContainer perBlock, then per tier: code blockMs containerMs"), for
+-- `recordings` counted between `first` and `last` (recorded_at, ms strings). `layout` holds one
+-- digit per tier: 0 container, 1 keyed, 2 views; a placement never moves back. A tier that moves
+-- gets its mark (mark:<code> = `last`), after which its blocks hold cells in the new place only.
+-- Adds the changed fields to `updates` and returns the new layout.
+local function settleLayout(updates, layout, recordings, first, last, rule)
   local words = {}
   for word in string.gmatch(rule, "%S+") do
     words[#words + 1] = word
@@ -11,10 +12,9 @@ local function settleLayout(extentKey, layout, recordings, rule)
   if recordings < tonumber(words[1]) then
     return layout
   end
-  local bounds = redis.call("HMGET", extentKey, "first", "last")
-  local span = tonumber(bounds[2]) - tonumber(bounds[1])
+  local span = tonumber(last) - tonumber(first)
   local perContainer, perBlock = tonumber(words[2]), tonumber(words[3])
-  local settled, updates = "", {}
+  local settled, moved = "", false
   local tier = 0
   for i = 4, #words, 3 do
     tier = tier + 1
@@ -27,16 +27,15 @@ local function settleLayout(extentKey, layout, recordings, rule)
       reached = 1
     end
     if reached > current then
-      current = reached
+      current, moved = reached, true
       updates[#updates + 1] = "mark:" .. code
-      updates[#updates + 1] = bounds[2]
+      updates[#updates + 1] = last
     end
     settled = settled .. current
   end
-  if #updates > 0 then
+  if moved then
     updates[#updates + 1] = "layout"
     updates[#updates + 1] = settled
-    redis.call("HSET", extentKey, unpack(updates))
   end
   return settled
 end
