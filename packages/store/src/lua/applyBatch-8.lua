@@ -28,9 +28,9 @@
             checkpoint is checked in the same atomic step; on a cluster, where it lives in another
             slot, the extent key again (and ARGV[8] is "")
 
-    ARGV[1] the dedupe window (ms): an id counted at Redis' TIME t goes into the set of window
-            floor(t / W), checked against that window's and the previous one's; each set
-            expires at the end of the following window. Redis' clock, not the worker's, so
+    ARGV[1] the dedupe window (ms): an id counted at Redis' TIME t goes into the hash of window
+            floor(t / W) (the id → ""), checked against that window's and the previous one's;
+            each expires at the end of the following window. Redis' clock, not the worker's, so
             workers with different clocks share the same windows.
     ARGV[2] the batch, binary, little-endian; "str" is a u16 byte length and the UTF-8 bytes
             (src/batchEncoding.ts writes it):
@@ -133,7 +133,12 @@ end
 
 -- Phase 3: write.
 for first = 1, #ids, CHUNK do
-  redis.call("SADD", currentSet, unpack(ids, first, math.min(first + CHUNK - 1, #ids)))
+  local marks = {}
+  for i = first, math.min(first + CHUNK - 1, #ids) do
+    marks[#marks + 1] = ids[i]
+    marks[#marks + 1] = ""
+  end
+  redis.call("HSET", currentSet, unpack(marks))
 end
 if #ids > 0 then
   redis.call("PEXPIREAT", currentSet, currentSetExpireAt)
