@@ -5,6 +5,7 @@ import {
   LAYOUT_FIELDS,
   LAYOUT_RULE,
   layoutArguments,
+  layoutOf,
   parseLayout,
   placementBy,
   STORED_TIERS,
@@ -71,6 +72,18 @@ describe("the layout rule", () => {
     expect(placementBy("minute", minRecordings - 1, 0, "container")).toBe("container");
     expect(placementBy("minute", perBlock * 100, MINUTE_MS * 100, "container")).toBe("views");
     expect(perContainer).toBeGreaterThan(perBlock);
+  });
+
+  it("judges an organization it knows nothing of by one batch: containers while small, as dense as the batch is", () => {
+    expect(layoutOf(minRecordings - 1, 0).code).toBe("00000");
+    // A backfill of 5,000 recordings over 30 days: 7 an hour, 167 a day.
+    expect(layoutOf(5_000, 30 * DAY_MS).placement).toEqual({
+      minute: "container",
+      hour: "keyed",
+      day: "views",
+      week: "views",
+      month: "views",
+    });
   });
 
   it("passes the same rule to the apply script, and reads a stored layout back", () => {

@@ -168,3 +168,15 @@ export function parseLayout(values: ReadonlyArray<string | null | undefined>): O
 }
 
 export const INITIAL_LAYOUT: OrgLayout = parseLayout([]);
+
+/**
+ * The layout the rule gives an organization of `recordings` recordings spanning `spanMs`, from
+ * containers only: what a writer assumes for an organization it knows nothing of, judging by its
+ * first batch. The apply script accepts it when the rule, with the batch counted, agrees.
+ */
+export function layoutOf(recordings: number, spanMs: number): OrgLayout {
+  const code = STORED_TIERS.map((tier) =>
+    PLACEMENTS.indexOf(placementBy(tier, recordings, spanMs, "container")),
+  ).join("");
+  return parseLayout([code]);
+}

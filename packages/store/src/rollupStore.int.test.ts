@@ -341,6 +341,31 @@ describe.each(redisTargets())("on $name", (target) => {
     expect(byApp.comboCells[0]?.length).toBe(2);
   });
 
+  it("lays a new tenant's first large batch out by its density at once, and refuses a guess the rule does not make", async () => {
+    const { keyspace, writer, reader } = setup();
+    await laidOut("dense", writer);
+    // Dense from its first batch: nothing went to containers, so no tier has a mark.
+    const fields = await redis.hgetall(keyspace.extent(1, "acme"));
+    expect(fields.layout).toBe("22222");
+    expect(Object.keys(fields).filter((f) => f.startsWith("mark:"))).toEqual([]);
+    expect(await redis.keys(`${keyspace.orgBase(1, "acme")}s:*`)).toEqual([]);
+    expect((await totalOf(reader, "month", "2026-10-01T00:00:00Z")).count).toBe(LAYOUT_RULE.minRecordings);
+
+    // "other" counted one recording a year ago; a writer that never heard of it judges a burst
+    // alone as dense, but with that old recording the rule says containers: refused, laid out again.
+    await writer.apply(1, "other", [rec("old", "2025-11-01T00:00:00Z", { organization_id: "other" })]);
+    const fresh = createRollupWriter({ redis, keyspace, dedupeWindowMs: 7 * DAY_MS, now: () => nowMs });
+    const burst = Array.from({ length: LAYOUT_RULE.minRecordings }, (_, i) =>
+      rec(`b-${i}`, "2026-11-20T10:00:00Z", { organization_id: "other" }),
+    );
+    expect(await fresh.apply(1, "other", burst)).toMatchObject({ counted: LAYOUT_RULE.minRecordings });
+    const [layout] = await redis.hmget(keyspace.extent(1, "other"), "layout");
+    const span = Date.parse("2026-11-20T10:00:00Z") - Date.parse("2025-11-01T00:00:00Z");
+    expect(Object.values(parseLayout([layout]).placement)).toEqual(
+      STORED_TIERS.map((tier) => placementBy(tier, LAYOUT_RULE.minRecordings + 1, span, "container")),
+    );
+  });
+
   it("places tiers as blockPlacement's rule says: recordings per container and per block over the span of the data", async () => {
     const { keyspace, writer, reader } = setup();
     // 1,000 recordings over ten days: 4 an hour, 100 a day, 700 a week.

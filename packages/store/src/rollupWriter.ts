@@ -113,7 +113,7 @@ export function createRollupWriter(options: RollupWriterOptions): RollupWriter {
     recordings: readonly R[],
     origin?: BatchOrigin,
   ): PreparedBatch<R> {
-    const layout = layouts.of(org);
+    const layout = layouts.of(org, recordings);
     const payload = aggregateBatch(recordings, {
       keyspace,
       retention,

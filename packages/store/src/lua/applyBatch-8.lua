@@ -60,8 +60,9 @@
     ARGV[9] the checkpoint the worker resumed from ("" = none): if Redis holds another (it lost its
             state, or went back to a snapshot), applying past it would skip the messages between,
             so nothing is written
-    ARGV[10] the layout the batch was laid out for; if it is not the organization's, nothing is
-            written
+    ARGV[10] the layout the batch was laid out for: the organization's, or the one the layout
+            rule gives it with this batch counted (then its tiers move before the batch is
+            written); else nothing is written
     ARGV[11] the layout rule (src/blockPlacement.ts layoutArguments), applied after writing
 
   Output:
@@ -111,12 +112,27 @@ local applied = offsetField ~= "" and state[6]
 if applied and tonumber(ARGV[6]) <= tonumber(applied) then
   return {-2, applied}
 end
-if layout ~= ARGV[10] and not (layout == "" and tonumber(ARGV[10]) == 0) then
-  return {-4, layout}
-end
 
 -- Phase 1: decode everything.
 local ids, combos, blocks = readBatch(ARGV[2])
+
+-- The batch's layout: the organization's, or one the rule gives it with this batch counted (a
+-- new tenant's first large batch, a backfill): then its tiers move now, before anything is
+-- written, and whatever they held before (up to the current last recording) is behind the mark.
+local updates = {}
+if layout ~= ARGV[10] and not (layout == "" and tonumber(ARGV[10]) == 0) then
+  local first, last = widenExtent({}, state[2], state[3], ARGV[3], ARGV[4])
+  local recordings = (tonumber(state[5]) or 0) + #ids
+  local moves = {}
+  local ahead = settleLayout(moves, layout, recordings, first, last, ARGV[11], state[3])
+  if ahead ~= ARGV[10] then
+    return {-4, layout}
+  end
+  layout = ahead
+  for _, field in ipairs(moves) do
+    updates[#updates + 1] = field
+  end
+end
 local time = redis.call("TIME")
 local currentSet, previousSet, currentSetExpireAt = dedupeWindows(time, tonumber(ARGV[1]))
 currentSet, previousSet = base .. currentSet, base .. previousSet
@@ -147,7 +163,6 @@ storeCombos(KEYS, combos, comboIds, newIndexes, CHUNK)
 for _, block in ipairs(blocks) do
   writeBlock(block, ARGV[2], CHUNK)
 end
-local updates = {}
 if #ids > 0 then
   local first, last = widenExtent(updates, state[2], state[3], ARGV[3], ARGV[4])
   local writes = string.format("%d", (tonumber(state[4]) or 0) + 1)
@@ -158,7 +173,7 @@ if #ids > 0 then
   updates[#updates + 1] = writes .. "@" .. time[1] .. "." .. time[2]
   updates[#updates + 1] = "n"
   updates[#updates + 1] = string.format("%d", recordings)
-  layout = settleLayout(updates, layout, recordings, first, last, ARGV[11])
+  layout = settleLayout(updates, layout, recordings, first, last, ARGV[11], last)
 end
 if offsetField ~= "" then
   updates[#updates + 1] = offsetField

@@ -2,9 +2,10 @@
 -- passed as "minRecordings perContainer perBlock, then per tier: code blockMs containerMs"), for
 -- `recordings` counted between `first` and `last` (recorded_at, ms strings). `layout` holds one
 -- digit per tier: 0 container, 1 keyed, 2 views; a placement never moves back. A tier that moves
--- gets its mark (mark:<code> = `last`), after which its blocks hold cells in the new place only.
+-- gets its mark (mark:<code> = `mark`, the latest recorded_at whose cells may be in an earlier
+-- place; nil when there are none), after which its blocks hold cells in the new place only.
 -- Adds the changed fields to `updates` and returns the new layout.
-local function settleLayout(updates, layout, recordings, first, last, rule)
+local function settleLayout(updates, layout, recordings, first, last, rule, mark)
   local words = {}
   for word in string.gmatch(rule, "%S+") do
     words[#words + 1] = word
@@ -28,8 +29,10 @@ local function settleLayout(updates, layout, recordings, first, last, rule)
     end
     if reached > current then
       current, moved = reached, true
-      updates[#updates + 1] = "mark:" .. code
-      updates[#updates + 1] = last
+      if mark then
+        updates[#updates + 1] = "mark:" .. code
+        updates[#updates + 1] = mark
+      end
     end
     settled = settled .. current
   end
