@@ -200,12 +200,11 @@ describe("cutBuckets limit", () => {
     });
   });
 
-  it("fails fast on a huge range instead of materialising it", () => {
-    const started = performance.now();
+  it("refuses a huge range instead of materialising it", () => {
+    // 44 million hours: materialised first, this would run into the test's timeout.
     expect(() =>
       cutBuckets({ startMs: 0, endMs: 5000 * 365 * DAY_MS }, "hour", zone("Europe/Berlin")),
     ).toThrow(InvalidParameterError);
-    expect(performance.now() - started).toBeLessThan(2000);
   });
 });
 

