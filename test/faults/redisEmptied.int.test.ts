@@ -15,7 +15,10 @@ import { DAY_MS, MINUTE_MS } from "../workload/timeline";
 // view's epoch is gone, restores the tokens from their topic, replays the topic from its beginning,
 // and the API meanwhile answers 503, never a 200 with numbers it knows to be wrong; an API that was
 // running all along (with its caches of combinations and answers) answers what is stored now.
-const prepared = prepareWorkload("redis-emptied", (config) => config.size.faultEvents);
+// Over many organizations, most of them small (their blocks in containers), as most tenants are.
+const prepared = prepareWorkload("redis-emptied", (config) => config.size.faultEvents, {
+  organizations: (config) => config.size.manyOrganizations.organizations,
+});
 
 it(
   "answers only 503s or exact numbers while Redis comes back empty mid-ingest, and is exact after its own replay, tokens included",

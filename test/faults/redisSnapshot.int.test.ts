@@ -13,7 +13,10 @@ import { expectExactAfterFault, prepareWorkload } from "../support/scenario";
 // or a failover to a lagging replica does. Redis then holds an older, consistent state, and its
 // checkpoints say where that state stands in the log: the worker notices that they went back,
 // opens a new epoch (readers drop their caches) and replays from them.
-const prepared = prepareWorkload("redis-snapshot", (config) => config.size.faultEvents);
+// Over many organizations, most of them small (their blocks in containers), as most tenants are.
+const prepared = prepareWorkload("redis-snapshot", (config) => config.size.faultEvents, {
+  organizations: (config) => config.size.manyOrganizations.organizations,
+});
 
 it(
   "replays what Redis lost when it comes back from an older snapshot, after the offsets moved past it",

@@ -12,7 +12,10 @@ import { expectExactAfterFault, prepareWorkload } from "../support/scenario";
 // is reset to the earliest offset (an operator's `--reset-offsets --to-earliest`), then the view's
 // checkpoints are lost too, so the worker reads the whole topic again; both after the dedupe sets
 // have expired (deleted here). Nothing may be counted twice.
-const prepared = prepareWorkload("replay-past-dedupe", (config) => config.size.faultEvents);
+// Over many organizations, most of them small (their blocks in containers), as most tenants are.
+const prepared = prepareWorkload("replay-past-dedupe", (config) => config.size.faultEvents, {
+  organizations: (config) => config.size.manyOrganizations.organizations,
+});
 const redis = createRedisClient(redisUrl());
 afterAll(() => redis.quit());
 

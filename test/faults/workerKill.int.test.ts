@@ -11,7 +11,10 @@ import { expectExactAfterFault, prepareWorkload } from "../support/scenario";
 
 // Fault: the real worker process is SIGKILLed several times while it ingests (no chance to commit
 // or clean up); a new one takes over each time. Afterwards nothing may be lost or counted twice.
-const prepared = prepareWorkload("worker-kill", (config) => config.size.faultEvents);
+// Over many organizations, most of them small (their blocks in containers), as most tenants are.
+const prepared = prepareWorkload("worker-kill", (config) => config.size.faultEvents, {
+  organizations: (config) => config.size.manyOrganizations.organizations,
+});
 const KILLS = 5;
 
 it(
