@@ -27,6 +27,7 @@ import type { TrustProxy } from "./http/trustProxy";
 import { createUnauthenticatedLimit } from "./http/unauthenticatedLimit";
 import { createOpenApiDocument } from "./openapi/openApiDocument";
 import { createCoverCache } from "./planner";
+import { createOrganizationGate, type OrganizationGateOptions } from "./query/organizationGate";
 import { API_ROUTES } from "./routes";
 
 export interface ApiConfig {
@@ -41,6 +42,8 @@ export interface ApiConfig {
   maxBlocksPerRequest?: number;
   /** Rows of answers kept for repeated queries (RESULT_CACHE_ROWS). Default: the env default. */
   resultCacheRows?: number;
+  /** One organization's questions computed at once, waiting, and how long (ORG_QUERY_*). Default: the env defaults. */
+  organizationGate?: OrganizationGateOptions;
   /** The dashboard's built files, served at /dashboard/ (DASHBOARD_DIR). Default: the env default. */
   dashboardDir?: string;
 }
@@ -131,6 +134,13 @@ export function createApp(deps: ApiDeps): Express {
     results: createResultCache({
       reader,
       maxRows: config.resultCacheRows ?? API_ENV_DEFAULTS.RESULT_CACHE_ROWS,
+      gate: createOrganizationGate(
+        config.organizationGate ?? {
+          concurrent: API_ENV_DEFAULTS.ORG_QUERY_CONCURRENCY,
+          queued: API_ENV_DEFAULTS.ORG_QUERY_QUEUE,
+          waitMs: API_ENV_DEFAULTS.ORG_QUERY_WAIT_MS,
+        },
+      ),
     }),
   };
   for (const register of API_ROUTES) register(api, routeDeps);

@@ -29,6 +29,13 @@ export const apiEnvSchema = z
      * organization's write stamp on every use); about 150 bytes each. 0 keeps none.
      */
     RESULT_CACHE_ROWS: envInt(200_000, { min: 0 }),
+    /**
+     * Questions of one organization computed at once (not answered from kept answers); more wait,
+     * up to ORG_QUERY_QUEUE of them for ORG_QUERY_WAIT_MS, and the rest get 429 with Retry-After.
+     */
+    ORG_QUERY_CONCURRENCY: envInt(4, { min: 1 }),
+    ORG_QUERY_QUEUE: envInt(16, { min: 0 }),
+    ORG_QUERY_WAIT_MS: envInt(2_000, { min: 0, max: 60_000 }),
     /** Token lookups are cached this long: a revoked token is refused within it (≤ 5 s). */
     TOKEN_CACHE_MS: envInt(2_000, { max: 5_000 }),
     LOG_LEVEL: envLogLevel,

@@ -41,6 +41,11 @@ const app = createApp({
     tokenCacheMs: env.TOKEN_CACHE_MS,
     maxBlocksPerRequest: env.MAX_BLOCKS_PER_REQUEST,
     resultCacheRows: env.RESULT_CACHE_ROWS,
+    organizationGate: {
+      concurrent: env.ORG_QUERY_CONCURRENCY,
+      queued: env.ORG_QUERY_QUEUE,
+      waitMs: env.ORG_QUERY_WAIT_MS,
+    },
     dashboardDir: env.DASHBOARD_DIR,
   },
 });

@@ -38,6 +38,10 @@ export interface ApiServerOptions {
   maxBlocksPerRequest?: number;
   /** Rows of answers the API keeps for repeated queries; default the API's own. */
   resultCacheRows?: number;
+  /** One organization's questions computed at once, waiting, and how long; default the API's own. */
+  organizationGate?: ApiConfig["organizationGate"];
+  /** Runs before each read of blocks, with its organization: tests hold a read in flight with it. */
+  beforeRead?: (org: string) => Promise<void>;
   /**
    * Open a live epoch for the prefix unless one exists (default true): data written by `write`
    * bypasses the worker, which opens it in production. False for tests of a store without one.
@@ -64,9 +68,10 @@ export async function startApiServer(options: ApiServerOptions) {
   const reader = createRollupReader({ redis, keyspace });
   const countingReader: typeof reader = {
     ...reader,
-    readBlocks(generation, org, blocks, view, readOptions) {
+    async readBlocks(generation, org, blocks, view, readOptions) {
       reads.blocks += blocks.length;
       reads.requests++;
+      await options.beforeRead?.(org);
       return reader.readBlocks(generation, org, blocks, view, readOptions);
     },
   };
@@ -86,6 +91,7 @@ export async function startApiServer(options: ApiServerOptions) {
         ? {}
         : { maxBlocksPerRequest: options.maxBlocksPerRequest }),
       ...(options.resultCacheRows === undefined ? {} : { resultCacheRows: options.resultCacheRows }),
+      ...(options.organizationGate === undefined ? {} : { organizationGate: options.organizationGate }),
     },
     now,
   });

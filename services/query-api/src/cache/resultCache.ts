@@ -1,5 +1,8 @@
 import type { ReadView, RollupReader } from "@vu/store";
+import type { OrganizationGate } from "../query/organizationGate";
 import { createBoundedCache } from "./boundedCache";
+
+const UNBOUNDED: OrganizationGate = { run: (_org, work) => work() };
 
 /** An answer and the state of the store it was computed from. */
 export interface ComputedAnswer<T> {
@@ -32,6 +35,8 @@ export interface ResultCacheOptions {
   maxRows: number;
   /** Unused answers are forgotten after this long (they are checked on every use anyway). */
   ttlMs?: number;
+  /** What every computation passes through: one organization's are bounded (organizationGate.ts). */
+  gate?: OrganizationGate;
 }
 
 interface Entry {
@@ -52,7 +57,12 @@ const MAX_ENTRIES = 10_000;
  * Redis that lost its state or went back to a snapshot never shows a stamp an answer was kept at
  * for other data. Answers without a stamp (no data) are never kept.
  */
-export function createResultCache({ reader, maxRows, ttlMs = 10 * 60_000 }: ResultCacheOptions): ResultCache {
+export function createResultCache({
+  reader,
+  maxRows,
+  ttlMs = 10 * 60_000,
+  gate = UNBOUNDED,
+}: ResultCacheOptions): ResultCache {
   const entries = createBoundedCache<Entry>({
     maxEntries: MAX_ENTRIES,
     ttlMs,
@@ -83,7 +93,7 @@ export function createResultCache({ reader, maxRows, ttlMs = 10 * 60_000 }: Resu
       noCache: boolean,
       compute: () => Promise<ComputedAnswer<T>>,
     ): Promise<T> {
-      if (key === undefined || maxRows === 0) return (await compute()).value;
+      if (key === undefined || maxRows === 0) return (await gate.run(org, compute)).value;
       const view = await reader.view();
       const id = `${view.generation}\u0000${view.epoch}\u0000${org}\u0000${key}`;
       const known = noCache ? undefined : entries.get(id);
@@ -94,7 +104,7 @@ export function createResultCache({ reader, maxRows, ttlMs = 10 * 60_000 }: Resu
       const pending = noCache ? undefined : (computing.get(id) as Promise<ComputedAnswer<T>> | undefined);
       const shared = pending && (await joined(pending, view, org));
       if (shared) return shared.value;
-      const computation = compute();
+      const computation = gate.run(org, compute);
       computing.set(id, computation);
       const computed = await computation.finally(() => {
         if (computing.get(id) === computation) computing.delete(id);

@@ -2,6 +2,7 @@ import type { Logger } from "@vu/service-runtime";
 import { StoreError, ViewNotLiveError } from "@vu/store";
 import type { ErrorRequestHandler, RequestHandler } from "express";
 import { InvalidParameterError } from "../planner";
+import { OrganizationBusyError } from "../query/organizationGate";
 import { ProblemError } from "./problemError";
 
 function send(res: Parameters<RequestHandler>[1], problem: ProblemError): void {
@@ -21,7 +22,8 @@ export const notFound: RequestHandler = (req, _res, next) => {
 
 /**
  * The one error middleware: ours → problem+json with its status (a domain InvalidParameterError
- * → a 400 naming the parameter); the store being
+ * → a 400 naming the parameter; an organization with too many questions under way → 429 with
+ * Retry-After); the store being
  * unreachable, or not live (Redis lost its state and the topic is being replayed) → 503, never
  * numbers it knows to be wrong; anything else is a bug → logged, and a 500 that reveals nothing.
  */
@@ -31,6 +33,16 @@ export function createErrorHandler(logger: Logger): ErrorRequestHandler {
     if (error instanceof ProblemError) return send(res, error);
     if (error instanceof InvalidParameterError) {
       return send(res, ProblemError.invalidParameter(error.parameter, error.message));
+    }
+    if (error instanceof OrganizationBusyError) {
+      return send(
+        res,
+        new ProblemError(
+          429,
+          `Too many of this organization's questions are being computed; try again in ${error.retryAfterS} s.`,
+          { headers: { "Retry-After": String(error.retryAfterS) } },
+        ),
+      );
     }
     if (error instanceof ViewNotLiveError) {
       logger.warn({ reason: error.message }, "store not live");
