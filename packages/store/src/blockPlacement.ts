@@ -167,8 +167,6 @@ export function parseLayout(values: ReadonlyArray<string | null | undefined>): O
   return { code, placement, marks: markOf };
 }
 
-export const INITIAL_LAYOUT: OrgLayout = parseLayout([]);
-
 /**
  * The layout the rule gives an organization of `recordings` recordings spanning `spanMs`, from
  * containers only: what a writer assumes for an organization it knows nothing of, judging by its
