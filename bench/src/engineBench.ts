@@ -1,7 +1,7 @@
 import type { DashboardQuery } from "./dashboardQueries";
 import { clickhouseSql, openClickHouse } from "./engines/clickhouseEngine";
 import { duckdbSql, openDuckDb } from "./engines/duckdbEngine";
-import type { RawEngine } from "./engines/rawEngine";
+import type { EngineStorage, RawEngine } from "./engines/rawEngine";
 import type { RawQuery } from "./engines/rawQuery";
 import { type LatencySummary, summarize } from "./latencyStats";
 import { fmt, log } from "./log";
@@ -15,6 +15,8 @@ export interface EngineQueryResult extends LatencySummary {
 export interface EngineResult {
   name: string;
   loadSeconds: number;
+  /** Bytes on disk of the loaded events, for an engine that keeps them there (ClickHouse). */
+  storage?: EngineStorage;
   /** Per dashboard query id. */
   queries: Record<string, EngineQueryResult>;
 }
@@ -63,8 +65,16 @@ export async function benchEngines(
   const results: EngineResult[] = [];
   for (const { open, sql } of ENGINES) {
     const engine = await open(csvFile);
-    log(`  ${engine.name}: loaded in ${fmt(engine.loadSeconds, 1)} s`);
-    const result: EngineResult = { name: engine.name, loadSeconds: engine.loadSeconds, queries: {} };
+    const stored = engine.storage
+      ? `; ${fmt(engine.storage.bytes / 2 ** 20, 1)} MiB on disk, ${fmt(engine.storage.bytes / Math.max(1, engine.storage.rows), 1)} bytes per event`
+      : "";
+    log(`  ${engine.name}: loaded in ${fmt(engine.loadSeconds, 1)} s${stored}`);
+    const result: EngineResult = {
+      name: engine.name,
+      loadSeconds: engine.loadSeconds,
+      ...(engine.storage ? { storage: engine.storage } : {}),
+      queries: {},
+    };
     try {
       for (const { query, apiAnswer } of queries) {
         const text = sql(query.raw);

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { importEngine } from "./engineInstall";
-import { ENGINE_THREADS, type RawEngine } from "./rawEngine";
+import { ENGINE_THREADS, type EngineStorage, type RawEngine } from "./rawEngine";
 import { RAW_COLUMNS } from "./rawEventsCsv";
 import { groupOrder, offsetOf, type RawQuery, sqlList, sqlString } from "./rawQuery";
 
@@ -78,6 +78,20 @@ export function clickhouseSql(q: RawQuery): string {
     ${SETTINGS}`;
 }
 
+/**
+ * Bytes on disk of the table's active parts (`system.parts`: compressed columns, marks, primary
+ * index; after OPTIMIZE FINAL the one merged part) and their rows.
+ */
+function tableStorage(session: { query(sql: string, format?: string): string }): EngineStorage {
+  const text = session.query(
+    `SELECT sum(bytes_on_disk) AS bytes, sum(rows) AS rows FROM system.parts
+     WHERE active AND database = currentDatabase() AND table = 'recordings'`,
+    "JSONEachRow",
+  );
+  const row = JSON.parse(text.trim() || "{}") as { bytes?: string | number; rows?: string | number };
+  return { bytes: Number(row.bytes ?? 0), rows: Number(row.rows ?? 0) };
+}
+
 /** ClickHouse in process (chDB), its data in a temporary directory removed on close. */
 export async function openClickHouse(csvFile: string): Promise<RawEngine> {
   const loaded = (await importEngine("chdb")) as ChdbApi & { default?: ChdbApi };
@@ -99,6 +113,7 @@ export async function openClickHouse(csvFile: string): Promise<RawEngine> {
   return {
     name: "ClickHouse",
     loadSeconds,
+    storage: tableStorage(session),
     async run(sql) {
       const text = session.query(sql, "JSONEachRow");
       return text
