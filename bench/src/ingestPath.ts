@@ -26,7 +26,7 @@ import { createKeyspace, createLogPosition, createRedisClient, createRollupWrite
 import { buildDataset } from "./dataset";
 import { buildManyOrgDataset, DEFAULT_ORGS } from "./manyOrgDataset";
 import { commandStats, commandStatsDelta, redisInfo } from "./redisInfo";
-import { type KeyGroup, memoryBreakdown } from "./redisMemory";
+import { bytesPerEvent, type KeyGroup, memoryBreakdown } from "./redisMemory";
 
 const SHAPES = ["single", "many"] as const;
 const { values } = parseArgs({
@@ -152,15 +152,14 @@ try {
       `  ${s.command.padEnd(24)} ${s.calls.toString().padStart(9)} calls ${((s.usec / n) | 0) === 0 ? (s.usec / n).toFixed(2) : (s.usec / n).toFixed(1)} µs/event`,
     );
   const breakdown = await memoryBreakdown(redis, keyspace, memory - memoryBefore, { payload: true });
-  const perEvent = (x: number) => (x / n).toFixed(1);
-  const cells = breakdown.cellBytes ?? 0;
+  const perEvent = bytesPerEvent(breakdown, n);
   const rollupKeys = sum(breakdown.tiers, (g) => g.keys);
   const otherKeys = sum(breakdown.other, (g) => g.keys);
   const keys = rollupKeys + breakdown.seen.keys + otherKeys;
   console.log(
-    `redis ${perEvent(breakdown.usedMemoryDelta)} B/event (used_memory Δ): cells ${perEvent(cells)} ` +
+    `redis ${perEvent.total.toFixed(1)} B/event (used_memory Δ): cells ${perEvent.cells.toFixed(1)} ` +
       `(field+value bytes of ${sum(breakdown.tiers, (g) => g.fields)} rollup fields, exact), ` +
-      `key overhead ${perEvent(breakdown.usedMemoryDelta - cells)} (of it dedupe ${perEvent(breakdown.seen.bytes)})`,
+      `key overhead ${perEvent.keyOverhead.toFixed(1)} (of it dedupe ${perEvent.dedupe.toFixed(1)})`,
   );
   console.log(
     `keys ${(keys / n).toFixed(3)}/event (${keys}): rollup ${(rollupKeys / n).toFixed(3)}, ` +

@@ -1,3 +1,4 @@
+import { waitFor } from "@vu/infra";
 import type { RedisClient } from "@vu/store";
 
 /** `INFO <section>` as a map of its `key:value` lines. */
@@ -13,6 +14,17 @@ export async function redisInfo(redis: RedisClient, section: string): Promise<Ma
 
 export async function usedMemory(redis: RedisClient): Promise<number> {
   return Number((await redisInfo(redis, "memory")).get("used_memory") ?? 0);
+}
+
+/**
+ * Waits until Redis has freed what earlier UNLINKs handed to its background thread, so a
+ * `used_memory` taken now does not shrink under the next measurement (a previous data set's keys).
+ */
+export async function lazyFreeDone(redis: RedisClient): Promise<void> {
+  await waitFor(
+    async () => Number((await redisInfo(redis, "memory")).get("lazyfree_pending_objects") ?? 0) === 0,
+    { timeoutMs: 300_000, intervalMs: 100, message: "Redis to free the unlinked keys" },
+  );
 }
 
 export interface CommandStat {

@@ -1,9 +1,15 @@
 import { type Keyspace, type RedisClient, scanKeys } from "@vu/store";
 
-/** Report names of the views (the store's own names, but "combinations" reads better in a table). */
-const VIEW_NAMES: Record<string, string> = { combos: "combinations" };
-/** The view column of rollup keys that hold no single view (a sparse tier's containers of blocks). */
-const NO_VIEW = "containers";
+/**
+ * Report names of the views (the store's own names, but "combinations" reads better in a table),
+ * and of the rollup keys that are no view's key: a sparse tier's containers of blocks, a keyed
+ * tier's combinations key per block (store v5 placements, blockPlacement.ts).
+ */
+const VIEW_NAMES: Record<string, string> = {
+  combos: "combinations",
+  container: "containers",
+  keyed: "combinations (keyed)",
+};
 /** Beyond this many dedupe keys (one key per recording) they are sampled, not measured one by one. */
 const SEEN_EXACT_LIMIT = 2000;
 
@@ -23,6 +29,13 @@ export interface KeyGroup {
 export interface MemoryBreakdownOptions {
   /** Also read every value (not the dedupe keys) to measure `payload` and `cellBytes`. */
   payload?: boolean;
+  /**
+   * With `payload`: when there are more rollup keys than this, read the payload of every k-th one
+   * only (SCAN order, which follows hash slots, not organizations or time) and estimate each tier's
+   * cells as its keys' `MEMORY USAGE` × the sample's payload ÷ `MEMORY USAGE` (`cellSample` says
+   * so). Default: every key.
+   */
+  payloadKeys?: number;
 }
 
 export interface MemoryBreakdown {
@@ -32,13 +45,38 @@ export interface MemoryBreakdown {
   seen: KeyGroup;
   /** Rollup keys (blocks, and a sparse tier's containers) per tier, all views together. */
   tiers: Record<string, KeyGroup>;
-  /** Rollup keys per view, all tiers together (containers apart, as "containers"). */
+  /** Rollup keys per view, all tiers together (containers and keyed combinations keys apart, under their own names). */
   views: Record<string, KeyGroup>;
   /** Combination table, dimension sets, anything else under the prefix. */
   other: Record<string, KeyGroup>;
   rollupBytes: number;
   /** With `{ payload: true }`: the rollup keys' payload, i.e. the cells' field and value bytes. */
   cellBytes?: number;
+  /** Present when `cellBytes` is estimated from a sample (`payloadKeys`): rollup keys read, of how many. */
+  cellSample?: { keys: number; of: number };
+}
+
+/** Redis bytes per event: all of it (`used_memory` Δ), the cells, the rest, and of the rest the dedupe state. */
+export interface BytesPerEvent {
+  total: number;
+  /** Field and value bytes of the rollup hashes (`cellBytes`; estimated when `cellSample` is set). */
+  cells: number;
+  /** `used_memory` Δ minus the cells: key names, Redis' per-key and per-field structures, combination tables, dedupe state. */
+  keyOverhead: number;
+  /** The dedupe state alone (part of the key overhead; it expires after the dedupe window). */
+  dedupe: number;
+}
+
+/** A breakdown measured with `{ payload: true }`, per event. */
+export function bytesPerEvent(breakdown: MemoryBreakdown, events: number): BytesPerEvent {
+  const cells = breakdown.cellBytes ?? Number.NaN;
+  const n = Math.max(1, events);
+  return {
+    total: breakdown.usedMemoryDelta / n,
+    cells: cells / n,
+    keyOverhead: (breakdown.usedMemoryDelta - cells) / n,
+    dedupe: breakdown.seen.bytes / n,
+  };
 }
 
 interface KeyInfo {
@@ -128,28 +166,38 @@ export async function memoryBreakdown(
   const rest: string[] = [];
   const seenSample: string[] = [];
   let seenCount = 0;
+  let rollupCount = 0;
   await scanKeys(redis, keyspace.pattern(), (keys) => {
     for (const key of keys) {
-      if (keyspace.classify(key).kind !== "seen") rest.push(key);
+      const kind = keyspace.classify(key);
+      if (kind.kind !== "seen") rest.push(key);
       else if (seenCount++ < SEEN_EXACT_LIMIT) seenSample.push(key);
+      if ("tier" in kind) rollupCount += 1;
     }
   });
+  const every =
+    options.payload && options.payloadKeys !== undefined
+      ? Math.max(1, Math.ceil(rollupCount / options.payloadKeys))
+      : 1;
 
   const tiers: Record<string, KeyGroup> = {};
   const views: Record<string, KeyGroup> = {};
   const other: Record<string, KeyGroup> = {};
   let rollupBytes = 0;
   let cellBytes = 0;
-  for (const info of await measure(redis, rest, options.payload)) {
+  const sampled: string[] = [];
+  for (const info of await measure(redis, rest, options.payload && every === 1)) {
     const kind = keyspace.classify(info.key);
     if ("tier" in kind) {
-      const view = "view" in kind ? kind.view : NO_VIEW;
+      const view = "view" in kind ? kind.view : kind.kind;
       add(tiers, kind.tier, info);
       add(views, VIEW_NAMES[view] ?? view, info);
       rollupBytes += info.bytes;
       cellBytes += info.payload ?? 0;
+      if (every > 1 && (tiers[kind.tier]?.keys ?? 0) % every === 1) sampled.push(info.key);
     } else add(other, kind.kind, info);
   }
+  if (options.payload && every > 1) cellBytes = await sampledCells(redis, keyspace, sampled, tiers);
 
   const sample = await measure(redis, seenSample);
   const scale = sample.length === 0 ? 0 : seenCount / sample.length;
@@ -166,7 +214,30 @@ export async function memoryBreakdown(
     other,
     rollupBytes,
     ...(options.payload ? { cellBytes } : {}),
+    ...(options.payload && every > 1 ? { cellSample: { keys: sampled.length, of: rollupCount } } : {}),
   };
+}
+
+/** Each tier's cells estimated from its sampled keys: the tier's MEMORY USAGE × payload ÷ MEMORY USAGE of the sample. */
+async function sampledCells(
+  redis: RedisClient,
+  keyspace: Keyspace,
+  sample: string[],
+  tiers: Record<string, KeyGroup>,
+): Promise<number> {
+  const byTier: Record<string, { bytes: number; payload: number }> = {};
+  for (const info of await measure(redis, sample, true)) {
+    const kind = keyspace.classify(info.key);
+    if (!("tier" in kind)) continue;
+    const t = byTier[kind.tier] ?? { bytes: 0, payload: 0 };
+    t.bytes += info.bytes;
+    t.payload += info.payload ?? 0;
+    byTier[kind.tier] = t;
+  }
+  return Object.entries(tiers).reduce((sum, [tier, group]) => {
+    const t = byTier[tier];
+    return sum + (t && t.bytes > 0 ? (group.bytes * t.payload) / t.bytes : 0);
+  }, 0);
 }
 
 /** Removes every key of the keyspace (UNLINK: freed in the background, Redis stays responsive). */
