@@ -1,5 +1,5 @@
 import { Resvg } from "@resvg/resvg-js";
-import { apiVariant, type BenchResults } from "./results";
+import { apiVariant, type BenchResults, runsOf } from "./results";
 
 // One colour per dashboard query (eight), the tab10 palette.
 const COLORS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf"];
@@ -112,8 +112,9 @@ function legend(results: BenchResults): string {
   return [...items, key].join("\n");
 }
 
-/** Query latency against data set size for both systems, p50 and p99, as a PNG. */
-export function renderChart(results: BenchResults): Buffer {
+/** Query latency against data set size for both systems, p50 and p99, as a PNG: the single-org data sets. */
+export function renderChart(all: BenchResults): Buffer {
+  const results = { ...all, sizes: runsOf(all, "single") };
   const sizes = results.sizes.map((s) => s.size);
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${HEIGHT}" font-family="DejaVu Sans, Arial, sans-serif">
 <rect width="100%" height="100%" fill="white"/>

@@ -1,6 +1,7 @@
+import type { OrganizationProfile } from "@vu/demo-data";
 import type { Dimension } from "@vu/events";
 import { DateTime } from "luxon";
-import type { Dataset } from "./dataset";
+import type { BenchDataset, OrganizationRole } from "./benchDataset";
 import type { RawQuery, ResponseKind } from "./engines/rawQuery";
 
 export type { ResponseKind };
@@ -17,6 +18,21 @@ export interface DashboardQuery {
   path: string;
   groupBy?: Dimension;
   raw: RawQuery;
+  /** Who it is asked for, when the data set has more than one queried organization (`organizationQueries`). */
+  organization?: AskedOrganization;
+}
+
+export interface AskedOrganization {
+  role: OrganizationRole;
+  organizationId: string;
+  recordings: number;
+}
+
+/** The data set's time range and the organization a query set is asked for. */
+export interface QueryScope {
+  fromMs: number;
+  toMs: number;
+  org: OrganizationProfile;
 }
 
 const BERLIN = "Europe/Berlin";
@@ -30,7 +46,7 @@ function path(route: string, params: Record<string, string>): string {
 }
 
 /** The last 7 days up to `end`, by hour in `zone` (instants, so the range is the same in every zone). */
-function weekByHour(id: string, title: string, dataset: Dataset, zone: string): DashboardQuery {
+function weekByHour(id: string, title: string, dataset: QueryScope, zone: string): DashboardQuery {
   const end = dataset.toMs;
   const weekAgo = end - 7 * 24 * 3_600_000;
   return {
@@ -46,7 +62,7 @@ function weekByHour(id: string, title: string, dataset: Dataset, zone: string): 
     }),
     raw: {
       kind: "stats",
-      org: dataset.large.organizationId,
+      org: dataset.org.organizationId,
       fromMs: weekAgo,
       toMs: end,
       zone,
@@ -58,7 +74,7 @@ function weekByHour(id: string, title: string, dataset: Dataset, zone: string): 
 }
 
 /** The 30 whole days before the zone's today, by day × app_name. */
-function monthByApp(id: string, title: string, dataset: Dataset, zone: string): DashboardQuery {
+function monthByApp(id: string, title: string, dataset: QueryScope, zone: string): DashboardQuery {
   const today = DateTime.fromMillis(dataset.toMs, { zone }).startOf("day");
   const start = today.minus({ days: 30 });
   return {
@@ -76,7 +92,7 @@ function monthByApp(id: string, title: string, dataset: Dataset, zone: string): 
     }),
     raw: {
       kind: "stats",
-      org: dataset.large.organizationId,
+      org: dataset.org.organizationId,
       fromMs: start.toMillis(),
       toMs: today.toMillis(),
       zone,
@@ -94,15 +110,16 @@ function monthByApp(id: string, title: string, dataset: Dataset, zone: string): 
  * quarter summary, a CSV export page, a week by hour in a half-hour zone; and the UTC twins of
  * the two zoned queries, which show what the zone costs.
  */
-export function dashboardQueries(dataset: Dataset): DashboardQuery[] {
-  const org = dataset.large.organizationId;
+export function dashboardQueries(dataset: QueryScope): DashboardQuery[] {
+  const org = dataset.org.organizationId;
   const end = dataset.toMs;
   const today = DateTime.fromMillis(end, { zone: BERLIN }).startOf("day");
   const quarterStart = today.startOf("quarter").minus({ quarters: 1 });
   const quarterEnd = quarterStart.endOf("quarter").startOf("day");
   const utcToday = DateTime.fromMillis(end, { zone: "utc" }).startOf("day");
   const utcMonthStart = utcToday.minus({ days: 30 });
-  const voiceModel = dataset.large.voiceModels[0] ?? "";
+  const voiceModel = dataset.org.voiceModels[0] ?? "";
+  // Core apps, which every generated organization has (demo-data lists them first).
   const apps = ["Zoom", "Bürokratie-Assistent"];
 
   return [
@@ -185,4 +202,19 @@ export function dashboardQueries(dataset: Dataset): DashboardQuery[] {
     monthByApp("b-utc", "30 days by day × app_name (UTC)", dataset, "UTC"),
     weekByHour("f-utc", "7 days by hour (UTC)", dataset, "UTC"),
   ];
+}
+
+/**
+ * The dashboard set for each organization the data set names: the single set's large organization
+ * under the plain ids (a, b, …), the multi-tenant set's largest, median and smallest under
+ * `largest:a`, `median:a`, `smallest:a`, … (ids stay unique in a run's results).
+ */
+export function organizationQueries(dataset: BenchDataset): DashboardQuery[] {
+  return dataset.queried.flatMap(({ role, profile, count }) =>
+    dashboardQueries({ fromMs: dataset.fromMs, toMs: dataset.toMs, org: profile }).map((query) => ({
+      ...query,
+      id: role === "large" ? query.id : `${role}:${query.id}`,
+      organization: { role, organizationId: profile.organizationId, recordings: count },
+    })),
+  );
 }

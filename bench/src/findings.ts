@@ -1,10 +1,13 @@
 import type { QueryResult } from "./queryBench";
-import { type ApiVariant, apiVariant, apiVariants, type BenchResults, type SizeResult } from "./results";
-
-const f = (n: number, digits = 0) =>
-  Number.isFinite(n)
-    ? n.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits })
-    : "–";
+import { f } from "./reportFormat";
+import {
+  type ApiVariant,
+  apiVariant,
+  apiVariants,
+  type BenchResults,
+  runsOf,
+  type SizeResult,
+} from "./results";
 
 /** Where the worker's time per event goes, from its CPU, Redis' CPU and the apply script's server time. */
 function ingestFindings(s: SizeResult): string[] {
@@ -75,11 +78,12 @@ function queryFinding(q: QueryResult, v: ApiVariant, connections: number): strin
 
 /**
  * The "what limits it" part of the report, written from the numbers of this run: for each missed
- * target, the measurements that locate the bottleneck.
+ * target of the single-org data set, the measurements that locate the bottleneck.
  */
 export function renderFindings(r: BenchResults): string {
-  const largest = r.sizes.at(-1);
-  const smallest = r.sizes[0];
+  const single = runsOf(r, "single");
+  const largest = single.at(-1);
+  const smallest = single[0];
   if (largest === undefined || smallest === undefined) return "";
   const sections: string[] = [];
   const ingestMissed = largest.ingest.ratio < 0.8 || largest.ingest.worker.rate.eventsPerSecond < 50_000;

@@ -1,9 +1,18 @@
 import { parseArgs } from "node:util";
+import { SHAPES, type Shape } from "./benchDataset";
+import { DEFAULT_ORGS } from "./manyOrgDataset";
 
 /** What one `npm run bench` does; every field can be set by a flag, most also by an environment variable. */
 export interface BenchOptions {
-  /** Recordings of the large organization per run; each size is a separate data set end to end. */
+  /**
+   * Recordings per data set: the large organization's (`single`), all organizations' together
+   * (`many`). Each size and shape is a separate data set end to end.
+   */
   sizes: number[];
+  /** The data sets each size runs, in this order: one large organization, and/or the multi-tenant set. */
+  shapes: Shape[];
+  /** Organizations of the multi-tenant data set. */
+  orgs: number;
   kafkaBrokers: string[];
   /** Used with --shared-redis; otherwise the bench starts a private redis-server. */
   redisUrl: string;
@@ -53,6 +62,15 @@ function parseSizes(text: string): number[] {
   return sizes.sort((a, b) => a - b);
 }
 
+function parseShapes(text: string): Shape[] {
+  const names = text.split(",").map((part) => part.trim());
+  const shapes = SHAPES.filter((shape) => names.includes(shape));
+  if (names.length === 0 || shapes.length !== new Set(names).size) {
+    throw new Error(`--shapes must be a comma-separated list of ${SHAPES.join(", ")}, got "${text}"`);
+  }
+  return shapes;
+}
+
 function positive(name: string, text: string | undefined, fallback: number): number {
   if (text === undefined) return fallback;
   const value = Number(text);
@@ -66,6 +84,8 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     args: argv,
     options: {
       sizes: { type: "string" },
+      shapes: { type: "string" },
+      orgs: { type: "string" },
       quick: { type: "boolean", default: false },
       connections: { type: "string" },
       "query-duration": { type: "string" },
@@ -88,8 +108,19 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
   });
   const sizesText = values.sizes ?? env.BENCH_SIZES;
   const quick = values.quick ?? false;
+  const sizes = sizesText ? parseSizes(sizesText) : quick ? QUICK_SIZES : FULL_SIZES;
+  const shapes = parseShapes(values.shapes ?? SHAPES.join(","));
+  const orgs = positive("--orgs", values.orgs, DEFAULT_ORGS);
+  if (!Number.isSafeInteger(orgs)) throw new Error(`--orgs must be an integer, got "${values.orgs}"`);
+  if (shapes.includes("many") && sizes.some((size) => size < orgs)) {
+    throw new Error(
+      `the multi-tenant data set needs a recording per organization: every size ≥ --orgs ${orgs}`,
+    );
+  }
   return {
-    sizes: sizesText ? parseSizes(sizesText) : quick ? QUICK_SIZES : FULL_SIZES,
+    sizes,
+    shapes,
+    orgs,
     kafkaBrokers: (env.KAFKA_BROKERS ?? "127.0.0.1:9092").split(",").map((b) => b.trim()),
     redisUrl: env.REDIS_URL ?? "redis://127.0.0.1:6379",
     sharedRedis: values["shared-redis"] ?? false,

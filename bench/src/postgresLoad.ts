@@ -2,7 +2,7 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
-import type { Dataset } from "./dataset";
+import type { BenchDataset } from "./benchDataset";
 import { csvChunks } from "./engines/rawEventsCsv";
 import { fmt, log } from "./log";
 
@@ -32,7 +32,8 @@ export async function ensureDatabase(url: string): Promise<void> {
   }
 }
 
-export const schemaFor = (size: number) => `bench_${size}`;
+/** `bench_200000`, `bench_200000_many`: one schema per data set (its key). */
+export const schemaFor = (key: string) => `bench_${key.replaceAll("-", "_")}`;
 
 /**
  * The raw-table baseline: COPY (FREEZE, in the transaction that creates the table, so the rows are
@@ -40,8 +41,11 @@ export const schemaFor = (size: number) => `bench_${size}`;
  * ANALYZE for the visibility map and the planner's statistics. One covering index serves every
  * dashboard query as an index-only range scan on (organization_id, recorded_at).
  */
-export async function loadPostgres(url: string, dataset: Dataset): Promise<PostgresLoad> {
-  const schema = schemaFor(dataset.size);
+export async function loadPostgres(
+  url: string,
+  dataset: Pick<BenchDataset, "key" | "total" | "events">,
+): Promise<PostgresLoad> {
+  const schema = schemaFor(dataset.key);
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
@@ -112,11 +116,11 @@ export async function loadPostgres(url: string, dataset: Dataset): Promise<Postg
   }
 }
 
-export async function dropSchema(url: string, size: number): Promise<void> {
+export async function dropSchema(url: string, key: string): Promise<void> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    await client.query(`DROP SCHEMA IF EXISTS ${schemaFor(size)} CASCADE`);
+    await client.query(`DROP SCHEMA IF EXISTS ${schemaFor(key)} CASCADE`);
   } finally {
     await client.end();
   }

@@ -83,7 +83,9 @@ async function main(): Promise<void> {
   }
   await seed();
   const only = values.only?.split(",");
-  const queries = dashboardQueries(dataset).filter((q) => !only || only.includes(q.id));
+  const queries = dashboardQueries({ ...dataset, org: dataset.large }).filter(
+    (q) => !only || only.includes(q.id),
+  );
   for (const q of queries) for (let i = 0; i < 20; i++) await get(q.path);
   const profile = values.profile ? await startCpuProfile() : undefined;
   for (const q of queries) {

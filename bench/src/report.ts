@@ -2,28 +2,25 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { REPO_ROOT } from "./childService";
 import { renderFindings } from "./findings";
-import { type ApiVariant, apiVariant, type BenchResults, type SizeResult } from "./results";
-import { checkTargets, fasterEngine } from "./targets";
+import { engineSection, querySection, scalingSection, throughputSection } from "./queryReport";
+import { f, runLabel, table } from "./reportFormat";
+import { apiVariant, type BenchResults, runsOf, type SizeResult } from "./results";
+import { targetsTable } from "./targets";
+import { tenantSection } from "./tenantReport";
 
-const f = (n: number, digits = 0) =>
-  Number.isFinite(n)
-    ? n.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits })
-    : "–";
-/** Milliseconds, or "–" when the value is missing (results from before a column existed). */
-const ms = (n: number | undefined, digits: number) =>
-  n === undefined || !Number.isFinite(n) ? "–" : `${f(n, digits)} ms`;
-const times = (n: number | undefined, digits = 1) =>
-  n === undefined || !Number.isFinite(n) ? "–" : `×${f(n, digits)}`;
-const kib = (bytes: number | undefined) =>
-  bytes === undefined || !Number.isFinite(bytes) ? "–" : `${f(bytes / 1024, 1)} KiB`;
 const mib = (bytes: number) => `${f(bytes / 2 ** 20, 1)} MiB`;
-const label = (size: number) =>
-  size >= 1e6 ? `${f(size / 1e6, size % 1e6 === 0 ? 0 : 2)}M` : `${f(size / 1e3)}k`;
 
-function table(header: string[], rows: string[][]): string {
-  const line = (cells: string[]) => `| ${cells.join(" | ")} |`;
-  return [line(header), line(header.map(() => "---")), ...rows.map(line)].join("\n");
+/** What the multi-tenant data set is, if the run has one. */
+function manyNote(r: BenchResults): string {
+  const many = runsOf(r, "many")[0];
+  if (many === undefined) return "";
+  return `\n**Multi-tenant**: the size's recordings over the same 13 months shared by ${f(many.organizations ?? Number.NaN)}
+organizations with Zipf sizes (the largest 10 %), all interleaved in time in one topic (see README.md).`;
 }
+
+/** The largest run of each shape the results hold (the tables of one run's details show these). */
+const largestRuns = (r: BenchResults): SizeResult[] =>
+  (["single", "many"] as const).flatMap((shape) => runsOf(r, shape).slice(-1));
 
 function machineSection(r: BenchResults): string {
   const m = r.machine;
@@ -43,17 +40,11 @@ function machineSection(r: BenchResults): string {
   );
 }
 
-function targetsSection(r: BenchResults): string {
-  return table(
-    ["Area", "Target", "Measured", ""],
-    checkTargets(r).map((c) => [c.area, c.target, c.measured, c.met ? "✅ met" : "❌ missed"]),
-  );
-}
-
 function datasetSection(r: BenchResults): string {
   return table(
     [
-      "Size",
+      "Data set",
+      "Organizations",
       "Events (all orgs)",
       "Range",
       "Produce",
@@ -63,7 +54,8 @@ function datasetSection(r: BenchResults): string {
       "PG table + index",
     ],
     r.sizes.map((s) => [
-      label(s.size),
+      runLabel(s),
+      f(s.organizations ?? 3),
       f(s.totalEvents),
       `${s.from.slice(0, 16)} → ${s.to.slice(0, 16)}`,
       `${f(s.produce.seconds, 1)} s (${f(s.produce.eventsPerSecond)} events/s)`,
@@ -78,7 +70,7 @@ function datasetSection(r: BenchResults): string {
 function ingestSection(r: BenchResults): string {
   const rates = table(
     [
-      "Size",
+      "Data set",
       "Bare kafkajs consumer",
       "Ingest worker",
       "Ratio",
@@ -92,7 +84,7 @@ function ingestSection(r: BenchResults): string {
       const evalsha = w.redisCommands.find((c) => c.command === "evalsha");
       const perEvent = evalsha ? `${f(evalsha.usec / Math.max(1, w.metrics.applied), 1)} µs (evalsha)` : "–";
       return [
-        label(s.size),
+        runLabel(s),
         `${f(s.ingest.bare.rate.eventsPerSecond)} events/s (CPU ${f(s.ingest.bare.cores, 2)} cores)`,
         `${f(w.rate.eventsPerSecond)} events/s`,
         f(s.ingest.ratio, 2),
@@ -103,32 +95,34 @@ function ingestSection(r: BenchResults): string {
       ];
     }),
   );
-  const last = r.sizes.at(-1);
-  const commands = last
-    ? table(
-        ["Redis command", "Calls", "Server time", "µs / call"],
-        last.ingest.worker.redisCommands.map((c) => [
-          c.command,
-          f(c.calls),
-          `${f(c.usec / 1e6, 2)} s`,
-          f(c.usec / c.calls, 2),
-        ]),
-      )
-    : "";
-  const profile = last?.ingest.worker.profile;
+  return [rates, ...largestRuns(r).map(ingestDetails)].join("\n\n");
+}
+
+/** One run's Redis commands during the ingest, and the worker's profile if taken. */
+function ingestDetails(last: SizeResult): string {
+  const commands = table(
+    ["Redis command", "Calls", "Server time", "µs / call"],
+    last.ingest.worker.redisCommands.map((c) => [
+      c.command,
+      f(c.calls),
+      `${f(c.usec / 1e6, 2)} s`,
+      f(c.usec / c.calls, 2),
+    ]),
+  );
+  const profile = last.ingest.worker.profile;
   const profileTable = profile
-    ? `\nWorker CPU profile (self time, \`--profile\`), ${label(last.size)}:\n\n${table(
+    ? `\n\nWorker CPU profile (self time, \`--profile\`), ${runLabel(last)}:\n\n${table(
         ["Function", "Where", "Self"],
         profile.map((p) => [`\`${p.function}\``, `\`${p.location}\``, `${f(p.selfShare * 100, 1)} %`]),
-      )}\n`
+      )}`
     : "";
-  return `${rates}\n\nRedis commands during the ingest of the ${last ? label(last.size) : ""} data set (commands called from the Lua script are counted too; \`evalsha\` includes them):\n\n${commands}\n${profileTable}`;
+  return `Redis commands during the ingest of the ${runLabel(last)} data set (commands called from the Lua script are counted too; \`evalsha\` includes them):\n\n${commands}${profileTable}`;
 }
 
 function memorySection(r: BenchResults): string {
   const sizes = table(
     [
-      "Size",
+      "Data set",
       "used_memory Δ",
       "per million events",
       "dedupe state",
@@ -141,7 +135,7 @@ function memorySection(r: BenchResults): string {
       const m = s.memory;
       const combos = m.other.combos;
       return [
-        label(s.size),
+        runLabel(s),
         mib(m.usedMemoryDelta),
         mib(m.perMillion.total),
         `${mib(m.seen.bytes)} (${f(m.seen.keys)} keys, ${f(m.seen.fields)} ids)`,
@@ -152,8 +146,16 @@ function memorySection(r: BenchResults): string {
       ];
     }),
   );
-  const last = r.sizes.at(-1);
-  if (last === undefined) return sizes;
+  return [sizes, MEMORY_NOTE, ...largestRuns(r).map(memoryDetails)].join("\n\n");
+}
+
+const MEMORY_NOTE = `\`used_memory Δ\` is Redis' own figure (before/after the ingest); the other columns add up
+\`MEMORY USAGE … SAMPLES 0\` of every key under the bench's prefix, so the difference is Redis'
+per-key bookkeeping (the expiry table, dictionary overhead). The dedupe state expires after the
+dedupe window (7 days); the rest stays (minute blocks 35 days, hour blocks 400 days).`;
+
+/** One run's rollup keys by tier and by view. */
+function memoryDetails(last: SizeResult): string {
   const group = (name: string, g: { keys: number; fields: number; bytes: number }) => [
     name,
     f(g.keys),
@@ -170,196 +172,30 @@ function memorySection(r: BenchResults): string {
     ["View", ...header.slice(1)],
     Object.entries(last.memory.views).map(([name, g]) => group(name, g)),
   );
-  return `${sizes}
-
-\`used_memory Δ\` is Redis' own figure (before/after the ingest); the other columns add up
-\`MEMORY USAGE … SAMPLES 0\` of every key under the bench's prefix, so the difference is Redis'
-per-key bookkeeping (the expiry table, dictionary overhead). The dedupe state expires after the
-dedupe window (7 days); the rest stays (minute blocks 35 days, hour blocks 400 days).
-
-Rollup blocks of the ${label(last.size)} data set by tier (all organizations, all views):
+  return `Rollup keys of the ${runLabel(last)} data set by tier (all organizations, all views):
 
 ${tiers}
 
-By view (a query reads one view per block: the total, one dimension's projection, or all combinations):
+By view (a query reads one view per block: the total, one dimension's projection, or all
+combinations; a sparse tier keeps its blocks' cells in period containers, a keyed tier all
+combinations of a block in one key):
 
 ${views}`;
 }
 
 function freshnessSection(r: BenchResults): string {
   return table(
-    ["Size (already stored)", "Rate", "Events", "p50", "p90", "p99", "max"],
+    ["Data set (already stored)", "Rate", "Events", "p50", "p90", "p99", "max"],
     r.sizes.map((s) => {
       const l = s.freshness.latency;
       return [
-        label(s.size),
+        runLabel(s),
         `${f(s.freshness.achievedRate)} events/s (target ${f(s.freshness.targetRate)})`,
         f(s.freshness.events),
         `${f(l.p50)} ms`,
         `${f(l.p90)} ms`,
         `${f(l.p99)} ms`,
         `${f(l.max)} ms`,
-      ];
-    }),
-  );
-}
-
-function querySection(s: SizeResult, connections: number, cores: number): string {
-  return `### ${label(s.size)} recordings\n\n${table(
-    [
-      "Query",
-      "Rows (page / all)",
-      "cached p50",
-      "cached p99",
-      "computed p50",
-      "computed p99",
-      "API req/s (cached / computed)",
-      "PostgreSQL p50",
-      "PostgreSQL p99",
-      "PG n",
-      "p50 speed-up cached",
-      "p50 speed-up computed",
-      "API CPU / request cached",
-      "API CPU / request computed",
-      "from Redis / request (cached / computed)",
-      "Same numbers",
-    ],
-    s.queries.map((q) => {
-      const computed = apiVariant(q, "computed");
-      return [
-        `(${q.id}) ${q.title}`,
-        `${f(q.rows)} / ${f(q.totalRows)}`,
-        ms(q.api.p50, 2),
-        ms(q.api.p99, 2),
-        ms(computed?.run.p50, 2),
-        ms(computed?.run.p99, 2),
-        `${f(q.api.requestsPerSecond)} / ${f(computed?.run.requestsPerSecond ?? Number.NaN)}`,
-        ms(q.postgres.p50, 1),
-        ms(q.postgres.p99, 1),
-        f(q.postgres.samples),
-        times(q.speedupP50),
-        times(computed?.speedupP50),
-        ms(q.cost.apiCpuMs, 2),
-        ms(computed?.cost.apiCpuMs, 2),
-        `${kib(q.cost.redisBytes)} / ${kib(computed?.cost.redisBytes)}`,
-        q.mismatch === null ? "yes" : `**NO**: ${q.mismatch.slice(0, 300)}`,
-      ];
-    }),
-  )}\n\nBoth systems under the same closed loop of ${connections} concurrent clients. 1-minute load
-average during the run: ${Object.entries(s.loadAverage)
-    .map(([phase, v]) => `${f(v, 1)} (${phase})`)
-    .join(", ")} on ${cores} cores.${apiProfileTable(s)}`;
-}
-
-function engineSection(s: SizeResult): string {
-  if (s.engines.length === 0)
-    return `### ${label(s.size)} recordings\n\nDuckDB and ClickHouse were skipped (\`--skip-engines\`).`;
-  const names = s.engines.map((e) => e.name);
-  return `### ${label(s.size)} recordings\n\n${table(
-    [
-      "Query",
-      "API p50 cached, 1 stream",
-      "API p50 computed, 1 stream",
-      ...names.flatMap((n) => [`${n} p50`, `${n} p99`]),
-      "PostgreSQL p50",
-      "API vs faster engine, cached",
-      "API vs faster engine, computed",
-      "API vs PostgreSQL, cached",
-      "API vs PostgreSQL, computed",
-    ],
-    s.queries.map((q) => {
-      const best = fasterEngine(s, q.id);
-      const cached = apiVariant(q, "cached");
-      const computed = apiVariant(q, "computed");
-      // One stream against one stream; results from before it was measured fall back to the loop's.
-      const single = (v: ApiVariant | undefined) => v?.single?.p50 ?? v?.run.p50;
-      const vsBest = (p50: number | undefined) =>
-        best && p50 !== undefined ? `${times(best.p50 / p50)} (${best.name})` : "–";
-      return [
-        `(${q.id}) ${q.title}`,
-        ms(single(cached), 2),
-        ms(single(computed), 2),
-        ...s.engines.flatMap((e) => {
-          const r = e.queries[q.id];
-          const wrong = r?.mismatch ? " **NO**" : "";
-          return [`${ms(r?.p50, 2)}${wrong}`, ms(r?.p99, 2)];
-        }),
-        ms(q.postgres.p50, 1),
-        vsBest(single(cached)),
-        vsBest(single(computed)),
-        times(q.speedupP50),
-        times(computed?.speedupP50),
-      ];
-    }),
-  )}\n\nLoaded from the same events (CSV written once): ${s.engines
-    .map((e) => `${e.name} ${f(e.loadSeconds, 1)} s`)
-    .join(", ")}. Each engine runs in the bench's own process, 2 threads, one query at a time
-(single stream), and the API's p50 here is one client's alone too (\`--single-duration\` seconds
-per query and case), so neither includes queueing; the query table above has the API under
-${"`--connections`"} clients, as PostgreSQL is run. **NO** marks an answer that differs from the API's.`;
-}
-
-function throughputSection(r: BenchResults): string {
-  return r.sizes
-    .map(
-      (s) =>
-        `### ${label(s.size)} recordings\n\n${table(
-          ["Target", "req/s", "p50", "p99", "errors", "answer", "cores: API / Redis / load generator"],
-          s.throughput.map((t) => [
-            t.id === "dimensions" ? "/stats/dimensions (fixed cost)" : `(${t.id})`,
-            f(t.requestsPerSecond),
-            `${f(t.p50, 1)} ms`,
-            `${f(t.p99, 1)} ms`,
-            f(t.errors),
-            t.responseBytes === undefined ? "–" : `${f(t.responseBytes / 1024, 1)} KiB`,
-            t.cores === undefined
-              ? "–"
-              : `${f(t.cores.api, 2)} / ${f(t.cores.redis, 2)} / ${f(t.cores.loadGenerator, 2)}`,
-          ]),
-        )}\n\nThe load generator (autocannon) runs in the bench's process on the same cores as the API:
-a target where it uses a full core and the API does not is measuring the client.`,
-    )
-    .join("\n\n");
-}
-
-function apiProfileTable(s: SizeResult): string {
-  if (!s.apiProfile) return "";
-  return `\n\nQuery API CPU profile over all its requests (self time, \`--profile\`):\n\n${table(
-    ["Function", "Where", "Self"],
-    s.apiProfile.map((p) => [`\`${p.function}\``, `\`${p.location}\``, `${f(p.selfShare * 100, 1)} %`]),
-  )}`;
-}
-
-function scalingSection(r: BenchResults): string {
-  const first = r.sizes[0];
-  if (first === undefined || r.sizes.length < 2) return "Only one size was run.";
-  const growth = (values: number[]) => times((values.at(-1) ?? Number.NaN) / (values[0] ?? Number.NaN), 2);
-  return table(
-    [
-      "Query",
-      ...r.sizes.map((s) => `cached p50 at ${label(s.size)}`),
-      "growth",
-      ...r.sizes.map((s) => `computed p50 at ${label(s.size)}`),
-      "growth",
-      ...r.sizes.map((s) => `PG p50 at ${label(s.size)}`),
-      "growth",
-    ],
-    first.queries.map((q) => {
-      const at = (s: SizeResult) => s.queries.find((x) => x.id === q.id);
-      const cached = r.sizes.map((s) => at(s)?.api.p50 ?? Number.NaN);
-      const computed = r.sizes.map((s) => {
-        const found = at(s);
-        return (found && apiVariant(found, "computed")?.run.p50) ?? Number.NaN;
-      });
-      const pg = r.sizes.map((s) => at(s)?.postgres.p50 ?? Number.NaN);
-      return [
-        `(${q.id}) ${q.title}`,
-        ...cached.map((v) => ms(v, 2)),
-        growth(cached),
-        ...computed.map((v) => ms(v, 2)),
-        growth(computed),
-        ...pg.map((v) => ms(v, 1)),
-        growth(pg),
       ];
     }),
   );
@@ -376,10 +212,12 @@ a kept answer depends on the commit measured: before the result cache (commit cf
 answer was computed.`;
 }
 
+/** The requests of the largest run of each shape (the multi-tenant set's differ by organization). */
 function queryList(r: BenchResults): string {
-  const s = r.sizes.at(-1);
-  if (s === undefined) return "";
-  return s.queries.map((q) => `- (${q.id}) ${q.title}: \`GET ${decodeURIComponent(q.path)}\``).join("\n");
+  return largestRuns(r)
+    .flatMap((s) => s.queries)
+    .map((q) => `- (${q.id}) ${q.title}: \`GET ${decodeURIComponent(q.path)}\``)
+    .join("\n");
 }
 
 /**
@@ -407,7 +245,7 @@ ${machineSection(r)}
 
 ## Targets
 
-${targetsSection(r)}
+${targetsTable(r)}
 
 ## What limits the missed targets
 
@@ -415,9 +253,10 @@ ${renderFindings(r)}
 ${analysis()}
 ## Data set
 
-One large organization (500 members, 6 voice models, 7 language models + none, 40 apps) with the
-size's recordings over 13 months, plus two small organizations with 1 % each; seeded, identical in
-Kafka and PostgreSQL (raw table, one covering index on \`(organization_id, recorded_at)\`).
+**Single-org**: one large organization (500 members, 6 voice models, 7 language models + none, 40
+apps) with the size's recordings over 13 months, plus two small organizations with 1 % each.${manyNote(r)}
+Seeded, identical in Kafka, PostgreSQL (raw table, one covering index on
+\`(organization_id, recorded_at)\`), DuckDB and ClickHouse.
 
 ${datasetSection(r)}
 
@@ -432,6 +271,10 @@ ${ingestSection(r)}
 ## Redis memory
 
 ${memorySection(r)}
+
+## Multi-tenant data set against single-org (#19)
+
+${tenantSection(r)}
 
 ## Freshness: produce → visible in the API
 
@@ -462,11 +305,11 @@ autocannon, ${r.throughputConnections} connections for ${r.throughputDurationS} 
 another (each starts once the API has answered its backlog). The per-token rate limit is raised
 for the bench (\`RATE_LIMIT_PER_MINUTE=1000000000\`): the limiter's Redis call stays in every
 request, but nothing is refused with 429. Each target repeats one URL without a header, so the
-queries are the cached case: answered from the result cache.
+queries are the cached case: answered from the result cache. Single-org data sets only.
 
 ${throughputSection(r)}
 
-### Scaling from the smallest to the largest size
+### Scaling from the smallest to the largest size (single-org)
 
 ${scalingSection(r)}
 

@@ -1,3 +1,5 @@
+import type { Shape } from "./benchDataset";
+import type { AskedOrganization } from "./dashboardQueries";
 import type { EngineResult } from "./engineBench";
 import type { FreshnessResult } from "./freshness";
 import type { BareResult, RateMeasurement, WorkerMetrics } from "./ingestBench";
@@ -7,7 +9,7 @@ import type { PostgresLoad } from "./postgresLoad";
 import type { CpuWindow } from "./processCpu";
 import type { ProfileEntry } from "./profileSummary";
 import type { ApiRun, QueryResult, RequestCost } from "./queryBench";
-import type { MemoryBreakdown } from "./redisMemory";
+import type { BytesPerEvent, MemoryBreakdown } from "./redisMemory";
 import type { ThroughputResult } from "./throughputBench";
 
 export interface IngestResult {
@@ -26,11 +28,21 @@ export interface IngestResult {
 
 export interface MemoryResult extends MemoryBreakdown {
   perMillion: { total: number; seen: number; rollups: number };
+  /** Split into cells and key overhead (absent in older results). */
+  perEvent?: BytesPerEvent;
 }
 
+/** One data set's run: one size in one shape. */
 export interface SizeResult {
+  /** Absent in results from before the multi-tenant set: `single`. */
+  shape?: Shape;
+  /** `single`: the large organization's recordings; `many`: all organizations' together. */
   size: number;
   totalEvents: number;
+  /** Organizations in the data set (absent in older results). */
+  organizations?: number;
+  /** The organizations the dashboard queries were asked for (absent in older results). */
+  queried?: AskedOrganization[];
   from: string;
   to: string;
   produce: ProduceResult;
@@ -40,6 +52,7 @@ export interface SizeResult {
   queries: QueryResult[];
   /** DuckDB and ClickHouse (in process) on the same raw events; empty with --skip-engines. */
   engines: EngineResult[];
+  /** The 200-connection run; the single set only (empty for the multi-tenant set). */
   throughput: ThroughputResult[];
   /** 1-minute load average at phase ends: above the core count, other work competed for the CPU. */
   loadAverage: Record<string, number>;
@@ -60,7 +73,18 @@ export interface BenchResults {
   throughputConnections: number;
   throughputDurationS: number;
   machine: MachineInfo;
+  /** `--shapes` and `--orgs` of the run (absent in older results: the single set alone). */
+  shapes?: Shape[];
+  orgs?: number;
+  /** Every data set run, size by size, each size's shapes in `--shapes` order. */
   sizes: SizeResult[];
+}
+
+export const shapeOf = (s: SizeResult): Shape => s.shape ?? "single";
+
+/** The runs of one shape, smallest size first. */
+export function runsOf(results: BenchResults, shape: Shape): SizeResult[] {
+  return results.sizes.filter((s) => shapeOf(s) === shape);
 }
 
 /** One way the API was asked a query: repeated (served from the result cache) or with `no-cache`. */
@@ -97,3 +121,36 @@ export function apiVariants(q: QueryResult): ApiVariant[] {
 export function apiVariant(q: QueryResult, name: ApiVariant["name"]): ApiVariant | undefined {
   return apiVariants(q).find((v) => v.name === name);
 }
+
+/** The runs of one size, by shape (either may be missing). */
+export interface SizePair {
+  size: number;
+  single?: SizeResult;
+  many?: SizeResult;
+}
+
+export function sizePairs(results: BenchResults): SizePair[] {
+  const sizes = [...new Set(results.sizes.map((s) => s.size))].sort((a, b) => a - b);
+  return sizes.map((size) => {
+    const at = (shape: Shape) => results.sizes.find((s) => s.size === size && shapeOf(s) === shape);
+    const single = at("single");
+    const many = at("many");
+    return { size, ...(single ? { single } : {}), ...(many ? { many } : {}) };
+  });
+}
+
+/** Multi-tenant worker events/s ÷ single-org worker events/s, of one size in the same run. */
+export function tenantIngestRatio(pair: SizePair): number {
+  if (pair.single === undefined || pair.many === undefined) return Number.NaN;
+  return pair.many.ingest.worker.rate.eventsPerSecond / pair.single.ingest.worker.rate.eventsPerSecond;
+}
+
+/** ClickHouse's bytes on disk per event (its table's active parts ÷ rows), if it ran. */
+export function clickhouseBytesPerEvent(s: SizeResult): number {
+  const storage = s.engines.find((e) => e.name === "ClickHouse")?.storage;
+  return storage && storage.rows > 0 ? storage.bytes / storage.rows : Number.NaN;
+}
+
+/** Redis' bytes per event: `used_memory` after the ingest minus before, ÷ events. */
+export const redisBytesPerEvent = (s: SizeResult): number =>
+  s.memory.perEvent?.total ?? s.memory.usedMemoryDelta / s.totalEvents;

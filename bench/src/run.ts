@@ -5,6 +5,7 @@ import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type RedisServerHandle, startRedisServer } from "@vu/infra";
 import { createRedisClient, type RedisClient } from "@vu/store";
+import { buildBenchDataset } from "./benchDataset";
 import { renderChart } from "./chart";
 import { OUT_DIR, REPO_ROOT } from "./childService";
 import { anchorHour } from "./dataset";
@@ -42,13 +43,21 @@ async function main(): Promise<void> {
   try {
     const machine = await machineInfo(redis, options.postgresUrl);
     log(
-      `run ${runId}: sizes ${options.sizes.map((s) => fmt(s)).join(", ")} on ${machine.cpuModel} × ${machine.cores}`,
+      `run ${runId}: sizes ${options.sizes.map((s) => fmt(s)).join(", ")}, shapes ${options.shapes.join(", ")} ` +
+        `on ${machine.cpuModel} × ${machine.cores}`,
     );
     const anchorMs = anchorHour(Date.now());
     const sizes: SizeResult[] = [];
     for (const size of options.sizes) {
-      const result = await runSize(size, { options, runId, anchorMs, redis });
-      if (result) sizes.push(result);
+      for (const shape of options.shapes) {
+        const dataset = buildBenchDataset(shape, size, {
+          seed: options.seed,
+          toMs: anchorMs,
+          orgs: options.orgs,
+        });
+        const result = await runSize(dataset, { options, runId, redis });
+        if (result) sizes.push(result);
+      }
     }
     if (options.ingestOnly) return;
     const results: BenchResults = {
@@ -62,6 +71,8 @@ async function main(): Promise<void> {
       throughputConnections: options.throughputConnections,
       throughputDurationS: options.throughputDurationS,
       machine,
+      shapes: options.shapes,
+      orgs: options.orgs,
       sizes,
     };
     writeFileSync(RESULTS_FILE, `${JSON.stringify(results, null, 2)}\n`);

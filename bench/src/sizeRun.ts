@@ -3,9 +3,9 @@ import { loadavg } from "node:os";
 import { join } from "node:path";
 import { createKeyspace, type RedisClient } from "@vu/store";
 import { startApi } from "./apiService";
+import type { BenchDataset } from "./benchDataset";
 import { OUT_DIR } from "./childService";
-import { dashboardQueries } from "./dashboardQueries";
-import { buildDataset } from "./dataset";
+import { type DashboardQuery, organizationQueries } from "./dashboardQueries";
 import { benchEngines } from "./engineBench";
 import { rawEventsFile } from "./engines/rawEventsCsv";
 import { measureFreshness } from "./freshness";
@@ -13,37 +13,46 @@ import { runBareConsumer, runWorkerIngest, type WorkerIngest } from "./ingestBen
 import { benchKafka, createTopics, deleteTopics, produceDataset } from "./kafkaTopics";
 import { fmt, log } from "./log";
 import type { BenchOptions } from "./options";
+import { benchOrganizations } from "./organizationQueries";
 import { dropSchema, loadPostgres } from "./postgresLoad";
 import { profileOf, summarizeProfile } from "./profileSummary";
-import { benchQueries } from "./queryBench";
-import { redisPid, usedMemory } from "./redisInfo";
-import { deleteKeyspace, memoryBreakdown } from "./redisMemory";
+import { lazyFreeDone, redisPid, usedMemory } from "./redisInfo";
+import { bytesPerEvent, deleteKeyspace, memoryBreakdown } from "./redisMemory";
 import type { SizeResult } from "./results";
 import { benchThroughput } from "./throughputBench";
 
 const MIB = 2 ** 20;
+/**
+ * Rollup keys whose payload (cells) is read after the ingest; beyond it a sample is read and scaled
+ * (redisMemory.ts), so the split stays affordable at 10M recordings over 10,000 organizations.
+ */
+const PAYLOAD_KEYS = 50_000;
 
 /**
  * One data set end to end: produce it into a fresh topic and load it into PostgreSQL, read it with
- * a bare consumer and with the worker, measure Redis, run the dashboard queries on both systems,
- * probe freshness, then remove everything it wrote (its key prefix, its topics, its schema).
+ * a bare consumer and with the worker, measure Redis, run the dashboard queries on both systems
+ * for each organization the data set names, probe freshness, then remove everything it wrote (its
+ * key prefix, its topics, its schema).
  */
 export async function runSize(
-  size: number,
-  context: { options: BenchOptions; runId: string; anchorMs: number; redis: RedisClient },
+  dataset: BenchDataset,
+  context: { options: BenchOptions; runId: string; redis: RedisClient },
 ): Promise<SizeResult | undefined> {
   const { options, redis } = context;
-  const runId = `${context.runId}-${size}`;
+  const { size } = dataset;
+  const runId = `${context.runId}-${dataset.key}`;
   const prefix = `bench-${runId}`;
   const keyspace = createKeyspace({ prefix });
   const kafka = benchKafka(options.kafkaBrokers, `bench-${runId}`);
-  const dataset = buildDataset(size, options.seed, context.anchorMs);
   const { topic, dlqTopic } = await createTopics(options.kafkaBrokers, `bench-${runId}`);
   let worker: WorkerIngest["worker"] | undefined;
   let api: Awaited<ReturnType<typeof startApi>> | undefined;
   const csvFile = join(OUT_DIR, `raw-${runId}.csv`);
   try {
-    log(`size ${fmt(size)}: producing ${fmt(dataset.total)} events into ${topic}`);
+    log(
+      `size ${fmt(size)}, ${dataset.shape} (${fmt(dataset.organizations)} organizations): ` +
+        `producing ${fmt(dataset.total)} events into ${topic}`,
+    );
     const produce = await produceDataset(kafka, topic, dataset);
     log(`  produced in ${fmt(produce.seconds, 1)} s (${fmt(produce.eventsPerSecond)} events/s)`);
 
@@ -70,6 +79,7 @@ export async function runSize(
 
     const load: Record<string, number> = { beforeIngest: loadavg()[0] ?? 0 };
     log("  ingest worker reading the topic into Redis");
+    await lazyFreeDone(redis);
     const memoryBefore = await usedMemory(redis);
     const ingest = await runWorkerIngest({
       ...ingestTopic,
@@ -87,8 +97,12 @@ export async function runSize(
     log(`  cores used: ${cores.join(", ")}, machine ${fmt(ingest.cpu.machineCores, 2)}`);
 
     log("  measuring Redis memory");
-    const breakdown = await memoryBreakdown(redis, keyspace, memoryAfter - memoryBefore);
+    const breakdown = await memoryBreakdown(redis, keyspace, memoryAfter - memoryBefore, {
+      payload: true,
+      payloadKeys: PAYLOAD_KEYS,
+    });
     const millions = dataset.total / 1e6;
+    const perEvent = bytesPerEvent(breakdown, dataset.total);
     const memory = {
       ...breakdown,
       perMillion: {
@@ -96,43 +110,39 @@ export async function runSize(
         seen: breakdown.seen.bytes / millions,
         rollups: breakdown.rollupBytes / millions,
       },
+      perEvent,
     };
+    const sample = breakdown.cellSample;
     log(
       `  Redis: +${fmt(breakdown.usedMemoryDelta / MIB)} MiB used_memory; dedupe keys ≈ ` +
-        `${fmt(breakdown.seen.bytes / MIB)} MiB, rollups ${fmt(breakdown.rollupBytes / MIB)} MiB`,
+        `${fmt(breakdown.seen.bytes / MIB)} MiB, rollups ${fmt(breakdown.rollupBytes / MIB)} MiB; ` +
+        `${fmt(perEvent.total, 1)} bytes per event: cells ${fmt(perEvent.cells, 1)}` +
+        `${sample ? ` (sampled: ${fmt(sample.keys)} of ${fmt(sample.of)} rollup keys read)` : ""}, ` +
+        `key overhead ${fmt(perEvent.keyOverhead, 1)}`,
     );
 
     if (options.ingestOnly || postgres === undefined) return undefined;
     api = await startApi({ runId, redis, redisUrl: options.redisUrl, prefix, profile: options.profile });
-    const token = await api.tokenFor(dataset.large.organizationId);
-    log(`  dashboard queries (${options.connections} connections, ${options.queryDurationS} s each)`);
-    const dashboard = dashboardQueries(dataset);
-    const { results: queries, answers } = await benchQueries(dashboard, {
+    const dashboard = organizationQueries(dataset);
+    const { results: queries, answers } = await benchOrganizations(dataset, dashboard, {
+      options,
       redis,
-      apiPid: api.api.pid,
-      redisPid: await redisPid(redis),
-      baseUrl: api.baseUrl,
-      token,
-      postgresUrl: options.postgresUrl,
+      api,
       table: `${postgres.schema}.recordings`,
-      connections: options.connections,
-      durationS: options.queryDurationS,
-      singleStreamDurationS: options.singleStreamDurationS,
-      pgMinSamples: options.pgMinSamples,
-      pgMaxDurationS: options.pgMaxDurationS,
     });
 
     load.afterQueries = loadavg()[0] ?? 0;
 
-    log(`  throughput: ${options.throughputConnections} connections, ${options.throughputDurationS} s each`);
-    const throughput = await benchThroughput(dashboard, ["b", "f"], {
-      baseUrl: api.baseUrl,
-      token,
-      apiPid: api.api.pid,
-      redisPid: await redisPid(redis),
-      connections: options.throughputConnections,
-      durationS: options.throughputDurationS,
-    });
+    const throughput =
+      dataset.shape === "single"
+        ? await singleThroughput(dashboard, {
+            options,
+            baseUrl: api.baseUrl,
+            token: await api.tokenFor(dataset.queried[0]?.profile.organizationId ?? ""),
+            apiPid: api.api.pid,
+            redisPid: await redisPid(redis),
+          })
+        : [];
 
     const engines = options.skipEngines
       ? []
@@ -175,8 +185,15 @@ export async function runSize(
     const workerProfile = options.profile ? profileOf(profileDir, workerPid) : undefined;
     const apiProfile = options.profile ? profileOf(profileDir, apiPid) : undefined;
     return {
+      shape: dataset.shape,
       size,
       totalEvents: dataset.total,
+      organizations: dataset.organizations,
+      queried: dataset.queried.map(({ role, profile, count }) => ({
+        role,
+        organizationId: profile.organizationId,
+        recordings: count,
+      })),
       from: new Date(dataset.fromMs).toISOString(),
       to: new Date(dataset.toMs).toISOString(),
       produce,
@@ -208,6 +225,26 @@ export async function runSize(
     const deleted = await deleteKeyspace(redis, keyspace);
     log(`  unlinked ${fmt(deleted)} Redis keys`);
     await deleteTopics(kafka, [topic, dlqTopic]);
-    if (!options.keepPostgres) await dropSchema(options.postgresUrl, size);
+    if (!options.keepPostgres) await dropSchema(options.postgresUrl, dataset.key);
   }
+}
+
+/**
+ * The 200-connection run on the single set's (b) and (f) and `/stats/dimensions`; its targets are
+ * the single set's, so the multi-tenant set's runs leave it out.
+ */
+function singleThroughput(
+  dashboard: readonly DashboardQuery[],
+  input: { options: BenchOptions; baseUrl: string; token: string; apiPid: number; redisPid: number },
+) {
+  const { options } = input;
+  log(`  throughput: ${options.throughputConnections} connections, ${options.throughputDurationS} s each`);
+  return benchThroughput(dashboard, ["b", "f"], {
+    baseUrl: input.baseUrl,
+    token: input.token,
+    apiPid: input.apiPid,
+    redisPid: input.redisPid,
+    connections: options.throughputConnections,
+    durationS: options.throughputDurationS,
+  });
 }

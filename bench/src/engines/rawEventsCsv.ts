@@ -2,7 +2,7 @@ import { createWriteStream, existsSync, renameSync } from "node:fs";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { RecordingCompletedInput } from "@vu/events";
-import { allEvents, type Dataset } from "../dataset";
+import type { EventSource } from "../benchDataset";
 
 /** The raw table's columns, in CSV order; every engine declares them in this order. */
 export const RAW_COLUMNS = [
@@ -45,10 +45,13 @@ function csvLine(e: RecordingCompletedInput): string {
 }
 
 /** The data set as CSV text in chunks of 5,000 lines; `onRows` hears the running count. */
-export function* csvChunks(dataset: Dataset, onRows: (rows: number) => void = () => {}): Generator<string> {
+export function* csvChunks(
+  dataset: EventSource,
+  onRows: (rows: number) => void = () => {},
+): Generator<string> {
   let lines: string[] = [];
   let rows = 0;
-  for (const event of allEvents(dataset)) {
+  for (const event of dataset.events) {
     lines.push(csvLine(event));
     if (lines.length === 5000) {
       rows += lines.length;
@@ -64,7 +67,7 @@ export function* csvChunks(dataset: Dataset, onRows: (rows: number) => void = ()
  * The data set written once to a CSV file (no header) for the embedded engines to load, the same
  * rows PostgreSQL copies. Written under a temporary name and renamed, so a crash leaves no half file.
  */
-export async function rawEventsFile(dataset: Dataset, file: string): Promise<string> {
+export async function rawEventsFile(dataset: EventSource, file: string): Promise<string> {
   if (existsSync(file)) return file;
   await pipeline(Readable.from(csvChunks(dataset)), createWriteStream(`${file}.partial`));
   renameSync(`${file}.partial`, file);

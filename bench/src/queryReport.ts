@@ -1,0 +1,178 @@
+import { f, kib, ms, recordings, runLabel, sizeLabel, table, times } from "./reportFormat";
+import { type ApiVariant, apiVariant, type BenchResults, runsOf, type SizeResult } from "./results";
+import { fasterEngine } from "./targets";
+
+// The report's per-run query tables: the API against PostgreSQL, against the embedded engines, the
+// 200-connection runs, and the single-org set's scaling.
+
+/** Who a run's queries were asked for, when it names more than one organization (the multi-tenant set). */
+function askedFor(s: SizeResult): string {
+  const queried = s.queried ?? [];
+  if (queried.length < 2) return "";
+  const orgs = queried.map((o) => `the ${o.role}, \`${o.organizationId}\` (${recordings(o.recordings)})`);
+  return `Asked for ${orgs.join("; ")}; a query's id starts with the organization's role.\n\n`;
+}
+
+export function querySection(s: SizeResult, connections: number, cores: number): string {
+  return `### ${runLabel(s)}\n\n${askedFor(s)}${table(
+    [
+      "Query",
+      "Rows (page / all)",
+      "cached p50",
+      "cached p99",
+      "computed p50",
+      "computed p99",
+      "API req/s (cached / computed)",
+      "PostgreSQL p50",
+      "PostgreSQL p99",
+      "PG n",
+      "p50 speed-up cached",
+      "p50 speed-up computed",
+      "API CPU / request cached",
+      "API CPU / request computed",
+      "from Redis / request (cached / computed)",
+      "Same numbers",
+    ],
+    s.queries.map((q) => {
+      const computed = apiVariant(q, "computed");
+      return [
+        `(${q.id}) ${q.title}`,
+        `${f(q.rows)} / ${f(q.totalRows)}`,
+        ms(q.api.p50, 2),
+        ms(q.api.p99, 2),
+        ms(computed?.run.p50, 2),
+        ms(computed?.run.p99, 2),
+        `${f(q.api.requestsPerSecond)} / ${f(computed?.run.requestsPerSecond ?? Number.NaN)}`,
+        ms(q.postgres.p50, 1),
+        ms(q.postgres.p99, 1),
+        f(q.postgres.samples),
+        times(q.speedupP50),
+        times(computed?.speedupP50),
+        ms(q.cost.apiCpuMs, 2),
+        ms(computed?.cost.apiCpuMs, 2),
+        `${kib(q.cost.redisBytes)} / ${kib(computed?.cost.redisBytes)}`,
+        q.mismatch !== null ? `**NO**: ${q.mismatch.slice(0, 300)}` : q.empty ? "yes (both empty)" : "yes",
+      ];
+    }),
+  )}\n\nBoth systems under the same closed loop of ${connections} concurrent clients. 1-minute load
+average during the run: ${Object.entries(s.loadAverage)
+    .map(([phase, v]) => `${f(v, 1)} (${phase})`)
+    .join(", ")} on ${cores} cores.${apiProfileTable(s)}`;
+}
+
+export function engineSection(s: SizeResult): string {
+  if (s.engines.length === 0)
+    return `### ${runLabel(s)}\n\nDuckDB and ClickHouse were skipped (\`--skip-engines\`).`;
+  const names = s.engines.map((e) => e.name);
+  return `### ${runLabel(s)}\n\n${table(
+    [
+      "Query",
+      "API p50 cached, 1 stream",
+      "API p50 computed, 1 stream",
+      ...names.flatMap((n) => [`${n} p50`, `${n} p99`]),
+      "PostgreSQL p50",
+      "API vs faster engine, cached",
+      "API vs faster engine, computed",
+      "API vs PostgreSQL, cached",
+      "API vs PostgreSQL, computed",
+    ],
+    s.queries.map((q) => {
+      const best = fasterEngine(s, q.id);
+      const cached = apiVariant(q, "cached");
+      const computed = apiVariant(q, "computed");
+      // One stream against one stream; results from before it was measured fall back to the loop's.
+      const single = (v: ApiVariant | undefined) => v?.single?.p50 ?? v?.run.p50;
+      const vsBest = (p50: number | undefined) =>
+        best && p50 !== undefined ? `${times(best.p50 / p50)} (${best.name})` : "–";
+      return [
+        `(${q.id}) ${q.title}`,
+        ms(single(cached), 2),
+        ms(single(computed), 2),
+        ...s.engines.flatMap((e) => {
+          const r = e.queries[q.id];
+          const wrong = r?.mismatch ? " **NO**" : "";
+          return [`${ms(r?.p50, 2)}${wrong}`, ms(r?.p99, 2)];
+        }),
+        ms(q.postgres.p50, 1),
+        vsBest(single(cached)),
+        vsBest(single(computed)),
+        times(q.speedupP50),
+        times(computed?.speedupP50),
+      ];
+    }),
+  )}\n\nLoaded from the same events (CSV written once): ${s.engines
+    .map((e) => `${e.name} ${f(e.loadSeconds, 1)} s`)
+    .join(", ")}. Each engine runs in the bench's own process, 2 threads, one query at a time
+(single stream), and the API's p50 here is one client's alone too (\`--single-duration\` seconds
+per query and case), so neither includes queueing; the query table above has the API under
+${"`--connections`"} clients, as PostgreSQL is run. **NO** marks an answer that differs from the API's.`;
+}
+
+export function throughputSection(r: BenchResults): string {
+  return r.sizes
+    .filter((s) => s.throughput.length > 0)
+    .map(
+      (s) =>
+        `### ${runLabel(s)}\n\n${table(
+          ["Target", "req/s", "p50", "p99", "errors", "answer", "cores: API / Redis / load generator"],
+          s.throughput.map((t) => [
+            t.id === "dimensions" ? "/stats/dimensions (fixed cost)" : `(${t.id})`,
+            f(t.requestsPerSecond),
+            `${f(t.p50, 1)} ms`,
+            `${f(t.p99, 1)} ms`,
+            f(t.errors),
+            t.responseBytes === undefined ? "–" : `${f(t.responseBytes / 1024, 1)} KiB`,
+            t.cores === undefined
+              ? "–"
+              : `${f(t.cores.api, 2)} / ${f(t.cores.redis, 2)} / ${f(t.cores.loadGenerator, 2)}`,
+          ]),
+        )}\n\nThe load generator (autocannon) runs in the bench's process on the same cores as the API:
+a target where it uses a full core and the API does not is measuring the client.`,
+    )
+    .join("\n\n");
+}
+
+function apiProfileTable(s: SizeResult): string {
+  if (!s.apiProfile) return "";
+  return `\n\nQuery API CPU profile over all its requests (self time, \`--profile\`):\n\n${table(
+    ["Function", "Where", "Self"],
+    s.apiProfile.map((p) => [`\`${p.function}\``, `\`${p.location}\``, `${f(p.selfShare * 100, 1)} %`]),
+  )}`;
+}
+
+/** The single set's queries from its smallest size to its largest. */
+export function scalingSection(r: BenchResults): string {
+  const runs = runsOf(r, "single");
+  const first = runs[0];
+  if (first === undefined || runs.length < 2) return "Only one size of the single-org data set was run.";
+  const growth = (values: number[]) => times((values.at(-1) ?? Number.NaN) / (values[0] ?? Number.NaN), 2);
+  return table(
+    [
+      "Query",
+      ...runs.map((s) => `cached p50 at ${sizeLabel(s.size)}`),
+      "growth",
+      ...runs.map((s) => `computed p50 at ${sizeLabel(s.size)}`),
+      "growth",
+      ...runs.map((s) => `PG p50 at ${sizeLabel(s.size)}`),
+      "growth",
+    ],
+    first.queries.map((q) => {
+      const at = (s: SizeResult) => s.queries.find((x) => x.id === q.id);
+      const cached = runs.map((s) => at(s)?.api.p50 ?? Number.NaN);
+      const computed = runs.map((s) => {
+        const found = at(s);
+        return (found && apiVariant(found, "computed")?.run.p50) ?? Number.NaN;
+      });
+      const pg = runs.map((s) => at(s)?.postgres.p50 ?? Number.NaN);
+      return [
+        `(${q.id}) ${q.title}`,
+        ...cached.map((v) => ms(v, 2)),
+        growth(cached),
+        ...computed.map((v) => ms(v, 2)),
+        growth(computed),
+        ...pg.map((v) => ms(v, 1)),
+        growth(pg),
+      ];
+    }),
+  );
+}
