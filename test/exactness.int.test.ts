@@ -73,10 +73,21 @@ describe.each(deployments)("on $name", ({ start, replicas }) => {
       // Every worker in the group before the first message: no rebalance redelivers a batch, so
       // the counters must add up to exactly what was sent.
       await waitForMembers(kafka, names.groupId, replicas);
+      const joins = () => workers.reduce((n, w) => n + w.joins, 0);
+      const joinsBefore = joins();
 
       await produceWorkload(kafka, names.topic, prepared.workload.messages);
       await waitUntilCaughtUp(kafka, names.topic, names.groupId, soak ? 1_800_000 : 120_000);
       expect(workers.flatMap((w) => w.crashes)).toEqual([]);
+      // A rebalance during ingest (rare: a session that timed out under load) hands uncommitted
+      // messages to the other worker, which sends their dead letters again: every sum is still
+      // exact, but the counters then count those twice.
+      const rebalanced = joins() > joinsBefore;
+      if (rebalanced) console.info(`[${prepared.suite}] the group rebalanced during ingest`);
+      const countedOnce = (counted: number, expected: number, what: string) =>
+        rebalanced
+          ? expect(counted, what).toBeGreaterThanOrEqual(expected)
+          : expect(counted, what).toBe(expected);
       const total = async (counter: "applied" | "duplicates" | "deadLettered") =>
         (await Promise.all(workers.map((w) => counterTotal(w.metrics[counter])))).reduce((a, b) => a + b, 0);
       expect(await total("applied")).toBe(prepared.counted);
@@ -85,12 +96,14 @@ describe.each(deployments)("on $name", ({ start, replicas }) => {
         total("duplicates"),
         total("deadLettered"),
       ]);
-      expect(applied + duplicates + deadLettered, "applied + duplicates + dead-lettered = sent").toBe(
+      countedOnce(
+        applied + duplicates + deadLettered,
         prepared.workload.messages.length,
+        `applied (${applied}) + duplicates (${duplicates}) + dead-lettered (${deadLettered}) = sent`,
       );
       const deadLetters = await readDeadLetters(kafka, names.dlqTopic);
       expect(deadLetters.distinct).toBe(expectedDeadLetters(prepared));
-      expect(deadLettered).toBe(expectedDeadLetters(prepared));
+      countedOnce(deadLettered, expectedDeadLetters(prepared), "dead-lettered");
       expect(deadLetters.withoutReason).toBe(0);
       expect(deadLetters.kinds.invalid_unicode).toBe(hostileOf(prepared, "invalid_unicode"));
       expect(deadLetters.kinds.apply_failed).toBe(hostileOf(prepared, "apply_failed"));
