@@ -123,15 +123,11 @@ local updates = {}
 if layout ~= ARGV[10] and not (layout == "" and tonumber(ARGV[10]) == 0) then
   local first, last = widenExtent({}, state[2], state[3], ARGV[3], ARGV[4])
   local recordings = (tonumber(state[5]) or 0) + #ids
-  local moves = {}
-  local ahead = settleLayout(moves, layout, recordings, first, last, ARGV[11], state[3])
+  local ahead = settleLayout(updates, layout, recordings, first, last, ARGV[11], state[3])
   if ahead ~= ARGV[10] then
     return {-4, layout}
   end
   layout = ahead
-  for _, field in ipairs(moves) do
-    updates[#updates + 1] = field
-  end
 end
 local time = redis.call("TIME")
 local currentSet, previousSet, currentSetExpireAt = dedupeWindows(time, tonumber(ARGV[1]))
@@ -149,12 +145,12 @@ end
 
 -- Phase 3: write.
 for first = 1, #ids, CHUNK do
-  local marks = {}
+  local entries = {}
   for i = first, math.min(first + CHUNK - 1, #ids) do
-    marks[#marks + 1] = ids[i]
-    marks[#marks + 1] = ""
+    entries[#entries + 1] = ids[i]
+    entries[#entries + 1] = ""
   end
-  redis.call("HSET", currentSet, unpack(marks))
+  redis.call("HSET", currentSet, unpack(entries))
 end
 if #ids > 0 then
   redis.call("PEXPIREAT", currentSet, currentSetExpireAt)
