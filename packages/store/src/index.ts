@@ -45,6 +45,7 @@ export {
   type BlockSnapshot,
   type ComboValues,
   createRollupReader,
+  type DimensionsAtStamp,
   type ReadOptions,
   type ReadView,
   type RollupReader,

@@ -107,6 +107,16 @@ export interface RollupReader {
     org: string,
     which?: readonly D[],
   ): Promise<Record<D, string[]>>;
+  /**
+   * As `dimensions`, with the organization's write stamp read in the same state (one MULTI): the
+   * apply script adds values and moves the stamp atomically, so lists kept with this stamp are
+   * exact while the stamp is unchanged.
+   */
+  dimensionsAtStamp<D extends Dimension>(
+    generation: number,
+    org: string,
+    which: readonly D[],
+  ): Promise<DimensionsAtStamp<D>>;
   /** Where the organization has data (see OrganizationExtent): what a planner may skip. */
   extent(generation: number, org: string): Promise<OrganizationExtent>;
   /**
@@ -121,6 +131,12 @@ export interface RollupReader {
    * Null when the organization has no stamp (no data, or data written before stamps existed).
    */
   writeStamp(generation: number, org: string): Promise<string | null>;
+}
+
+export interface DimensionsAtStamp<D extends Dimension> {
+  values: Record<D, string[]>;
+  /** As `writeStamp`, in the state the values were read in. */
+  stamp: string | null;
 }
 
 export interface ReadOptions {
@@ -152,6 +168,17 @@ interface ComboCache {
 }
 
 const MAX_CACHED_ORGS = 10_000;
+
+/** Surrogate code units: only strings holding one may sort differently by UTF-16 unit and by code point. */
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+/**
+ * `values` in byte (code point) order. Without surrogate pairs, UTF-16 unit order is that order,
+ * and Array#sort's own comparison (native, no callback) gives it; a member set can be large.
+ */
+function sortByteOrder(values: string[]): string[] {
+  return values.some((v) => SURROGATE.test(v)) ? values.sort(compareByteOrder) : values.sort();
+}
 /** How long a read extent serves as a planning hint (see `recentExtent`). */
 export const EXTENT_HINT_MS = 5_000;
 
@@ -378,6 +405,19 @@ export function createRollupReader(options: RollupReaderOptions): RollupReader {
         result[d] = [...(replies[i] ?? [])].sort(compareByteOrder);
       });
       return result;
+    },
+
+    async dimensionsAtStamp<D extends Dimension>(generation: number, org: string, which: readonly D[]) {
+      const multi = redis.multi();
+      for (const d of which) multi.smembers(keyspace.dimension(generation, org, d));
+      multi.hget(keyspace.extent(generation, org), WRITE_STAMP_FIELD);
+      const replies = await execute(multi, org);
+      const stamp = (replies.pop() as string | null | undefined) ?? null;
+      const values = {} as Record<D, string[]>;
+      which.forEach((d, i) => {
+        values[d] = sortByteOrder((replies[i] as string[] | undefined) ?? []);
+      });
+      return { values, stamp };
     },
   };
 

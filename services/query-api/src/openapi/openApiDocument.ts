@@ -1,8 +1,8 @@
-import { dimensionsSchema, problemSchema, statsPageSchema, summarySchema } from "@vu/api-responses";
+import { problemSchema, statsPageSchema, summarySchema } from "@vu/api-responses";
 import { z } from "zod";
 import { createDocument, type ZodOpenApiResponsesObject } from "zod-openapi";
 import { STATS_PATH, statsQuerySchema } from "../routes/v1Stats";
-import { DIMENSIONS_PATH } from "../routes/v1StatsDimensions";
+import { DIMENSIONS_PATH, dimensionsAnswerSchema, dimensionsQuerySchema } from "../routes/v1StatsDimensions";
 import { SUMMARY_PATH, summaryQuerySchema } from "../routes/v1StatsSummary";
 
 const problem = (description: string) => ({
@@ -42,11 +42,15 @@ export function createOpenApiDocument(): ReturnType<typeof createDocument> {
         get: {
           operationId: "getDimensions",
           summary: "Distinct values available for filtering",
+          description:
+            "Without q, limit and include (the seed's form) the query string is not read and the answer is never a 400. With any of them, every parameter is validated: an unknown, repeated or malformed one is a 400.",
+          requestParams: { query: dimensionsQuerySchema, header: freshnessHeaders },
           responses: {
             "200": {
               description: "Dimensions",
-              content: { "application/json": { schema: dimensionsSchema } },
+              content: { "application/json": { schema: dimensionsAnswerSchema } },
             },
+            "400": problem("Invalid parameters (only when q, limit or include is given)"),
             ...common,
           },
         },

@@ -50,6 +50,7 @@ describe("every operation answers as the served OpenAPI document says", () => {
     ["/api/v1/stats/summary", "?start_date=2026-11-20&end_date=2026-11-21"],
     ["/api/v1/stats/summary", ""],
     ["/api/v1/stats/dimensions", ""],
+    ["/api/v1/stats/dimensions", "?include=member_emails&q=a&limit=1"],
   ])("%s%s", async (path, query) => {
     expect(validate(path, await body(path, query))).toEqual([]);
   });

@@ -50,6 +50,10 @@ function fakeReader(first: OrganizationExtent, during: OrganizationExtent[], hin
       };
     },
     dimensions: async () => ({ member_email: [], voice_model: [], language_model: [], app_name: [] }),
+    dimensionsAtStamp: async () => ({
+      values: { member_email: [], voice_model: [], language_model: [], app_name: [] },
+      stamp: null,
+    }),
     writeStamp: async () => null,
   } as RollupReader;
   return { reader, reads, extentReads };

@@ -1,0 +1,161 @@
+import { DIMENSIONS } from "@vu/events";
+import { recording, redisUrl } from "@vu/testkit";
+import { type ApiServer, bodyOf, startApiServer } from "@vu/testkit/api";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createRedisCommandLog, type RedisCommandLog } from "../testing/redisCommandLog";
+
+const now = Date.parse("2026-11-22T12:00:00Z");
+const ORG = "dimensions";
+const PATH = "/api/v1/stats/dimensions";
+let api: ApiServer;
+let token: string;
+let log: RedisCommandLog;
+
+const at = (i: number) => new Date(Date.parse("2026-11-20T08:00:00Z") + i * 60_000).toISOString();
+const apps = ["Zoom", "zoomer", "Slack", "Ärzte-App", "ZOOM"];
+const members = ["bob@example.com", "ada@example.com", "anna@example.org", "hanna@example.com"];
+
+beforeAll(async () => {
+  api = await startApiServer({ nowMs: now, orgs: [ORG] });
+  token = api.tokenFor(ORG);
+  await api.write(
+    ORG,
+    apps.map((app_name, i) =>
+      recording(`r${i}`, at(i), {
+        organization_id: ORG,
+        app_name,
+        member_email: members[i % members.length] as string,
+        language_model: i === 0 ? null : "gpt",
+      }),
+    ),
+  );
+  log = await createRedisCommandLog(redisUrl());
+});
+afterAll(async () => {
+  await log.close();
+  await api.close();
+});
+
+/** Every key of the organization's lists and stamp: what reading its dimensions may touch. */
+const orgKeys = () => [
+  api.keyspace.extent(1, ORG),
+  ...DIMENSIONS.map((d) => api.keyspace.dimension(1, ORG, d)),
+];
+
+async function ask(query = "", headers: Record<string, string> = {}) {
+  const res = await api.get(`${PATH}${query}`, token, headers);
+  return { res, text: await res.text(), commands: await log.take(orgKeys()) };
+}
+
+const SEED_ANSWER = {
+  voice_models: ["whisper"],
+  language_models: ["gpt"],
+  app_names: ["Slack", "ZOOM", "Zoom", "zoomer", "Ärzte-App"],
+};
+
+/** Every app once the test below has counted three more. */
+const ALL_APPS = ["Slack", "Teams", "ZOOM", "Zoom", "zoomer", "Ärzte-App", "\uFF5E Wave", "\u{1F600} Party"];
+
+describe("GET /api/v1/stats/dimensions without parameters (the seed's operation)", () => {
+  it("answers the seed's three lists, byte for byte, and ignores a query string of other names", async () => {
+    const plain = await ask();
+    expect(plain.res.status).toBe(200);
+    expect(plain.res.headers.get("content-type")).toBe("application/json; charset=utf-8");
+    expect(plain.text).toBe(JSON.stringify(SEED_ANSWER));
+    for (const query of ["?_=1732000000", "?foo=1&foo=2", "?Q=zoom"]) {
+      const other = await ask(query);
+      expect(other.res.status).toBe(200);
+      expect(other.text).toBe(plain.text);
+    }
+  });
+
+  it("reads the three lists and the stamp once, then only the stamp while it holds", async () => {
+    const fresh = await ask("", { "cache-control": "no-cache" });
+    const members = api.keyspace.dimension(1, ORG, "member_email");
+    expect(fresh.commands.filter(([name]) => name === "SMEMBERS").map(([, key]) => key)).toEqual(
+      ["voice_model", "language_model", "app_name"].map((d) =>
+        api.keyspace.dimension(1, ORG, d as "voice_model"),
+      ),
+    );
+    expect(fresh.commands.flat()).not.toContain(members);
+    const again = await ask();
+    expect(again.commands).toEqual([["HGET", api.keyspace.extent(1, ORG), "stamp"]]);
+    expect(again.text).toBe(fresh.text);
+  });
+
+  it("shows values counted a moment ago in the very next answer, in byte order", async () => {
+    await ask();
+    // U+1F600 is a surrogate pair in UTF-16, which sorts it before U+FF5E; byte order puts it last.
+    const added = ["Teams", "\u{1F600} Party", "\uFF5E Wave"];
+    await api.write(
+      ORG,
+      added.map((app_name, i) => recording(`r-new${i}`, at(30 + i), { organization_id: ORG, app_name })),
+    );
+    const after = await ask();
+    expect(after.commands.some(([name]) => name === "SMEMBERS")).toBe(true);
+    expect(JSON.parse(after.text).app_names).toEqual(ALL_APPS);
+  });
+});
+
+describe("GET /api/v1/stats/dimensions with q, limit and include (docs/contract.md §7)", () => {
+  const json = async (query: string) => {
+    const { res, text } = await ask(query);
+    expect(res.status).toBe(200);
+    return JSON.parse(text) as Record<string, string[]>;
+  };
+
+  it("keeps values containing q, ignoring case, at most limit per list", async () => {
+    expect(await json("?q=zoom")).toEqual({
+      voice_models: [],
+      language_models: [],
+      app_names: ["ZOOM", "Zoom", "zoomer"],
+    });
+    expect((await json("?q=ZOOM&limit=2")).app_names).toEqual(["ZOOM", "Zoom"]);
+    expect(await json("?limit=1")).toEqual({
+      voice_models: ["whisper"],
+      language_models: ["gpt"],
+      app_names: ["Slack"],
+    });
+    expect((await json("?q=ärz")).app_names).toEqual(["Ärzte-App"]);
+  });
+
+  it("lists member_emails only when include=member_emails asks, filtered the same way", async () => {
+    expect(Object.keys(await json("?q=a"))).not.toContain("member_emails");
+    const all = await json("?include=member_emails");
+    expect(all.member_emails).toEqual([...members].sort());
+    expect(all.app_names).toEqual(ALL_APPS);
+    expect((await json("?include=member_emails&q=NNA&limit=1")).member_emails).toEqual(["anna@example.org"]);
+  });
+
+  it("reads the member set only when asked, once per stamp whatever q and limit", async () => {
+    await ask("?include=member_emails", { "cache-control": "no-cache" });
+    const members = api.keyspace.dimension(1, ORG, "member_email");
+    for (const query of ["?include=member_emails&q=a", "?include=member_emails&limit=2", "?q=b"]) {
+      const { commands } = await ask(query);
+      expect(commands).toEqual([["HGET", api.keyspace.extent(1, ORG), "stamp"]]);
+      expect(commands.flat()).not.toContain(members);
+    }
+  });
+
+  it.each([
+    ["?q=a&lmit=3", "lmit", "unknown parameter"],
+    ["?limit=0", "limit", "at least 1"],
+    ["?limit=ten", "limit", "whole number"],
+    ["?limit=-1", "limit", "whole number"],
+    ["?include=members", "include", ""],
+    ["?q=a&q=b", "q", "at most once"],
+    [`?q=${"x".repeat(257)}`, "q", "256"],
+  ])("refuses %s with a 400 naming the parameter", async (query, parameter, message) => {
+    const { res, text } = await ask(query);
+    expect(res.status).toBe(400);
+    expect(res.headers.get("content-type")).toMatch(/^application\/problem\+json/);
+    const problem = JSON.parse(text) as { errors: Array<{ parameter: string; message: string }> };
+    expect(problem.errors).toContainEqual({ parameter, message: expect.stringContaining(message) });
+  });
+
+  it("refuses more parameters than the operation reads", async () => {
+    const res = await api.get(`${PATH}?q=a&limit=1&include=member_emails&x=1`, token);
+    expect(res.status).toBe(400);
+    expect((await bodyOf(res)).errors[0].parameter).toBe("(query)");
+  });
+});

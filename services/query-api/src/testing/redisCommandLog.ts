@@ -1,0 +1,45 @@
+import { randomUUID } from "node:crypto";
+import { Redis } from "ioredis";
+
+/** A command Redis ran, its name upper-cased: `["HGET", key, field]`. */
+export type LoggedCommand = string[];
+
+export interface RedisCommandLog {
+  /** Every command Redis ran since the last call (or the start) that names one of `keys`. */
+  take(keys: readonly string[]): Promise<LoggedCommand[]>;
+  close(): Promise<void>;
+}
+
+/**
+ * What a request really asks of Redis, seen through MONITOR (tests only: MONITOR slows Redis).
+ * Redis reports commands in the order it runs them, so once a marker command sent after a
+ * request shows up, every command that request caused has been seen.
+ */
+export async function createRedisCommandLog(url: string): Promise<RedisCommandLog> {
+  const client = new Redis(url);
+  const monitor = await client.monitor();
+  let seen: LoggedCommand[] = [];
+  let waiting: { marker: string; done: () => void } | undefined;
+  monitor.on("monitor", (_time: string, args: string[]) => {
+    const command = [String(args[0]).toUpperCase(), ...args.slice(1)];
+    if (waiting !== undefined && command[0] === "ECHO" && command[1] === waiting.marker) waiting.done();
+    else seen.push(command);
+  });
+  return {
+    async take(keys) {
+      const marker = `command-log-marker:${randomUUID()}`;
+      const arrived = new Promise<void>((done) => {
+        waiting = { marker, done };
+      });
+      await client.echo(marker);
+      await arrived;
+      const taken = seen.filter((command) => command.some((arg) => keys.includes(arg)));
+      seen = [];
+      return taken;
+    },
+    async close() {
+      monitor.disconnect();
+      await client.quit();
+    },
+  };
+}
