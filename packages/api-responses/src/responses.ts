@@ -1,19 +1,29 @@
+import { DIMENSIONS, type Dimension } from "@vu/events";
 import { z } from "zod";
 
 // The answers of the three operations as the API publishes them (the OpenAPI document's components
 // StatsRow, StatsPage, Summary, Dimensions and Problem), each type inferred from its schema.
 
+/** The dimension that can be null in a row: recordings without a language model. */
+type NullableDimension = "language_model";
+type GroupField<D extends Dimension> = z.ZodOptional<
+  D extends NullableDimension ? z.ZodNullable<z.ZodString> : z.ZodString
+>;
+
+/** A grouped row's field per dimension (events' DIMENSIONS, in their order). */
+const groupFields = Object.fromEntries(
+  DIMENSIONS.map((d) => [
+    d,
+    (d === "language_model" ? z.string().nullable() : z.string())
+      .optional()
+      .meta({ description: `Present when group_by=${d}` }),
+  ]),
+) as { [D in Dimension]: GroupField<D> };
+
 const statsRowSchema = z
   .object({
     time_bucket: z.string().meta({ description: "Start of the bucket, ISO 8601 with offset" }),
-    member_email: z.string().optional().meta({ description: "Present when group_by=member_email" }),
-    voice_model: z.string().optional().meta({ description: "Present when group_by=voice_model" }),
-    language_model: z
-      .string()
-      .nullable()
-      .optional()
-      .meta({ description: "Present when group_by=language_model" }),
-    app_name: z.string().optional().meta({ description: "Present when group_by=app_name" }),
+    ...groupFields,
     recording_count: z.number(),
     total_words: z.number(),
     total_duration: z.number().meta({ description: "Milliseconds" }),
@@ -71,12 +81,16 @@ export const summarySchema = z
   .meta({ id: "Summary" });
 
 /** `GET /api/v1/stats/dimensions`. */
+type ListedDimension = Exclude<Dimension, "member_email">;
+/** Every dimension but the members', whose addresses are not listed (seed: `/stats/dimensions`). */
+const LISTED_DIMENSIONS = DIMENSIONS.filter((d): d is ListedDimension => d !== "member_email");
+
 export const dimensionsSchema = z
-  .object({
-    voice_models: z.array(z.string()),
-    language_models: z.array(z.string()),
-    app_names: z.array(z.string()),
-  })
+  .object(
+    Object.fromEntries(LISTED_DIMENSIONS.map((d) => [`${d}s`, z.array(z.string())])) as {
+      [D in ListedDimension as `${D}s`]: z.ZodArray<z.ZodString>;
+    },
+  )
   .meta({
     id: "Dimensions",
     description: "Distinct values ever seen for the organization, ascending; no null.",

@@ -7,10 +7,6 @@ export {
 } from "./codec";
 export { createIdempotentProducer } from "./idempotentProducer";
 export {
-  DIMENSION_INDEX,
-  DIMENSIONS,
-  type Dimension,
-  type DimensionValues,
   dimensionValues,
   FUTURE_TOLERANCE_HOURS,
   RECORDINGS_DLQ_TOPIC,
@@ -41,3 +37,4 @@ export {
   tokenRecordSchema,
 } from "./tokenRecords";
 export { KAFKA_DEFAULT_MAX_MESSAGE_BYTES, readMaxMessageBytes } from "./topicLimits";
+export { DIMENSION_INDEX, DIMENSIONS, type Dimension, type DimensionValues } from "./vocabulary";

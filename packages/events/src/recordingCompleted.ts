@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { DimensionValues } from "./vocabulary";
 
 /** Kafka topic names of docs/contract.md §1; both are configurable where they are used. */
 export const RECORDINGS_TOPIC = "recordings.completed";
@@ -46,27 +47,6 @@ export const recordingCompletedSchema = z.object({
 export type RecordingCompletedInput = z.input<typeof recordingCompletedSchema>;
 /** What a consumer gets after validation. */
 export type RecordingCompleted = z.output<typeof recordingCompletedSchema>;
-
-/**
- * The dimensions a recording is filtered and grouped by, in their fixed order: the one definition
- * of that order. Combination tuples, projection views, the apply script's dimension-set keys and
- * the query API's filters all follow it (each derives from this list or is tested against it).
- */
-export const DIMENSIONS = ["member_email", "voice_model", "language_model", "app_name"] as const;
-export type Dimension = (typeof DIMENSIONS)[number];
-
-/** A recording's dimension values in `DIMENSIONS` order (null: no language model). */
-export type DimensionValues = readonly [
-  memberEmail: string,
-  voiceModel: string,
-  languageModel: string | null,
-  appName: string,
-];
-
-/** Each dimension's position in `DIMENSIONS` (and so in `DimensionValues`). */
-export const DIMENSION_INDEX = Object.fromEntries(DIMENSIONS.map((d, i) => [d, i])) as Readonly<
-  Record<Dimension, 0 | 1 | 2 | 3>
->;
 
 /** The recording's dimension values, in `DIMENSIONS` order. */
 export function dimensionValues(event: RecordingCompleted): DimensionValues {

@@ -66,7 +66,6 @@ export { registerScripts } from "./scripts";
 export { CheckpointMovedError, StoreError } from "./storeError";
 export {
   addPacked,
-  addSums,
   emptySums,
   LARGE_CELL_BYTES,
   packSums,

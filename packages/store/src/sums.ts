@@ -1,17 +1,9 @@
 /**
- * The integer sums one rollup cell keeps for one combination of dimensions in one block. Every
- * metric of the API is derived from these exactly; no float is ever stored.
+ * The integer sums one rollup cell keeps for one combination of dimensions in one block, in their
+ * stored order: the one declaration of the sums. Every metric of the API is derived from these
+ * exactly; no float is ever stored. The apply script's cell forms are held to this list by
+ * vocabulary.test.ts.
  */
-export interface Sums {
-  count: number;
-  words: number;
-  durationMs: number;
-  voiceMsSum: number;
-  voiceMsCount: number;
-  llmMsSum: number;
-  llmMsCount: number;
-}
-
 export const SUM_FIELDS = [
   "count",
   "words",
@@ -20,22 +12,13 @@ export const SUM_FIELDS = [
   "voiceMsCount",
   "llmMsSum",
   "llmMsCount",
-] as const satisfies ReadonlyArray<keyof Sums>;
+] as const;
+export type SumField = (typeof SUM_FIELDS)[number];
+
+export type Sums = Record<SumField, number>;
 
 export function emptySums(): Sums {
-  return { count: 0, words: 0, durationMs: 0, voiceMsSum: 0, voiceMsCount: 0, llmMsSum: 0, llmMsCount: 0 };
-}
-
-/** Adds `b` into `a` (mutates `a`, the accumulator). */
-export function addSums(a: Sums, b: Sums): Sums {
-  a.count += b.count;
-  a.words += b.words;
-  a.durationMs += b.durationMs;
-  a.voiceMsSum += b.voiceMsSum;
-  a.voiceMsCount += b.voiceMsCount;
-  a.llmMsSum += b.llmMsSum;
-  a.llmMsCount += b.llmMsCount;
-  return a;
+  return Object.fromEntries(SUM_FIELDS.map((field) => [field, 0])) as Sums;
 }
 
 /**

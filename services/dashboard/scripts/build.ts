@@ -24,6 +24,8 @@ function sourceHash(): string {
   };
   for (const entry of ["src", "index.html", "vite.config.ts", "package.json"])
     add(join(dashboardRoot, entry));
+  // The workspace code the page bundles (its other workspace imports are types only).
+  add(fileURLToPath(import.meta.resolve("@vu/events/vocabulary")));
   return hash.digest("hex");
 }
 

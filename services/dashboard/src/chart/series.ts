@@ -1,6 +1,7 @@
+import type { Dimension } from "@vu/events/vocabulary";
 import type { DateTime, DateTimeUnit } from "luxon";
 import type { StatsRow } from "../api/types";
-import { CHART_METRIC_LABELS, type ChartMetric, type Dimension, type Granularity } from "../state/vocabulary";
+import { CHART_METRIC_LABELS, type ChartMetric, type Granularity } from "../state/vocabulary";
 import { SERIES_COLOURS } from "./palette";
 
 /** A group's key in a series: its value, null for "no language model", or all the groups past the top. */

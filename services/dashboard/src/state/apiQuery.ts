@@ -1,6 +1,7 @@
+import { DIMENSIONS } from "@vu/events/vocabulary";
 import { apiInstant, customRange, presetRange, type ZonedRange } from "./presets";
 import type { ViewState } from "./viewState";
-import { DIMENSIONS, filterParam } from "./vocabulary";
+import { filterParam } from "./vocabulary";
 
 /**
  * The view's range at `nowMs`. A custom range that cannot be read falls back to the last 30 days

@@ -1,10 +1,9 @@
+import { DIMENSIONS, type Dimension } from "@vu/events/vocabulary";
 import { DateTime } from "luxon";
 import { isKnownZone } from "./presets";
 import {
   CHART_METRICS,
   type ChartMetric,
-  DIMENSIONS,
-  type Dimension,
   filterParam,
   GRANULARITIES,
   type Granularity,

@@ -1,12 +1,11 @@
 // The API's own words (seed: granularity, group_by, filter[...]) and the dashboard's choices
-// derived from them, in one place: URL keys, API parameters and controls all read from here.
+// derived from them, in one place: URL keys, API parameters and controls all read from here. The
+// dimensions themselves are the events' declaration (`@vu/events/vocabulary`, bundled: it imports
+// nothing); only their labels are the dashboard's.
+import type { Dimension } from "@vu/events/vocabulary";
 
 export const GRANULARITIES = ["hour", "day", "week", "month"] as const;
 export type Granularity = (typeof GRANULARITIES)[number];
-
-/** The four dimensions: each can be grouped by and filtered on. */
-export const DIMENSIONS = ["member_email", "voice_model", "language_model", "app_name"] as const;
-export type Dimension = (typeof DIMENSIONS)[number];
 
 export const DIMENSION_LABELS: Readonly<Record<Dimension, string>> = {
   member_email: "Member",

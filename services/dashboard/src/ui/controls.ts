@@ -1,3 +1,4 @@
+import { DIMENSIONS, type Dimension } from "@vu/events/vocabulary";
 import type { Dimensions } from "../api/types";
 import { isKnownZone } from "../state/presets";
 import type { ViewState } from "../state/viewState";
@@ -6,8 +7,6 @@ import {
   CHART_METRIC_LABELS,
   CHART_METRICS,
   DIMENSION_LABELS,
-  DIMENSIONS,
-  type Dimension,
   GRANULARITIES,
   NO_LANGUAGE_MODEL,
   RANGE_LABELS,

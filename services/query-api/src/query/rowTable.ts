@@ -1,4 +1,4 @@
-import { SUM_FIELDS, type Sums } from "@vu/store";
+import { emptySums, SUM_FIELDS, type Sums } from "@vu/store";
 
 const WIDTH = SUM_FIELDS.length;
 
@@ -16,17 +16,13 @@ export interface AggregatedRow {
   sums: Sums;
 }
 
-/** The seven sums stored from `at` in `values`. */
+/** The sums (SUM_FIELDS order) stored from `at` in `values`. */
 function sumsAt(values: Float64Array, at: number): Sums {
-  return {
-    count: values[at] as number,
-    words: values[at + 1] as number,
-    durationMs: values[at + 2] as number,
-    voiceMsSum: values[at + 3] as number,
-    voiceMsCount: values[at + 4] as number,
-    llmMsSum: values[at + 5] as number,
-    llmMsCount: values[at + 6] as number,
-  };
+  const sums = emptySums();
+  SUM_FIELDS.forEach((field, k) => {
+    sums[field] = values[at + k] as number;
+  });
+  return sums;
 }
 
 /**
