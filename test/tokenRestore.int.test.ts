@@ -1,13 +1,12 @@
 // API tokens survive a Redis loss: the tokens CLI's code path writes Redis and the compacted tokens
 // topic, the Redis keys are deleted, and `restoreTokens` brings the tokens back from Kafka alone.
-import { createTokenRecordProducer } from "@vu/events";
-import { ensureTopics } from "@vu/infra";
 import { restoreTokens } from "@vu/ingest-worker";
 import { createToken, revokeToken } from "@vu/query-api";
 import { createLogger } from "@vu/service-runtime";
-import { createKeyspace, createRedisClient, createTokenStore, hashToken, type Keyspace } from "@vu/store";
-import { brokers, isolatedNames, redisUrl } from "@vu/testkit";
+import { createKeyspace, createRedisClient, hashToken, type Keyspace } from "@vu/store";
+import { isolatedNames, redisUrl } from "@vu/testkit";
 import { testKafka } from "@vu/testkit/kafka";
+import { durableTokens } from "@vu/testkit/tokens";
 import kafkajs from "kafkajs";
 import { afterAll, describe, expect, it, onTestFinished } from "vitest";
 
@@ -22,20 +21,10 @@ afterAll(() => redis.quit());
 /** A recordings topic pair and a tokens topic of this test's own, made by the stack's `ensureTopics`. */
 async function isolatedTokenTopics() {
   const names = isolatedNames("tokens");
-  const tokensTopic = `${names.topic}.tokens`;
-  const { created } = await ensureTopics(brokers(), {
-    topic: names.topic,
-    dlqTopic: names.dlqTopic,
-    tokensTopic,
-    partitions: 1,
-  });
-  expect(created).toContain(tokensTopic);
-  const records = createTokenRecordProducer({ kafka, topic: tokensTopic });
-  await records.connect();
-  onTestFinished(() => records.disconnect());
-  const keyspace = createKeyspace({ prefix: names.prefix });
-  const tokens = createTokenStore({ redis, keyspace });
-  return { names, tokensTopic, records, keyspace, tokens };
+  const made = await durableTokens(kafka, redis, names, { partitions: 1 });
+  onTestFinished(() => made.close());
+  expect(made.created).toContain(made.tokensTopic);
+  return { ...made, names, keyspace: createKeyspace({ prefix: names.prefix }) };
 }
 
 /** The Redis loss: every key of the test's prefix goes (a FLUSHALL, confined to this test). */

@@ -1,5 +1,4 @@
-import { waitFor } from "@vu/infra";
-import { collectDeadLetters } from "@vu/testkit/kafka";
+import { readAllDeadLetters } from "@vu/testkit/kafka";
 import type { Kafka } from "kafkajs";
 import type { PreparedWorkload } from "./scenario";
 
@@ -15,27 +14,12 @@ export interface DeadLetters {
 }
 
 /**
- * Reads the whole dead-letter topic (the kit's one reader). A batch the worker processes twice
+ * Sums up the whole dead-letter topic (read by the kit's one reader). A batch the worker processes twice
  * (redelivered after a rebalance) dead-letters its bad messages twice, which the contract allows;
  * what must hold is that every bad message is there, with its reason, and nothing else.
  */
 export async function readDeadLetters(kafka: Kafka, dlqTopic: string): Promise<DeadLetters> {
-  const admin = kafka.admin();
-  await admin.connect();
-  const total = (await admin.fetchTopicOffsets(dlqTopic)).reduce(
-    (n, p) => n + Number(p.high) - Number(p.low),
-    0,
-  );
-  await admin.disconnect();
-  const { letters, stop } = await collectDeadLetters(kafka, dlqTopic);
-  try {
-    await waitFor(() => letters.length >= total, {
-      timeoutMs: 60_000,
-      message: `all ${total} dead letters read`,
-    });
-  } finally {
-    await stop();
-  }
+  const letters = await readAllDeadLetters(kafka, dlqTopic);
   const sources = new Set<string>();
   const kinds: Record<string, number> = {};
   for (const { reason, sourcePartition, sourceOffset } of letters) {

@@ -3,5 +3,6 @@
 // only for the tests that use them.
 export { counterTotal } from "./metrics";
 export { type IsolatedNames, isolatedNames, uniqueId, uniquePrefix } from "./names";
+export { netCoverage } from "./netCoverage";
 export { recording, recordingEvent } from "./recordings";
 export { brokers, redisUrl } from "./stackEnv";

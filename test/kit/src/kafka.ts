@@ -1,4 +1,4 @@
-import { ensureTopics } from "@vu/infra";
+import { ensureTopics, waitFor } from "@vu/infra";
 import { DLQ_HEADERS } from "@vu/ingest-worker";
 import { Kafka, logLevel } from "kafkajs";
 import { type IsolatedNames, isolatedNames, uniqueId } from "./names";
@@ -55,4 +55,25 @@ export async function collectDeadLetters(kafka: Kafka, dlqTopic: string) {
     },
   });
   return { letters, stop: () => consumer.disconnect() };
+}
+
+/**
+ * Every dead letter on the topic now: as many as its partitions hold up to their high watermarks,
+ * read with `collectDeadLetters` (the one reader).
+ */
+export async function readAllDeadLetters(kafka: Kafka, dlqTopic: string): Promise<CollectedDeadLetter[]> {
+  const admin = kafka.admin();
+  await admin.connect();
+  const offsets = await admin.fetchTopicOffsets(dlqTopic).finally(() => admin.disconnect());
+  const total = offsets.reduce((n, p) => n + Number(p.high) - Number(p.low), 0);
+  const { letters, stop } = await collectDeadLetters(kafka, dlqTopic);
+  try {
+    await waitFor(() => letters.length >= total, {
+      timeoutMs: 60_000,
+      message: `all ${total} dead letters of ${dlqTopic} read`,
+    });
+  } finally {
+    await stop();
+  }
+  return letters;
 }

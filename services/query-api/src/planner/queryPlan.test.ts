@@ -1,16 +1,16 @@
+import type { BlockRef } from "@vu/store";
+import { netCoverage } from "@vu/testkit";
 import { DAY_MS, DEFAULT_RETENTION, HOUR_MS, type Tier } from "@vu/time-buckets";
 import { describe, expect, it } from "vitest";
-import type { Block } from "./block";
 import type { Granularity } from "./granularity";
 import { InvalidParameterError } from "./invalidParameterError";
 import { planQuery, planTotal, type StatsPlan } from "./queryPlan";
-import { netCoverage } from "./testing/netCoverage";
 
 const now = Date.parse("2026-11-22T12:00:00Z");
 const context = { now, retention: DEFAULT_RETENTION };
 const iso = (ms: number) => new Date(ms).toISOString();
 
-function tally(blocks: readonly Block[]): Partial<Record<Tier, number>> {
+function tally(blocks: readonly BlockRef[]): Partial<Record<Tier, number>> {
   const counts: Partial<Record<Tier, number>> = {};
   for (const b of blocks) counts[b.tier] = (counts[b.tier] ?? 0) + 1;
   return counts;

@@ -1,10 +1,10 @@
+import { netCoverage } from "@vu/testkit";
 import { DEFAULT_RETENTION, isBlockKept, nextUtc } from "@vu/time-buckets";
 import { DateTime } from "luxon";
 import { describe, expect, it } from "vitest";
 import type { IsKept, SignedBlock } from "./block";
 import { coverInterval } from "./blockCover";
 import { coverSigned } from "./signedCover";
-import { netCoverage } from "./testing/netCoverage";
 
 const MINUTE = 60_000;
 const now = Date.parse("2026-11-22T12:00:00Z");

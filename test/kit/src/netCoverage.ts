@@ -1,10 +1,16 @@
-import { nextUtc } from "@vu/time-buckets";
-import type { SignedBlock } from "../block";
+import { nextUtc, type Tier } from "@vu/time-buckets";
+
+/** A stored block added (+1) to or subtracted (−1) from a sum: the query planner's signed cover. */
+interface SignedBlock {
+  tier: Tier;
+  startMs: number;
+  sign: number;
+}
 
 /**
  * What a signed cover counts, as segments of constant weight: +1 where an instant is counted once,
  * 0 (omitted) where not at all; anything else is a wrong cover. A sweep over block edges, so a
- * check costs the blocks, not the minutes.
+ * check costs the blocks, not the minutes. For tests of the query planner's covers.
  */
 export function netCoverage(
   blocks: readonly SignedBlock[],
