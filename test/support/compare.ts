@@ -1,4 +1,4 @@
-import { STATS_METRIC_COLUMNS } from "@vu/query-api";
+import { STATS_METRIC_COLUMNS } from "@vu/api-responses";
 import { parse } from "csv-parse/sync";
 import type { ExpectedDimensions, ExpectedStats, ExpectedSummary, Rounded, RowMetric } from "../oracle";
 import type { HttpReply } from "./httpClient";

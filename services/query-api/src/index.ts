@@ -1,6 +1,7 @@
 // What end-to-end tests and benchmarks need to run the API in-process.
+
+export { STATS_METRIC_COLUMNS } from "@vu/api-responses";
 export { type ApiConfig, type ApiDeps, createApp } from "./app";
 export { createToken, revokeToken, type TokenCommandDeps, tokensCliEnvSchema } from "./cli/tokenCommands";
 export { type ApiEnv, apiEnvSchema, loadApiEnv } from "./env";
 export { createOpenApiDocument } from "./openapi/openApiDocument";
-export { STATS_METRIC_COLUMNS } from "./query/rowMetrics";

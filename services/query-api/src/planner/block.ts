@@ -1,11 +1,8 @@
 import type { BlockRef } from "@vu/store";
 import { ceilUtc, isBlockKept, type Retention, TIERS, type Tier } from "@vu/time-buckets";
 
-/** One stored rollup block: the UTC-aligned block of `tier` that starts at `startMs` (the store's BlockRef). */
-export type Block = BlockRef;
-
 /** A block added to (+1) or subtracted from (−1) a sum: see signedCover.ts. */
-export interface SignedBlock extends Block {
+export interface SignedBlock extends BlockRef {
   sign: 1 | -1;
 }
 

@@ -1,14 +1,15 @@
+import type { BlockRef } from "@vu/store";
 import { DAY_MS, floorUtc, isAlignedUtc, MINUTE_MS, nextUtc, TIERS, type Tier } from "@vu/time-buckets";
 import { describe, expect, it } from "vitest";
-import type { Block, IsKept } from "./block";
+import type { IsKept } from "./block";
 import { coverInterval } from "./blockCover";
 
 const at = (iso: string) => Date.parse(iso);
 const keepAll: IsKept = () => true;
-const blockEnd = (b: Block) => nextUtc(b.tier, b.startMs);
+const blockEnd = (b: BlockRef) => nextUtc(b.tier, b.startMs);
 
 /** Tier counts of a cover, e.g. `{ minute: 43, hour: 3 }`. */
-function tally(blocks: readonly Block[]): Partial<Record<Tier, number>> {
+function tally(blocks: readonly BlockRef[]): Partial<Record<Tier, number>> {
   const counts: Partial<Record<Tier, number>> = {};
   for (const b of blocks) counts[b.tier] = (counts[b.tier] ?? 0) + 1;
   return counts;
@@ -16,7 +17,7 @@ function tally(blocks: readonly Block[]): Partial<Record<Tier, number>> {
 
 /** Blocks are aligned, sorted, disjoint, inside, kept and their union is exactly the interval. */
 function expectExactCover(
-  blocks: readonly Block[],
+  blocks: readonly BlockRef[],
   startMs: number,
   endMs: number,
   isKept: IsKept = keepAll,

@@ -1,10 +1,11 @@
+import type { BlockRef } from "@vu/store";
 import { ceilUtc, floorUtc, isAlignedUtc, nextUtc, type Tier } from "@vu/time-buckets";
-import type { Block, IsKept } from "./block";
+import type { IsKept } from "./block";
 import { coverWholeDays } from "./dayCover";
 
 /** Consecutive blocks of one tier from `startMs` up to `endMs`, asserting each is kept. */
-function run(tier: Tier, startMs: number, endMs: number, isKept: IsKept): Block[] {
-  const blocks: Block[] = [];
+function run(tier: Tier, startMs: number, endMs: number, isKept: IsKept): BlockRef[] {
+  const blocks: BlockRef[] = [];
   for (let t = startMs; t < endMs; t = nextUtc(tier, t)) {
     if (!isKept(tier, t)) {
       throw new Error(`the ${tier} block at ${new Date(t).toISOString()} is needed but no longer kept`);
@@ -30,7 +31,7 @@ const NESTED: readonly Tier[] = ["minute", "quarter", "hour"];
  * Throws (a programming error, not bad input) when the interval cannot be covered: an edge not on
  * a minute, or a block that the retention grid (retentionGrid.ts) should have avoided.
  */
-export function coverInterval(startMs: number, endMs: number, isKept: IsKept): Block[] {
+export function coverInterval(startMs: number, endMs: number, isKept: IsKept): BlockRef[] {
   if (!isAlignedUtc("minute", startMs) || !isAlignedUtc("minute", endMs) || endMs < startMs) {
     throw new Error(`cannot cover ${startMs}..${endMs}: not an interval of whole minutes`);
   }
@@ -38,7 +39,7 @@ export function coverInterval(startMs: number, endMs: number, isKept: IsKept): B
 }
 
 /** Cover of [startMs, endMs) with blocks of NESTED[level] and coarser. */
-function coverFrom(level: number, startMs: number, endMs: number, isKept: IsKept): Block[] {
+function coverFrom(level: number, startMs: number, endMs: number, isKept: IsKept): BlockRef[] {
   const tier = NESTED[level];
   if (tier === undefined) return coverWholeDays(startMs, endMs, isKept);
   const coarser = NESTED[level + 1] ?? "day";

@@ -1,5 +1,6 @@
+import type { BlockRef } from "@vu/store";
 import { ceilUtc, DAY_MS, isAlignedUtc, nextUtc, type Tier } from "@vu/time-buckets";
-import type { Block, IsKept } from "./block";
+import type { IsKept } from "./block";
 
 /*
  * The fewest day, week and month blocks covering whole UTC days [startMs, endMs).
@@ -28,7 +29,7 @@ function forcedCuts(startMs: number, endMs: number): number[] {
 }
 
 /** Shortest path over the day boundaries of one piece. */
-function coverPiece(startMs: number, endMs: number, isKept: IsKept): Block[] {
+function coverPiece(startMs: number, endMs: number, isKept: IsKept): BlockRef[] {
   const days = Math.round((endMs - startMs) / DAY_MS);
   const cost = new Int32Array(days + 1).fill(UNREACHED);
   const from = new Int32Array(days + 1);
@@ -62,7 +63,7 @@ function coverPiece(startMs: number, endMs: number, isKept: IsKept): Block[] {
       `cannot cover ${new Date(startMs).toISOString()}..${new Date(endMs).toISOString()} with kept day, week or month blocks`,
     );
   }
-  const blocks: Block[] = [];
+  const blocks: BlockRef[] = [];
   for (let j = days; j > 0; j = from[j] ?? 0) {
     const i = from[j] ?? 0;
     blocks.push({ tier: STEP_TIERS[via[j] ?? 0] ?? "day", startMs: startMs + i * DAY_MS });
@@ -71,11 +72,11 @@ function coverPiece(startMs: number, endMs: number, isKept: IsKept): Block[] {
 }
 
 /** The fewest kept day, week and month blocks whose union is exactly [startMs, endMs) (UTC days). */
-export function coverWholeDays(startMs: number, endMs: number, isKept: IsKept): Block[] {
+export function coverWholeDays(startMs: number, endMs: number, isKept: IsKept): BlockRef[] {
   if (!isAlignedUtc("day", startMs) || !isAlignedUtc("day", endMs) || endMs < startMs) {
     throw new Error(`not an interval of whole UTC days: ${startMs}..${endMs}`);
   }
-  const blocks: Block[] = [];
+  const blocks: BlockRef[] = [];
   let pieceStart = startMs;
   for (const pieceEnd of [...forcedCuts(startMs, endMs), endMs]) {
     if (pieceEnd > pieceStart) blocks.push(...coverPiece(pieceStart, pieceEnd, isKept));

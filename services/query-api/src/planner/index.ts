@@ -1,5 +1,4 @@
 export {
-  type Block,
   type CoverCache,
   type IsKept,
   keptAt,

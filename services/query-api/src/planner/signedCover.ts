@@ -1,5 +1,6 @@
+import type { BlockRef } from "@vu/store";
 import { ceilUtc, DAY_MS, floorUtc, type Tier } from "@vu/time-buckets";
-import type { Block, IsKept, SignedBlock } from "./block";
+import type { IsKept, SignedBlock } from "./block";
 import { coverInterval } from "./blockCover";
 import { coverWholeDays } from "./dayCover";
 
@@ -24,7 +25,7 @@ function anchorsOf(edge: number, span: number): number[] {
 }
 
 /** The positive cover of [from, to) (either order), or null when a block it needs is not kept. */
-function tryCover(from: number, to: number, isKept: IsKept): Block[] | null {
+function tryCover(from: number, to: number, isKept: IsKept): BlockRef[] | null {
   try {
     return from <= to ? coverInterval(from, to, isKept) : coverInterval(to, from, isKept);
   } catch {
@@ -32,7 +33,8 @@ function tryCover(from: number, to: number, isKept: IsKept): Block[] | null {
   }
 }
 
-const signed = (blocks: readonly Block[], sign: 1 | -1): SignedBlock[] => blocks.map((b) => ({ ...b, sign }));
+const signed = (blocks: readonly BlockRef[], sign: 1 | -1): SignedBlock[] =>
+  blocks.map((b) => ({ ...b, sign }));
 
 /**
  * One end of a candidate: the anchor, the correction between it and the interval's edge (added
@@ -85,11 +87,11 @@ export function coverSigned(startMs: number, endMs: number, isKept: IsKept): Sig
 
   const starts = anchorsOf(startMs, span).flatMap((a) => startSide(startMs, a, isKept) ?? []);
   const ends = anchorsOf(endMs, span).flatMap((b) => endSide(endMs, b, isKept) ?? []);
-  const cores = new Map<string, Block[] | null>();
+  const cores = new Map<string, BlockRef[] | null>();
   const coreOf = (from: number, to: number) => {
     const key = `${from}:${to}`;
     if (!cores.has(key)) {
-      let core: Block[] | null;
+      let core: BlockRef[] | null;
       try {
         core = coverWholeDays(from, to, isKept);
       } catch {

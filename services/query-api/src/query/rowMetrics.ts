@@ -15,10 +15,6 @@ export function ratio3(numerator: bigint, denominator: bigint): number {
 
 const big = BigInt;
 
-export { STATS_METRIC_COLUMNS } from "@vu/api-responses";
-
-export type { StatsRow, Summary };
-
 /** A statistics row (milliseconds), with the group field right after `time_bucket` when grouped. */
 export function toStatsRow(
   timeBucket: string,

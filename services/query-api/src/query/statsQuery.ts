@@ -1,3 +1,4 @@
+import type { StatsRow, Summary } from "@vu/api-responses";
 import type { Dimension } from "@vu/events";
 import { type ReadOptions, type RollupReader, viewFor } from "@vu/store";
 import type { ResultCache } from "../cache/resultCache";
@@ -14,7 +15,7 @@ import { type ConsistentReadOptions, readConsistently } from "./consistentRead";
 import { comboMatches, type DimensionFilter, parseFilters, type RawFilters } from "./filters";
 import { MAX_PAGE_SIZE, type Pagination, pageRange, RENDERED_PAGES_PER_ANSWER } from "./pagination";
 import { aggregateRows } from "./rowAggregation";
-import { type StatsRow, type Summary, toStatsRow, toSummary } from "./rowMetrics";
+import { toStatsRow, toSummary } from "./rowMetrics";
 
 export interface QueryDeps {
   reader: RollupReader;

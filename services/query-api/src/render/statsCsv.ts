@@ -1,6 +1,6 @@
+import { STATS_METRIC_COLUMNS, type StatsRow } from "@vu/api-responses";
 import type { Dimension } from "@vu/events";
 import { stringify } from "csv-stringify/sync";
-import { STATS_METRIC_COLUMNS, type StatsRow } from "../query/rowMetrics";
 
 export function csvColumns(groupBy?: Dimension): string[] {
   return ["time_bucket", ...(groupBy ? [groupBy] : []), ...STATS_METRIC_COLUMNS];
