@@ -88,7 +88,7 @@ describe.each(deployments)("on $name", ({ start, replicas }) => {
         rebalanced
           ? expect(counted, what).toBeGreaterThanOrEqual(expected)
           : expect(counted, what).toBe(expected);
-      const total = async (counter: "applied" | "duplicates" | "deadLettered") =>
+      const total = async (counter: "applied" | "duplicates" | "deadLettered" | "replayed" | "retries") =>
         (await Promise.all(workers.map((w) => counterTotal(w.metrics[counter])))).reduce((a, b) => a + b, 0);
       expect(await total("applied")).toBe(prepared.counted);
       const [applied, duplicates, deadLettered] = await Promise.all([
@@ -99,7 +99,7 @@ describe.each(deployments)("on $name", ({ start, replicas }) => {
       countedOnce(
         applied + duplicates + deadLettered,
         prepared.workload.messages.length,
-        `applied (${applied}) + duplicates (${duplicates}) + dead-lettered (${deadLettered}) = sent`,
+        `applied (${applied}) + duplicates (${duplicates}) + dead-lettered (${deadLettered}) = sent; replayed ${await total("replayed")}, retries ${await total("retries")}, dead letters expected ${expectedDeadLetters(prepared)}, joins ${joins() - joinsBefore}, restarts ${workers.reduce((n, w) => n + w.restarts, 0)}`,
       );
       const deadLetters = await readDeadLetters(kafka, names.dlqTopic);
       expect(deadLetters.distinct).toBe(expectedDeadLetters(prepared));

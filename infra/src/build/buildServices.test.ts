@@ -28,7 +28,7 @@ describe("addJsExtensions", () => {
     const code = [
       'import { z } from "zod";',
       'import { x } from "./app.js";',
-      'const lua = new URL("./lua/applyBatch-8.lua", import.meta.url);',
+      'const lua = new URL("./lua/applyBatches.lua", import.meta.url);',
     ].join("\n");
     expect(addJsExtensions(code, dir, exists)).toBe(code);
   });

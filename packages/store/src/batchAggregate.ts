@@ -48,7 +48,7 @@ export interface ComboPayload {
   values: DimensionValues;
 }
 
-/** What `applyBatch-8.lua` receives, before `encodeBatch` packs it; its header documents each member. */
+/** What `applyBatches.lua` receives, before `encodeBatch` packs it; its header documents each member. */
 export interface BatchPayload {
   ids: string[];
   combos: ComboPayload[];

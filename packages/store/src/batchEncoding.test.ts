@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { BatchPayload } from "./batchAggregate";
 import { encodeBatch } from "./batchEncoding";
 
-/** Reads the layout documented in lua/applyBatch-8.lua back, as the script does. */
+/** Reads the layout documented in lua/applyBatches.lua back, as the script does. */
 function decode(buf: Buffer) {
   let at = 0;
   const u8 = () => buf.readUInt8(at++);

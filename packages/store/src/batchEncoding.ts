@@ -3,7 +3,7 @@ import { LARGE_CELL_BYTES, SMALL_CELL_BYTES, SMALL_CELL_MAX } from "./sums";
 
 /**
  * The apply script's batch argument, one binary string (layout in the header of
- * `lua/applyBatch-8.lua`). One argument instead of one per id, combination and field: ioredis
+ * `lua/applyBatches.lua`). One argument instead of one per id, combination and field: ioredis
  * encodes thousands of small arguments slowly, and the script reads this with `struct.unpack`, in C.
  */
 export function encodeBatch(payload: BatchPayload): Buffer {

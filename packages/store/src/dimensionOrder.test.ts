@@ -5,9 +5,9 @@ import { PROJECTION_VIEW_OFFSET, VIEWS } from "./views";
 
 /** The one order of the dimensions (DIMENSIONS) is the order everything else uses. */
 describe("dimension order", () => {
-  it("is the apply script's order of dimension-set keys, KEYS[3] to KEYS[6]", () => {
-    const header = loadScript("applyBatch-8");
-    const keys = [...header.matchAll(/KEYS\[(\d)\] dim:(\w+)/g)].map(([, n, d]) => [Number(n), d]);
+  it("is the apply script's order of an organization's dimension-set keys, its 3rd to 6th", () => {
+    const header = loadScript("applyBatches");
+    const keys = [...header.matchAll(/\b(\d) dim:(\w+)/g)].map(([, n, d]) => [Number(n), d]);
     expect(keys).toEqual(DIMENSIONS.map((d, i) => [3 + i, d]));
   });
 

@@ -58,9 +58,11 @@ export {
   type ApplyResult,
   type BatchOrigin,
   createRollupWriter,
+  type GroupApply,
   type PreparedBatch,
   type RollupWriter,
   type RollupWriterOptions,
+  type UnsettledBatch,
 } from "./rollupWriter";
 export { registerScripts } from "./scripts";
 export { CheckpointMovedError, StoreError } from "./storeError";

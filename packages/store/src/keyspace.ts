@@ -5,17 +5,34 @@ import { VIEW_CODE, VIEWS, type View } from "./views";
 
 /**
  * The only place that knows Redis key names (documented key by key in this package's README).
- * Every key of an organization carries the hash tag `{<org>}` so a script touching one
- * organization stays on one Redis Cluster slot.
+ * Every key of an organization carries the hash tag of its shard, `{s<n>}` (`shardOf`), so a
+ * script touching one organization, or several of one shard, stays on one Redis Cluster slot.
  *
  * STORE_VERSION names the rollup keys. v1 stored cells as text; v2 as binary (seven u32, or
  * seven float64 once a sum passes 32 bits: sums.ts); v3 splits hour blocks' cells by quarter hour
  * (quarterCells.ts) instead of keeping quarter-hour blocks of their own; v4 keeps the Kafka offsets
  * with the sums (per organization and partition) and the view's epoch and checkpoints (the log
  * hash), so a v4 store is filled by replaying the topic, never from v3 data counted without them;
- * v5 places each tier's blocks by the organization's density (blockPlacement.ts), also filled by replaying.
+ * v5 places each tier's blocks by the organization's density (blockPlacement.ts); v6 tags keys by
+ * the organization's shard instead of the organization, so one script call counts many small
+ * organizations on a cluster too. Each is filled by replaying the topic.
  */
-export const STORE_VERSION = "v5";
+export const STORE_VERSION = "v6";
+/**
+ * How many shards organizations are spread over: enough that a cluster balances them and moves
+ * them a slot at a time, few enough that a chunk of a shared topic holds several of each.
+ */
+export const SHARDS = 256;
+
+/** The shard of an organization: FNV-1a of its UTF-16 code units, modulo `SHARDS`. */
+export function shardOf(org: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < org.length; i++) {
+    hash ^= org.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash % SHARDS;
+}
 /**
  * Token and rate-limit keys have not changed since v3 and keep its names, so that tokens outlive
  * upgrades of the rollup store.
@@ -59,6 +76,8 @@ export interface Keyspace {
   generationPattern(generation: number): string;
   /** Base of one organization's rollup keys in one generation; ends with `:`. */
   orgBase(generation: number, org: string): string;
+  /** The hash tag of the organization's keys: organizations with the same one share a script call. */
+  slotTag(org: string): string;
   combos(generation: number, org: string): string;
   dimension(generation: number, org: string, dimension: Dimension): string;
   /** The organization's first and last counted `recorded_at` (ms). */
@@ -96,7 +115,7 @@ const CONTAINER_KEY = /:s:([a-zA-Z]):\d{12}$/;
 const KEYED_KEY = /:b:([a-zA-Z]):\d{12}:k$/;
 /** The last letter of a keyed block's key: not a view's code (views.ts). */
 const KEYED_CODE = "k";
-const ORG_KEY = /:\{[^}]*\}:(combos|extent|dim:|seen:)/;
+const ORG_KEY = /:\{s\d+\}:.*:(combos|extent|dim:[a-z_]+|seen:\d+)$/;
 
 function classifyKey(key: string): KeyKind {
   const block = BLOCK_KEY.exec(key);
@@ -109,8 +128,8 @@ function classifyKey(key: string): KeyKind {
   if (keyed !== undefined) return { kind: "keyed", tier: keyed };
   const org = ORG_KEY.exec(key)?.[1];
   if (org === "combos" || org === "extent") return { kind: org };
-  if (org === "dim:") return { kind: "dimension" };
-  if (org === "seen:") return { kind: "seen" };
+  if (org?.startsWith("dim:")) return { kind: "dimension" };
+  if (org?.startsWith("seen:")) return { kind: "seen" };
   if (key.includes(":token:") || key.includes(":tokens:")) return { kind: "token" };
   if (key.includes(":ratelimit:")) return { kind: "ratelimit" };
   if (key.endsWith(":generation")) return { kind: "generation" };
@@ -121,7 +140,8 @@ function classifyKey(key: string): KeyKind {
 export function createKeyspace({ prefix }: KeyspaceOptions): Keyspace {
   const root = `${prefix}:${STORE_VERSION}`;
   const tokenRoot = `${prefix}:${TOKEN_KEYS_VERSION}`;
-  const orgBase = (generation: number, org: string) => `${root}:g${generation}:{${org}}:`;
+  const slotTag = (org: string) => `{s${shardOf(org)}}`;
+  const orgBase = (generation: number, org: string) => `${root}:g${generation}:${slotTag(org)}:${org}:`;
   const blockSuffix = (tier: Tier, startMs: number, view: View) =>
     `b:${TIER_CODE[tier]}:${utcStamp(startMs)}:${VIEW_CODE[view]}`;
   const containerSuffix = (tier: Tier, startMs: number) => `s:${TIER_CODE[tier]}:${utcStamp(startMs)}`;
@@ -135,6 +155,7 @@ export function createKeyspace({ prefix }: KeyspaceOptions): Keyspace {
     log: (generation) => `${root}:g${generation}:log`,
     generationPattern: (generation) => `${root}:g${generation}:*`,
     orgBase,
+    slotTag,
     combos: (generation, org) => `${orgBase(generation, org)}combos`,
     dimension: (generation, org, dimension) => `${orgBase(generation, org)}dim:${dimension}`,
     extent: (generation, org) => `${orgBase(generation, org)}extent`,

@@ -4,6 +4,7 @@ import { redisTargets } from "@vu/infra";
 import { recording } from "@vu/testkit";
 import { useRedisTarget } from "@vu/testkit/redis";
 import { DAY_MS, DEFAULT_RETENTION } from "@vu/time-buckets";
+import { Cluster } from "ioredis";
 import { describe, expect, it } from "vitest";
 import { dedupeSets } from "./batchAggregate";
 import { containerOf, LAYOUT_RULE, parseLayout, placementBy, STORED_TIERS } from "./blockPlacement";
@@ -313,6 +314,110 @@ describe.each(redisTargets())("on $name", (target) => {
           : keyspace.container(1, "acme", "day", Date.parse("2026-11-01T00:00:00Z"));
       expect(await redis.pttl(dayKey)).toBe(-1);
       expect((await totalOf(reader, "day", "2026-11-20T00:00:00Z")).count).toBe(1);
+    });
+  });
+
+  describe("several organizations in shared script calls", () => {
+    /** `n` organizations whose keys share a hash tag, so that one call may hold them on a cluster too. */
+    const sameShard = (keyspace: Keyspace, n: number) => {
+      const byTag = new Map<string, string[]>();
+      for (let i = 0; ; i++) {
+        const org = `tenant-${i}`;
+        const tag = keyspace.slotTag(org);
+        const orgs = [...(byTag.get(tag) ?? []), org];
+        if (orgs.length === n) return orgs;
+        byTag.set(tag, orgs);
+      }
+    };
+    const monthCount = async (reader: ReturnType<typeof createRollupReader>, org: string) => {
+      const snapshot = await reader.readBlocks(
+        1,
+        org,
+        [{ tier: "month", startMs: Date.parse("2026-11-01") }],
+        "total",
+      );
+      const sums = emptySums();
+      const cells = cellsOf(snapshot, 0);
+      for (let i = 1; i < cells.length; i += 2) addPacked(sums, cells[i] as Buffer);
+      return sums.count;
+    };
+    const at = (org: string, id: string, offset: number) => ({
+      ...rec(id, "2026-11-20T10:00:00Z", { organization_id: org }),
+      offset: String(offset),
+    });
+    const origin = { partition: "recordings:0", throughOffset: "20" };
+
+    it("groups organizations by hash tag, and settles each one's refusal on its own", async () => {
+      const { keyspace, writer, reader } = setup();
+      const [a, b, c] = sameShard(keyspace, 3) as [string, string, string];
+      await writer.apply(1, a, [at(a, "seen", 1)], { partition: "recordings:0", throughOffset: "1" });
+      await writer.apply(1, c, [at(c, "old", 2)], { partition: "recordings:0", throughOffset: "20" });
+      const batches = [
+        writer.prepare(a, [at(a, "seen", 3), at(a, "new", 4)], origin),
+        writer.prepare(b, [at(b, "x", 5), at(b, "y", 6)], origin),
+        writer.prepare(c, [at(c, "replayed", 7)], origin),
+        writer.prepare("elsewhere", [at("elsewhere", "z", 8)], origin),
+      ];
+      const groups = writer.groups(batches);
+      expect(
+        groups
+          .flat()
+          .map((batch) => batch.org)
+          .sort(),
+      ).toEqual([a, b, c, "elsewhere"].sort());
+      // A cluster runs a script on one slot; a single Redis runs any keys together.
+      if (redis instanceof Cluster) {
+        for (const group of groups)
+          expect(new Set(group.map((batch) => keyspace.slotTag(batch.org))).size).toBe(1);
+      } else expect(groups).toHaveLength(1);
+      const shared = groups.find((group) => group.some((batch) => batch.org === a));
+      expect(shared?.map((batch) => batch.org)).toEqual(expect.arrayContaining([a, b, c]));
+
+      const results = (await Promise.all(groups.map((group) => writer.applyGroup(1, group).run()))).flat();
+      const byOrg = new Map(groups.flat().map((batch, i) => [batch.org, results[i]]));
+      expect(byOrg.get(a)).toEqual({ counted: 1, duplicates: 1, replayed: 0 });
+      expect(byOrg.get(b)).toEqual({ counted: 2, duplicates: 0, replayed: 0 });
+      expect(byOrg.get(c)).toEqual({ counted: 0, duplicates: 0, replayed: 1 });
+      expect(byOrg.get("elsewhere")).toEqual({ counted: 1, duplicates: 0, replayed: 0 });
+      expect([await monthCount(reader, a), await monthCount(reader, b), await monthCount(reader, c)]).toEqual(
+        [2, 2, 1],
+      );
+      expect(await redis.hget(keyspace.extent(1, b), "o:recordings:0")).toBe("20");
+    });
+
+    it("writes nothing of any organization when one's key is damaged, and resumes with what is unsettled", async () => {
+      const { keyspace, writer, reader } = setup();
+      const [a, b] = sameShard(keyspace, 2) as [string, string];
+      const batches = [
+        writer.prepare(a, [at(a, "p", 1)], origin),
+        writer.prepare(b, [at(b, "q", 2)], origin),
+      ];
+      const poisoned = keyspace.container(
+        1,
+        b,
+        "month",
+        containerOf("month", Date.parse("2026-11-01")).startMs,
+      );
+      await redis.set(poisoned, "not a hash");
+      const [group] = writer.groups(batches);
+      const apply = writer.applyGroup(1, group ?? []);
+      const failure = await apply.run().catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(StoreError);
+      expect(String((failure as StoreError).cause)).toMatch(/WRONGTYPE/);
+      expect(apply.progress()).toEqual({
+        settled: [],
+        unsettled: batches.map((batch) => ({ batch, duplicates: 0, replayed: 0 })),
+      });
+      expect(await monthCount(reader, a)).toBe(0);
+      expect(await redis.exists(keyspace.extent(1, a))).toBe(0);
+
+      await redis.del(poisoned);
+      expect(await apply.run()).toEqual([
+        { counted: 1, duplicates: 0, replayed: 0 },
+        { counted: 1, duplicates: 0, replayed: 0 },
+      ]);
+      expect(apply.progress().unsettled).toEqual([]);
+      expect([await monthCount(reader, a), await monthCount(reader, b)]).toEqual([1, 1]);
     });
   });
 

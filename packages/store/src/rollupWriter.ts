@@ -8,7 +8,7 @@ import type { Keyspace } from "./keyspace";
 import { createLayoutCache } from "./layoutCache";
 import type { RedisClient } from "./redisClient";
 import { isTransientRedisError } from "./redisErrors";
-import { type ApplyBatchReply, registerScripts } from "./scripts";
+import { type ApplyBatchesReply, type OrganizationReply, registerScripts } from "./scripts";
 import { CheckpointMovedError, StoreError } from "./storeError";
 
 export interface RollupWriterOptions {
@@ -66,6 +66,26 @@ export interface PreparedBatch<R extends CountableRecording = CountableRecording
   readonly encoded: Buffer;
 }
 
+/**
+ * Several organizations' batches applied by shared script calls (see `RollupWriter.applyGroup`).
+ * Resumable: after a failure, `run` again sends only the batches not yet settled.
+ */
+export interface GroupApply<R extends CountableRecording = CountableRecording> {
+  /** Applies (or goes on applying) every batch; resolves with their results, in order. */
+  run(): Promise<ApplyResult[]>;
+  /**
+   * Results of the batches settled so far, and the batches still to apply (after a failure), each
+   * with what earlier calls already found of it (copies and replays dropped from it).
+   */
+  progress(): { settled: ApplyResult[]; unsettled: Array<UnsettledBatch<R>> };
+}
+
+export interface UnsettledBatch<R extends CountableRecording> {
+  batch: PreparedBatch<R>;
+  duplicates: number;
+  replayed: number;
+}
+
 export interface RollupWriter {
   /**
    * Counts one organization's recordings (ids unique within the call) into generation
@@ -98,7 +118,24 @@ export interface RollupWriter {
     batch: PreparedBatch<R>,
     guard?: ApplyGuard,
   ): Promise<ApplyResult>;
+  /**
+   * Splits batches of distinct organizations (of one partition, for a guard) into the groups that
+   * can share a script call: on a cluster those whose keys share a hash tag, on a single Redis any.
+   */
+  groups<R extends CountableRecording>(batches: readonly PreparedBatch<R>[]): PreparedBatch<R>[][];
+  /**
+   * Applies one group (from `groups`) as `applyPrepared` applies each of its batches, in shared
+   * script calls: each batch is atomic on its own, a call that fails writes nothing of any.
+   */
+  applyGroup<R extends CountableRecording>(
+    generation: number,
+    batches: readonly PreparedBatch<R>[],
+    guard?: ApplyGuard,
+  ): GroupApply<R>;
 }
+
+/** A cap on what one call holds, so that one script never holds Redis for long. */
+const ORGANIZATIONS_PER_CALL = 256;
 
 export function createRollupWriter(options: RollupWriterOptions): RollupWriter {
   const { redis, keyspace, dedupeWindowMs } = options;
@@ -130,61 +167,157 @@ export function createRollupWriter(options: RollupWriterOptions): RollupWriter {
     };
   }
 
-  /** KEYS[8] and the checkpoint check's ARGV (see the script header). */
-  function guarded(
-    generation: number,
-    org: string,
-    batch: PreparedBatch<CountableRecording>,
-    guard?: ApplyGuard,
-  ) {
-    if (guard === undefined || batch.origin === undefined || redis instanceof Cluster) {
-      return { key: keyspace.extent(generation, org), field: "", expected: "" };
+  /** KEYS[1] and the checkpoint check's ARGV (see the script header). */
+  function guarded(generation: number, batches: readonly PreparedBatch[], guard?: ApplyGuard) {
+    const origin = batches.find((batch) => batch.origin !== undefined)?.origin;
+    if (guard === undefined || origin === undefined || redis instanceof Cluster) {
+      return { key: keyspace.extent(generation, batches[0]?.org ?? ""), field: "", expected: "" };
     }
     return {
       key: keyspace.log(generation),
-      field: `next:${batch.origin.partition}`,
+      field: `next:${origin.partition}`,
       expected: guard.checkpoint ?? "",
     };
   }
 
+  /** One script call for `batches` (distinct organizations of one hash tag). */
   async function call(
     generation: number,
-    batch: PreparedBatch<CountableRecording>,
+    batches: readonly PreparedBatch[],
     guard?: ApplyGuard,
-  ): Promise<ApplyBatchReply> {
-    const { org, origin, extent } = batch;
-    const check = guarded(generation, org, batch, guard);
-    const keys = [
-      keyspace.orgBase(generation, org),
-      keyspace.combos(generation, org),
-      ...DIMENSIONS.map((d) => keyspace.dimension(generation, org, d)),
-      keyspace.extent(generation, org),
-      check.key,
-    ];
-    const log =
-      origin === undefined
-        ? ["", "", ""]
-        : [`o:${origin.partition}`, firstOffset(batch.recordings, origin), origin.throughOffset];
-    try {
-      return await redis.vuApplyBatch(
-        ...keys,
-        String(dedupeWindowMs),
-        batch.encoded,
-        String(extent[0]),
-        String(extent[1]),
-        ...(log as [string, string, string]),
-        check.field,
-        check.expected,
-        batch.layout,
-        layoutRule,
+  ): Promise<ApplyBatchesReply> {
+    const check = guarded(generation, batches, guard);
+    const keys: string[] = [check.key];
+    const args: Array<string | Buffer> = [String(dedupeWindowMs), layoutRule, check.field, check.expected];
+    for (const batch of batches) {
+      const { org, origin, extent } = batch;
+      keys.push(
+        keyspace.orgBase(generation, org),
+        keyspace.combos(generation, org),
+        ...DIMENSIONS.map((d) => keyspace.dimension(generation, org, d)),
+        keyspace.extent(generation, org),
       );
+      args.push(batch.encoded, String(extent[0]), String(extent[1]));
+      if (origin === undefined) args.push("", "", "");
+      else args.push(`o:${origin.partition}`, firstOffset(batch.recordings, origin), origin.throughOffset);
+      args.push(batch.layout);
+    }
+    try {
+      return await redis.vuApplyBatches(keys.length, keys, args);
     } catch (cause) {
       throw new StoreError("applying a batch to Redis failed", {
         retriable: isTransientRedisError(cause),
         cause,
-        context: { org, recordings: batch.recordings.length },
+        context: {
+          orgs: batches.length,
+          org: batches[0]?.org,
+          recordings: batches.reduce((n, b) => n + b.recordings.length, 0),
+        },
       });
     }
+  }
+
+  interface Pending<R extends CountableRecording> extends UnsettledBatch<R> {
+    index: number;
+  }
+
+  /**
+   * What one organization's reply leaves to do: nothing (its result), or its batch again without
+   * what the refusal names. A refusal wrote nothing; dropping what it names and calling again
+   * converges because ids only ever become counted and offsets only ever move on.
+   */
+  function afterReply<R extends CountableRecording>(
+    pending: Pending<R>,
+    reply: OrganizationReply,
+  ): ApplyResult | Pending<R> {
+    const { batch } = pending;
+    const { org, origin } = batch;
+    if (reply[0] === 1) {
+      layouts.learn(org, reply[2]);
+      return { counted: reply[1], duplicates: pending.duplicates, replayed: pending.replayed };
+    }
+    if (reply[0] === -4) {
+      // Laid out for another layout than Redis holds (another worker moved a tier, or a new epoch).
+      layouts.learn(org, reply[1]);
+      return { ...pending, batch: prepare(org, batch.recordings, origin) };
+    }
+    if (reply[0] === -1) {
+      const kept = withoutIndexes(batch.recordings, reply[1]);
+      const duplicates = pending.duplicates + batch.recordings.length - kept.length;
+      return unlessDone({ ...pending, duplicates, batch: prepare(org, kept, origin) });
+    }
+    const kept = batch.recordings.filter((r) => Number(r.offset) > Number(reply[1]));
+    const replayed = pending.replayed + batch.recordings.length - kept.length;
+    if (Number(origin?.throughOffset) <= Number(reply[1]))
+      return { counted: 0, duplicates: pending.duplicates, replayed };
+    return unlessDone({ ...pending, replayed, batch: prepare(org, kept, origin) });
+  }
+
+  /**
+   * A batch left empty is done, unless it has an origin: then it is still sent, to record the
+   * offset, so a later replay skips the repeats it covered.
+   */
+  function unlessDone<R extends CountableRecording>(pending: Pending<R>): ApplyResult | Pending<R> {
+    const { batch, duplicates, replayed } = pending;
+    return batch.recordings.length === 0 && batch.origin === undefined
+      ? { counted: 0, duplicates, replayed }
+      : pending;
+  }
+
+  function applyGroup<R extends CountableRecording>(
+    generation: number,
+    batches: readonly PreparedBatch<R>[],
+    guard?: ApplyGuard,
+  ): GroupApply<R> {
+    const results: Array<ApplyResult | undefined> = [];
+    let pending: Pending<R>[] = [];
+    batches.forEach((batch, index) => {
+      const first = unlessDone({ index, batch, duplicates: 0, replayed: 0 });
+      if ("counted" in first) results[index] = first;
+      else pending.push(first);
+    });
+    return {
+      async run() {
+        while (pending.length > 0) {
+          const reply = await call(
+            generation,
+            pending.map((p) => p.batch),
+            guard,
+          );
+          if (reply[0] === -3) throw new CheckpointMovedError(reply[1] === "" ? null : reply[1]);
+          const next: Pending<R>[] = [];
+          reply[1].forEach((organizationReply, i) => {
+            const entry = pending[i] as Pending<R>;
+            const after = afterReply(entry, organizationReply);
+            if ("counted" in after) results[entry.index] = after;
+            else next.push(after);
+          });
+          pending = next;
+        }
+        return results as ApplyResult[];
+      },
+      progress: () => ({
+        settled: results.filter((r): r is ApplyResult => r !== undefined),
+        unsettled: pending.map(({ batch, duplicates, replayed }) => ({ batch, duplicates, replayed })),
+      }),
+    };
+  }
+
+  function groups<R extends CountableRecording>(batches: readonly PreparedBatch<R>[]): PreparedBatch<R>[][] {
+    const byTag = new Map<string, PreparedBatch<R>[]>();
+    for (const batch of batches) {
+      const tag = redis instanceof Cluster ? keyspace.slotTag(batch.org) : "";
+      const group = byTag.get(tag);
+      if (group === undefined) byTag.set(tag, [batch]);
+      else group.push(batch);
+    }
+    const calls: PreparedBatch<R>[][] = [];
+    for (const group of byTag.values()) {
+      for (let from = 0; from < group.length; from += ORGANIZATIONS_PER_CALL) {
+        calls.push(group.slice(from, from + ORGANIZATIONS_PER_CALL));
+      }
+    }
+    return calls;
   }
 
   async function applyPrepared<R extends CountableRecording>(
@@ -192,36 +325,8 @@ export function createRollupWriter(options: RollupWriterOptions): RollupWriter {
     prepared: PreparedBatch<R>,
     guard?: ApplyGuard,
   ): Promise<ApplyResult> {
-    const { org, origin } = prepared;
-    let batch = prepared;
-    let duplicates = 0;
-    let replayed = 0;
-    // A refusal wrote nothing; dropping what it names and calling again converges because ids
-    // only ever become counted and offsets only ever move on. With an origin, a batch left empty
-    // is still sent: it records the offset, so a later replay skips the repeats it covered.
-    while (batch.recordings.length > 0 || origin !== undefined) {
-      const reply = await call(generation, batch, guard);
-      if (reply[0] === 1) {
-        layouts.learn(org, reply[2]);
-        return { counted: reply[1], duplicates, replayed };
-      }
-      if (reply[0] === -3) throw new CheckpointMovedError(reply[1] === "" ? null : reply[1]);
-      if (reply[0] === -4) {
-        // Laid out for another layout than Redis holds (another worker moved a tier, or a new epoch).
-        layouts.learn(org, reply[1]);
-        batch = prepare(org, batch.recordings, origin);
-        continue;
-      }
-      const kept =
-        reply[0] === -1
-          ? withoutIndexes(batch.recordings, reply[1])
-          : batch.recordings.filter((r) => Number(r.offset) > Number(reply[1]));
-      if (reply[0] === -1) duplicates += batch.recordings.length - kept.length;
-      else replayed += batch.recordings.length - kept.length;
-      if (reply[0] === -2 && Number(origin?.throughOffset) <= Number(reply[1])) break;
-      batch = prepare(org, kept, origin);
-    }
-    return { counted: 0, duplicates, replayed };
+    const [result] = await applyGroup(generation, [prepared], guard).run();
+    return result as ApplyResult;
   }
 
   return {
@@ -229,6 +334,8 @@ export function createRollupWriter(options: RollupWriterOptions): RollupWriter {
       applyPrepared(generation, prepare(org, recordings, origin)),
     prepare,
     applyPrepared,
+    groups,
+    applyGroup,
   };
 }
 

@@ -2,8 +2,8 @@ import { readFileSync } from "node:fs";
 import type { Cluster, Redis, Result } from "ioredis";
 
 /**
- * Lua scripts live in ./lua, one top-level script per file named `verbNoun-<numberOfKeys>.lua`,
- * with shared local functions in ./lua/includes pulled in by `--- @include "includes/<name>"`.
+ * Lua scripts live in ./lua, one top-level script per file named `verbNoun-<numberOfKeys>.lua`
+ * (`verbNoun.lua` when the caller passes how many keys it sends), with shared local functions in ./lua/includes pulled in by `--- @include "includes/<name>"`.
  * A command name is the client's alone: Redis runs a script by the SHA1 of its text (EVALSHA),
  * so two deployed store versions sharing one Redis never run each other's scripts.
  */
@@ -17,46 +17,35 @@ export function loadScript(name: string): string {
 interface ScriptSpec {
   file: string;
   command: string;
-  numberOfKeys: number;
+  /** Undefined: the caller passes the number of keys first. */
+  numberOfKeys?: number;
 }
 
 export const SCRIPTS = {
-  applyBatch: { file: "applyBatch-8", command: "vuApplyBatch", numberOfKeys: 8 },
+  applyBatches: { file: "applyBatches", command: "vuApplyBatches" },
   countHit: { file: "countHit-1", command: "vuCountHit", numberOfKeys: 1 },
   openEpoch: { file: "openEpoch-1", command: "vuOpenEpoch", numberOfKeys: 1 },
   advanceCheckpoint: { file: "advanceCheckpoint-1", command: "vuAdvanceCheckpoint", numberOfKeys: 1 },
 } as const satisfies Record<string, ScriptSpec>;
 
 /**
- * applyBatch's reply: `[1, counted, layout]`, `[-1, duplicateIndexes]`, `[-2, appliedThroughOffset]`,
- * `[-3, checkpointInRedis]` or `[-4, layout]` (see the script header).
+ * One organization's reply from applyBatches: `[1, counted, layout]`, `[-1, duplicateIndexes]`,
+ * `[-2, appliedThroughOffset]` or `[-4, layout]` (see the script header).
  */
-export type ApplyBatchReply =
-  | [1, number, string]
-  | [-1, number[]]
-  | [-2, string]
-  | [-3, string]
-  | [-4, string];
+export type OrganizationReply = [1, number, string] | [-1, number[]] | [-2, string] | [-4, string];
+
+/** applyBatches' reply: `[-3, checkpointInRedis]`, or `[1, replies]` one per organization. */
+export type ApplyBatchesReply = [-3, string] | [1, OrganizationReply[]];
 
 declare module "ioredis" {
   interface RedisCommander<Context> {
-    /** The script's ARGV goes in one array (ioredis flattens it): no spread of thousands of arguments. */
-    vuApplyBatch(
-      ...args: [
-        ...keys: string[],
-        dedupeWindowMs: string,
-        batch: Buffer,
-        firstRecordedAtMs: string,
-        lastRecordedAtMs: string,
-        offsetField: string,
-        firstOffset: string,
-        throughOffset: string,
-        checkpointField: string,
-        expectedCheckpoint: string,
-        layout: string,
-        layoutRule: string,
-      ]
-    ): Result<ApplyBatchReply, Context>;
+    /**
+     * The number of keys, the keys (1 + 7 per organization), then the arguments (4 + 7 per
+     * organization; see the script header). ioredis flattens arrays: no spread of thousands.
+     */
+    vuApplyBatches(
+      ...args: Array<string | number | Buffer | Array<string | Buffer>>
+    ): Result<ApplyBatchesReply, Context>;
     /** openEpoch-1.lua: `[1, epoch]` opened, `[0, epoch]` another was opened first. */
     vuOpenEpoch(
       key: string,
@@ -89,7 +78,11 @@ const registered = new WeakSet<Redis | Cluster>();
 export function registerScripts(redis: Redis | Cluster): void {
   if (registered.has(redis)) return;
   for (const spec of Object.values(SCRIPTS)) {
-    redis.defineCommand(spec.command, { numberOfKeys: spec.numberOfKeys, lua: loadScript(spec.file) });
+    const lua = loadScript(spec.file);
+    redis.defineCommand(
+      spec.command,
+      "numberOfKeys" in spec ? { numberOfKeys: spec.numberOfKeys, lua } : { lua },
+    );
   }
   registered.add(redis);
 }

@@ -12,7 +12,7 @@ import { type DeadLetter, reasonKind } from "./deadLetter";
 import type { DeadLetterSender } from "./deadLetterSender";
 import type { IngestMetrics } from "./metrics";
 import {
-  applyOrganization,
+  applyGroup,
   applyRecordings,
   type OrganizationApplyDeps,
   type OrganizationOutcome,
@@ -175,19 +175,24 @@ async function applyChunk(
   // Taken once the previous chunk moved the checkpoint; every call of this chunk, retries
   // included, is guarded by it.
   const { generation, stored } = position.current;
+  const guard = { checkpoint: stored };
   const deps: OrganizationApplyDeps<Sourced> = {
     prepare: (org, recordings, origin) => ctx.writer.prepare(org, recordings, origin),
-    apply: (batch) => ctx.writer.applyPrepared(generation, batch, { checkpoint: stored }),
+    apply: (batch) => ctx.writer.applyPrepared(generation, batch, guard),
     retrying: (fn, isRetriable) => retrying("apply", fn, isRetriable),
   };
-  // Settled one by one before a failure is thrown: no apply of this chunk is left running behind.
-  const applying = settleAll(
-    chunk.work.map(({ org, recordings, batch }) =>
-      batch === undefined
-        ? applyRecordings(deps, org, recordings, chunk.origin)
-        : applyOrganization(deps, batch),
-    ),
-  );
+  // Organizations share script calls where their keys allow (RollupWriter.groups); those whose
+  // batch could not be prepared go alone, to find the culprit. Settled one by one before a failure
+  // is thrown: no apply of this chunk is left running behind.
+  const batches = chunk.work.flatMap(({ batch }) => (batch === undefined ? [] : [batch]));
+  const applying = settleAll([
+    ...ctx.writer
+      .groups(batches)
+      .map((group) => applyGroup(deps, ctx.writer.applyGroup(generation, group, guard))),
+    ...chunk.work
+      .filter(({ batch }) => batch === undefined)
+      .map(({ org, recordings }) => applyRecordings(deps, org, recordings, chunk.origin).then((o) => [o])),
+  ]).then((outcomes) => outcomes.flat());
   const rejecting = deadLetter(ctx, payload.batch, retrying, chunk.grouped.rejected);
   const [outcomes] = await Promise.all([applying, rejecting]);
   await deadLetter(ctx, payload.batch, retrying, refusedLetters(ctx, outcomes));

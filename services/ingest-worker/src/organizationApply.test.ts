@@ -1,7 +1,18 @@
 import { RetryAbortedError, retryWithBackoff } from "@vu/service-runtime";
-import { type BatchOrigin, type CountableRecording, type PreparedBatch, StoreError } from "@vu/store";
+import {
+  type BatchOrigin,
+  type CountableRecording,
+  type GroupApply,
+  type PreparedBatch,
+  StoreError,
+} from "@vu/store";
 import { describe, expect, it } from "vitest";
-import { applyOrganization, applyRecordings, type OrganizationApplyDeps } from "./organizationApply";
+import {
+  applyGroup,
+  applyOrganization,
+  applyRecordings,
+  type OrganizationApplyDeps,
+} from "./organizationApply";
 
 interface Rec extends CountableRecording {
   id: string;
@@ -117,5 +128,51 @@ describe("applyRecordings", () => {
     expect(outcome.refused.map((r) => [r.recording.id, (r.error as Error).message])).toEqual([
       ["r2", "string too long for the batch encoding"],
     ]);
+  });
+});
+
+describe("applyGroup", () => {
+  /** A shared call that settles `settled`, then fails for good with `unsettled` left (a damaged key). */
+  const failingGroup = (
+    unsettled: Array<{ batch: PreparedBatch<Rec>; duplicates: number; replayed: number }>,
+  ) => {
+    let runs = 0;
+    const group: GroupApply<Rec> = {
+      async run() {
+        runs++;
+        throw new StoreError("applying a batch to Redis failed", { retriable: false });
+      },
+      progress: () => ({ settled: [{ counted: 3, duplicates: 1, replayed: 0 }], unsettled }),
+    };
+    return { group, runs: () => runs };
+  };
+
+  it("applies what a failed shared call left unsettled alone, keeping what earlier calls found of it", async () => {
+    const store = fakeStore({ poisoned: ["r1"] });
+    const { group, runs } = failingGroup([{ batch: batchOf(ids(4)), duplicates: 2, replayed: 1 }]);
+    const outcomes = await applyGroup(store.deps, group);
+    expect(runs()).toBe(1);
+    expect(outcomes.map(({ counted, duplicates, replayed }) => ({ counted, duplicates, replayed }))).toEqual([
+      { counted: 3, duplicates: 1, replayed: 0 },
+      { counted: 3, duplicates: 2, replayed: 1 },
+    ]);
+    expect(outcomes[1]?.refused.map((r) => r.recording.id)).toEqual(["r1"]);
+  });
+
+  it("retries a transient failure of the shared call, and never applies alone what it may yet apply", async () => {
+    const store = fakeStore({});
+    let runs = 0;
+    const group: GroupApply<Rec> = {
+      async run() {
+        if (runs++ < 2) throw new StoreError("Redis away", { retriable: true });
+        return [{ counted: 5, duplicates: 0, replayed: 0 }];
+      },
+      progress: () => ({ settled: [], unsettled: [] }),
+    };
+    expect(await applyGroup(store.deps, group)).toEqual([
+      { counted: 5, duplicates: 0, replayed: 0, refused: [] },
+    ]);
+    expect(runs).toBe(3);
+    expect(store.calls).toEqual([]);
   });
 });

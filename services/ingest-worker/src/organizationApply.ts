@@ -4,6 +4,7 @@ import {
   type BatchOrigin,
   CheckpointMovedError,
   type CountableRecording,
+  type GroupApply,
   type PreparedBatch,
   StoreError,
 } from "@vu/store";
@@ -48,6 +49,36 @@ export async function applyOrganization<R extends CountableRecording>(
     // Or Redis is not where the worker resumed from: nothing is the batch's fault.
     if (error instanceof RetryAbortedError || error instanceof CheckpointMovedError) throw error;
     return isolate(deps, batch.org, batch.recordings, batch.origin, error);
+  }
+}
+
+/**
+ * Applies a group of organizations that share script calls (RollupWriter.groups). Transient
+ * failures are retried, resuming with the batches not yet settled. A deterministic failure of a
+ * shared call (it wrote nothing) is one organization's fault: each unsettled batch is then applied
+ * on its own, which finds the culprit (`applyOrganization`).
+ */
+export async function applyGroup<R extends CountableRecording>(
+  deps: OrganizationApplyDeps<R>,
+  group: GroupApply<R>,
+): Promise<OrganizationOutcome<R>[]> {
+  try {
+    const results = await deps.retrying(() => group.run(), isTransientStoreError);
+    return results.map((result) => ({ ...result, refused: [] }));
+  } catch (error) {
+    if (error instanceof RetryAbortedError || error instanceof CheckpointMovedError) throw error;
+    const { settled, unsettled } = group.progress();
+    const alone = await Promise.all(
+      unsettled.map(async ({ batch, duplicates, replayed }) => {
+        const outcome = await applyOrganization(deps, batch);
+        return {
+          ...outcome,
+          duplicates: outcome.duplicates + duplicates,
+          replayed: outcome.replayed + replayed,
+        };
+      }),
+    );
+    return [...settled.map((result) => ({ ...result, refused: [] })), ...alone];
   }
 }
 

@@ -82,7 +82,7 @@ async function passedLive(
  * it has passed the live high-water marks, points readers and the live worker at it with one SET,
  * keeps consuming a little longer beside the live worker (the offsets kept with the sums make
  * writing twice harmless), then deletes the old generation in the background of Redis (UNLINK),
- * unless asked to keep it (then a switch back is `SET <prefix>:v4:generation <old>`).
+ * unless asked to keep it (then a switch back is `SET` of `keyspace.generation()` to the old number).
  */
 export async function runRebuild(options: RebuildOptions): Promise<RebuildResult> {
   const { kafka, redis, keyspace, logger, config } = options;

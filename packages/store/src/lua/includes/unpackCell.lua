@@ -1,4 +1,4 @@
--- The sums of a stored cell (or a batch's cell at byte `at`), by its form (see applyBatch-8.lua).
+-- The sums of a stored cell (or a batch's cell at byte `at`), by its form (see applyBatches.lua).
 local function unpackCell(cell, bytes, at)
   return struct.unpack(bytes == SMALL_CELL_BYTES and SMALL_CELL or LARGE_CELL, cell, at)
 end
