@@ -23,6 +23,7 @@ import { createRateLimit, RATE_LIMIT_WINDOW_MS } from "./http/rateLimit";
 import { createReadinessCheck } from "./http/readiness";
 import { createRedisRateLimitStore } from "./http/redisRateLimitStore";
 import { requestLogSerializers } from "./http/requestLogSerializers";
+import { createResponseCompression } from "./http/responseCompression";
 import type { TrustProxy } from "./http/trustProxy";
 import { createUnauthenticatedLimit } from "./http/unauthenticatedLimit";
 import { createOpenApiDocument } from "./openapi/openApiDocument";
@@ -92,6 +93,7 @@ export function createApp(deps: ApiDeps): Express {
     }),
   );
   app.use(metrics.middleware);
+  app.use(createResponseCompression());
 
   app.get("/healthz", (_req, res) => {
     res.json({ status: "ok" });

@@ -1,4 +1,5 @@
 import { RENDERED_PAGES_PER_ANSWER } from "../query/pagination";
+import { keepEncodings } from "./encodedBodies";
 
 export interface RenderedPages {
   /**
@@ -11,7 +12,8 @@ export interface RenderedPages {
 /**
  * Rendering is most of what a kept answer still costs (1,000 rows: ~0.7 ms of JSON, ~1.6 ms of
  * CSV), so the last pages rendered from each kept answer are kept with it: in a WeakMap, so they
- * go when the answer goes (the result cache counts them in the answer's weight).
+ * go when the answer goes (the result cache counts them in the answer's weight). A compressed form
+ * is a small part of its page, so it is kept with the page without being weighed apart.
  */
 export function createRenderedPages(): RenderedPages {
   // Bytes, not strings: a kept page is not encoded to UTF-8 again for every response.
@@ -22,6 +24,8 @@ export function createRenderedPages(): RenderedPages {
       const known = rendered?.get(page);
       if (known !== undefined) return known;
       const body = Buffer.from(render());
+      // Its gzip and brotli forms are kept with it as clients ask for them (responseCompression.ts).
+      keepEncodings(body);
       if (rendered === undefined) {
         rendered = new Map();
         pages.set(answer, rendered);

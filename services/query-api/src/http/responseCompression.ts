@@ -1,0 +1,62 @@
+import compression from "compression";
+import type { Request, RequestHandler, Response } from "express";
+import { BROTLI_OPTIONS, CONTENT_CODINGS, type ContentCoding, encodeBody } from "./encodedBodies";
+
+/** Smaller bodies go as they are (the `compression` package's default): the coding would not pay. */
+const THRESHOLD_BYTES = 1024;
+/** The answers of the API: JSON, problem documents and CSV. */
+const ANSWER_TYPE = /^(?:application\/(?:problem\+)?json|text\/csv)(?:;|$)/i;
+const NO_TRANSFORM = /(?:^|,)\s*no-transform\s*(?:,|$)/i;
+
+/** The coding the client takes best among ours (its q-values, then its order), or none. */
+function acceptedCoding(req: Request): ContentCoding | undefined {
+  const best = req.acceptsEncodings([...CONTENT_CODINGS, "identity"]);
+  return CONTENT_CODINGS.find((coding) => coding === best);
+}
+
+/** The whole body `res.end` was given, when it is an answer worth compressing. */
+function compressibleBody(res: Response, chunk: unknown, encoding: unknown): Buffer | undefined {
+  if (res.headersSent || res.getHeader("Content-Encoding") !== undefined) return undefined;
+  if (!ANSWER_TYPE.test(String(res.getHeader("Content-Type") ?? ""))) return undefined;
+  if (NO_TRANSFORM.test(String(res.getHeader("Cache-Control") ?? ""))) return undefined;
+  const body =
+    typeof chunk === "string"
+      ? Buffer.from(chunk, typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8")
+      : chunk;
+  return Buffer.isBuffer(body) && body.length >= THRESHOLD_BYTES ? body : undefined;
+}
+
+/**
+ * An answer is sent whole (`res.send`), so it is compressed whole, in one call: `compression`
+ * would stream it through zlib in 16 KiB chunks, each a trip through the thread pool and the event
+ * loop, which delays the answer behind whatever else the loop is doing. A kept page's encoding is
+ * reused (encodedBodies.ts). What this does not take (deflate, streamed files) goes on to
+ * `compression`, whose `end` is the one called here; it also adds `Vary` to what it leaves as is.
+ */
+const compressWholeAnswers: RequestHandler = (req, res, next) => {
+  const end = res.end as (this: Response, ...args: unknown[]) => Response;
+  res.end = function endCompressed(this: Response, ...args: unknown[]): Response {
+    const body = compressibleBody(res, args[0], args[1]);
+    const coding = body && acceptedCoding(req);
+    if (body === undefined || coding === undefined) return end.apply(this, args);
+    encodeBody(body, coding).then(
+      (bytes) => {
+        res.vary("Accept-Encoding");
+        res.setHeader("Content-Encoding", coding);
+        res.setHeader("Content-Length", bytes.length);
+        end.call(res, bytes);
+      },
+      () => end.apply(res, args),
+    );
+    return this;
+  } as Response["end"];
+  next();
+};
+
+/**
+ * gzip or brotli by `Accept-Encoding`: the API's answers whole (above), everything else
+ * compressible (the dashboard's files) with the `compression` middleware.
+ */
+export function createResponseCompression(): RequestHandler[] {
+  return [compression({ brotli: BROTLI_OPTIONS, threshold: THRESHOLD_BYTES }), compressWholeAnswers];
+}
