@@ -43,6 +43,8 @@ export interface ApiConfig {
   maxBlocksPerRequest?: number;
   /** Rows of answers kept for repeated queries (RESULT_CACHE_ROWS). Default: the env default. */
   resultCacheRows?: number;
+  /** Rows of large answers kept apart (RESULT_CACHE_LARGE_ROWS). Default: the env default. */
+  resultCacheLargeRows?: number;
   /** One organization's questions computed at once, waiting, and how long (ORG_QUERY_*). Default: the env defaults. */
   organizationGate?: OrganizationGateOptions;
   /** The dashboard's built files, served at /dashboard/ (DASHBOARD_DIR). Default: the env default. */
@@ -136,6 +138,7 @@ export function createApp(deps: ApiDeps): Express {
     results: createResultCache({
       reader,
       maxRows: config.resultCacheRows ?? API_ENV_DEFAULTS.RESULT_CACHE_ROWS,
+      maxLargeRows: config.resultCacheLargeRows ?? API_ENV_DEFAULTS.RESULT_CACHE_LARGE_ROWS,
       gate: createOrganizationGate(
         config.organizationGate ?? {
           concurrent: API_ENV_DEFAULTS.ORG_QUERY_CONCURRENCY,

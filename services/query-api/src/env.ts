@@ -30,6 +30,11 @@ export const apiEnvSchema = z
      */
     RESULT_CACHE_ROWS: envInt(200_000, { min: 0 }),
     /**
+     * Rows of answers larger than a quarter of RESULT_CACHE_ROWS, kept apart from the others, so
+     * that paging through a large answer computes it once; 0 keeps none (every page computes it).
+     */
+    RESULT_CACHE_LARGE_ROWS: envInt(500_000, { min: 0 }),
+    /**
      * Questions of one organization computed at once (not answered from kept answers); more wait,
      * up to ORG_QUERY_QUEUE of them for ORG_QUERY_WAIT_MS, and the rest get 429 with Retry-After.
      */

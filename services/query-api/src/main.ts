@@ -41,6 +41,7 @@ const app = createApp({
     tokenCacheMs: env.TOKEN_CACHE_MS,
     maxBlocksPerRequest: env.MAX_BLOCKS_PER_REQUEST,
     resultCacheRows: env.RESULT_CACHE_ROWS,
+    resultCacheLargeRows: env.RESULT_CACHE_LARGE_ROWS,
     organizationGate: {
       concurrent: env.ORG_QUERY_CONCURRENCY,
       queued: env.ORG_QUERY_QUEUE,

@@ -106,6 +106,17 @@ describe("createResultCache", () => {
     expect(small.calls.count).toBe(2);
   });
 
+  it("keeps a larger answer apart when maxLargeRows has room for it", async () => {
+    const store = fakeStore();
+    const big = computing(store, 26);
+    const cache = createResultCache({ reader: store.reader, maxRows: 100, maxLargeRows: 1_000 });
+    expect(await cache.answer("acme", "big", false, big.compute)).toBe("answer 1");
+    expect(await cache.answer("acme", "big", false, big.compute)).toBe("answer 1");
+    expect(big.calls.count).toBe(1);
+    store.state.stamp = "2";
+    expect(await cache.answer("acme", "big", false, big.compute)).toBe("answer 2");
+  });
+
   it("computes a burst of the same query once, and only while nothing was counted since its read", async () => {
     const store = fakeStore();
     const cache = createResultCache({ reader: store.reader, maxRows: 100 });

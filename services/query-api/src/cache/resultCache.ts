@@ -1,6 +1,6 @@
 import type { ReadView, RollupReader } from "@vu/store";
 import type { OrganizationGate } from "../query/organizationGate";
-import { createBoundedCache } from "./boundedCache";
+import { createAnswerStore } from "./answerStore";
 
 const UNBOUNDED: OrganizationGate = { run: (_org, work) => work() };
 
@@ -31,8 +31,10 @@ export interface ResultCache {
 
 export interface ResultCacheOptions {
   reader: Pick<RollupReader, "view" | "writeStamp">;
-  /** Rows held in all; an answer of more than a quarter of them is not kept. 0 keeps nothing. */
+  /** Rows held in all by ordinary answers, each at most a quarter of them. 0 keeps nothing. */
   maxRows: number;
+  /** Rows held in all by larger answers, apart from the others (answerStore.ts). Default 0: none kept. */
+  maxLargeRows?: number;
   /** Unused answers are forgotten after this long (they are checked on every use anyway). */
   ttlMs?: number;
   /** What every computation passes through: one organization's are bounded (organizationGate.ts). */
@@ -44,8 +46,6 @@ interface Entry {
   stamp: string;
   rows: number;
 }
-
-const MAX_ENTRIES = 10_000;
 
 /**
  * Answers repeated queries without reading or summing a block (dashboards repeat theirs). Exact,
@@ -60,16 +60,11 @@ const MAX_ENTRIES = 10_000;
 export function createResultCache({
   reader,
   maxRows,
+  maxLargeRows = 0,
   ttlMs = 10 * 60_000,
   gate = UNBOUNDED,
 }: ResultCacheOptions): ResultCache {
-  const entries = createBoundedCache<Entry>({
-    maxEntries: MAX_ENTRIES,
-    ttlMs,
-    maxWeight: maxRows,
-    weigh: (entry) => entry.rows + 1,
-  });
-  const largest = maxRows / 4;
+  const entries = createAnswerStore<Entry>({ maxRows, maxLargeRows, ttlMs, rowsOf: (entry) => entry.rows });
   // Computations under way, by id: a burst of the same query (a dashboard opened by many people
   // at once, or every client right after the stamp moved) computes it once, not once per request.
   const computing = new Map<string, Promise<ComputedAnswer<unknown>>>();
@@ -110,7 +105,7 @@ export function createResultCache({
         if (computing.get(id) === computation) computing.delete(id);
       });
       // Read in another generation or epoch (a rebuild switched in between): not the state this key names.
-      if (computed.stamp !== null && sameView(computed.view, view) && computed.rows <= largest) {
+      if (computed.stamp !== null && sameView(computed.view, view)) {
         entries.set(id, { value: computed.value, stamp: computed.stamp, rows: computed.rows });
       }
       return computed.value;

@@ -5,8 +5,8 @@ import { Redis } from "ioredis";
 export type LoggedCommand = string[];
 
 export interface RedisCommandLog {
-  /** Every command Redis ran since the last call (or the start) that names one of `keys`. */
-  take(keys: readonly string[]): Promise<LoggedCommand[]>;
+  /** Every command Redis ran since the last call (or the start) with an argument `watched` picks. */
+  take(watched: (arg: string) => boolean): Promise<LoggedCommand[]>;
   close(): Promise<void>;
 }
 
@@ -26,14 +26,14 @@ export async function createRedisCommandLog(url: string): Promise<RedisCommandLo
     else seen.push(command);
   });
   return {
-    async take(keys) {
+    async take(watched) {
       const marker = `command-log-marker:${randomUUID()}`;
       const arrived = new Promise<void>((done) => {
         waiting = { marker, done };
       });
       await client.echo(marker);
       await arrived;
-      const taken = seen.filter((command) => command.some((arg) => keys.includes(arg)));
+      const taken = seen.filter((command) => command.some(watched));
       seen = [];
       return taken;
     },
