@@ -1,17 +1,17 @@
 import { DIMENSIONS, type Dimension } from "@vu/events";
 import type { ComputedAnswer } from "../cache/resultCache";
 import { DimensionLists } from "./dimensionLists";
-import { RENDERED_PAGES_PER_ANSWER } from "./pagination";
 import type { QueryDeps } from "./statsQuery";
 
 /** The dimensions `/stats/dimensions` always lists, in the seed's order (voice, language, app). */
 export const LISTED_DIMENSIONS = DIMENSIONS.filter((d) => d !== "member_email");
 
 /**
- * What keeping one value costs, in the result cache's rows: the value, its lower-cased copy, and
- * the bodies rendered from the lists (http/renderedPages.ts), each at most every value.
+ * What keeping one value costs, in the result cache's rows (about 150 bytes each): an address-sized
+ * value, its lower-cased copy and its share of the bodies rendered from the lists
+ * (http/renderedPages.ts) take about one.
  */
-const ROWS_PER_VALUE = 2 + RENDERED_PAGES_PER_ANSWER;
+const ROWS_PER_VALUE = 1;
 
 /**
  * The dimensions' distinct values and the write stamp, read in one state of the store and sorted
