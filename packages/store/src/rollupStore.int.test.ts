@@ -419,6 +419,35 @@ describe.each(redisTargets())("on $name", (target) => {
       expect(apply.progress().unsettled).toEqual([]);
       expect([await monthCount(reader, a), await monthCount(reader, b)]).toEqual([1, 1]);
     });
+
+    it("adds no dimension value of an organization whose dimension set is damaged, and counts the others alone", async () => {
+      const { keyspace, writer, reader } = setup();
+      const [a, b] = sameShard(keyspace, 2) as [string, string];
+      const batches = [
+        writer.prepare(a, [at(a, "p", 1)], origin),
+        writer.prepare(
+          b,
+          [{ ...at(b, "q", 2), event: { ...at(b, "q", 2).event, app_name: "Damaged" } }],
+          origin,
+        ),
+      ];
+      await redis.set(keyspace.dimension(1, b, "app_name"), "not a set");
+      const [group] = writer.groups(batches);
+      const failure = await writer
+        .applyGroup(1, group ?? [])
+        .run()
+        .catch((error: unknown) => error);
+      expect(String((failure as StoreError).cause)).toMatch(/WRONGTYPE/);
+      expect([await monthCount(reader, a), await monthCount(reader, b)]).toEqual([0, 0]);
+      expect(await redis.exists(keyspace.combos(1, b), keyspace.extent(1, a), keyspace.extent(1, b))).toBe(0);
+      // Alone, the healthy organization counts (its values were added once, whatever the order).
+      expect(await writer.applyPrepared(1, batches[0] as (typeof batches)[0])).toMatchObject({ counted: 1 });
+      expect(await redis.smembers(keyspace.dimension(1, a, "app_name"))).toEqual(["Zoom"]);
+      await expect(writer.applyPrepared(1, batches[1] as (typeof batches)[1])).rejects.toBeInstanceOf(
+        StoreError,
+      );
+      expect(await monthCount(reader, b)).toBe(0);
+    });
   });
 
   it("moves an organization's tiers on once its recordings are dense, and sums a block kept in both places", async () => {

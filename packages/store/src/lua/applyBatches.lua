@@ -159,9 +159,7 @@ local function prepare(org)
     return {-1, counted}
   end
   org.comboIds, org.newIndexes = lookupCombos(keys, combos, CHUNK)
-  for _, block in ipairs(blocks) do
-    readBlock(base, block, org.comboIds, CHUNK)
-  end
+  org.blockKeys = readBlocks(base, blocks, org.comboIds, CHUNK)
   org.state, org.layoutNow, org.updates = state, layout, updates
   org.ids, org.combos, org.blocks = ids, combos, blocks
   return nil
@@ -182,9 +180,7 @@ local function write(org)
     redis.call("PEXPIREAT", org.currentSet, currentSetExpireAt)
   end
   storeCombos(org.keys, org.combos, org.comboIds, org.newIndexes, CHUNK)
-  for _, block in ipairs(org.blocks) do
-    writeBlock(block, org.batch, CHUNK)
-  end
+  writeBlocks(org.blockKeys, org.batch, CHUNK)
   if #ids > 0 then
     local first, last = widenExtent(updates, state[2], state[3], org.first, org.last)
     local writes = string.format("%d", (tonumber(state[4]) or 0) + 1)
@@ -207,7 +203,8 @@ local function write(org)
   return {1, #ids, layout}
 end
 
--- Every organization is read before any is written: a failure of one writes nothing at all.
+-- Every organization is read before any is written: a failure of one writes nothing at all (but
+-- for dimension values, see addDimensionValues).
 local replies, writing = {}, {}
 for i = 1, (#KEYS - 1) / ORG_KEYS do
   local org = organization(i)
@@ -216,6 +213,9 @@ for i = 1, (#KEYS - 1) / ORG_KEYS do
     org.index = i
     writing[#writing + 1] = org
   end
+end
+for _, org in ipairs(writing) do
+  addDimensionValues(org.keys, org.combos, org.newIndexes, CHUNK)
 end
 for _, org in ipairs(writing) do
   replies[org.index] = write(org)

@@ -1,6 +1,5 @@
 -- The small ids of `combos` (one HMGET per chunk), and the indexes of the new ones with the ids
--- they will get (1..HLEN are taken, ids are never reused). Reads only: `storeCombos` writes. When
--- there are new ones it also checks the dimension sets' type, since `storeCombos` adds to them.
+-- they will get (1..HLEN are taken, ids are never reused). Reads only: `storeCombos` writes.
 local function lookupCombos(keys, combos, chunk)
   local ids = {}
   local newIndexes = {}
@@ -23,9 +22,6 @@ local function lookupCombos(keys, combos, chunk)
     for _, index in ipairs(newIndexes) do
       lastId = lastId + 1
       ids[index] = lastId
-    end
-    for d = 3, 6 do
-      redis.call("SCARD", keys[d])
     end
   end
   return ids, newIndexes

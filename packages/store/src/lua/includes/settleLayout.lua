@@ -5,10 +5,16 @@
 -- gets its mark (mark:<code> = `mark`, the latest recorded_at whose cells may be in an earlier
 -- place; nil when there are none), after which its blocks hold cells in the new place only.
 -- Adds the changed fields to `updates` and returns the new layout.
+local ruleWords = {}
 local function settleLayout(updates, layout, recordings, first, last, rule, mark)
-  local words = {}
-  for word in string.gmatch(rule, "%S+") do
-    words[#words + 1] = word
+  -- Every organization of a call has the same rule: its words are split once.
+  local words = ruleWords[rule]
+  if not words then
+    words = {}
+    for word in string.gmatch(rule, "%S+") do
+      words[#words + 1] = word
+    end
+    ruleWords[rule] = words
   end
   if recordings < tonumber(words[1]) then
     return layout
