@@ -32,8 +32,7 @@ describe("the apply script's dimensions", () => {
     expect(values.split(",").map((v) => v.trim())).toEqual(DIMENSIONS.map(() => "str()"));
   });
 
-  it("checks and fills the dimension sets KEYS[3] .. KEYS[2 + n] (lookupCombos, storeCombos)", () => {
-    expect(firstMatch(include("lookupCombos"), /for d = (\d+), (\d+) do/).map(Number)).toEqual([3, 2 + n]);
+  it("fills the dimension sets, an organization's keys 3 .. 2 + n (addDimensionValues)", () => {
     const store = include("storeCombos");
     const loops = [...store.matchAll(/for d = (\d+), (\d+) do/g)].map(([, from, to]) => [
       Number(from),
