@@ -27,6 +27,8 @@ export function registerRedisMetrics(registry: Registry, sample: () => Promise<R
     name: "vu_redis_used_memory_bytes",
     help: "Memory Redis reports in use (INFO memory used_memory; summed over cluster masters)",
     registers: [registry],
+    // API processes of one cluster see the same Redis: their samples are not added up.
+    aggregator: "max",
     async collect() {
       const { usedMemoryBytes } = await sampleOnce();
       this.set(usedMemoryBytes ?? Number.NaN);
@@ -36,6 +38,7 @@ export function registerRedisMetrics(registry: Registry, sample: () => Promise<R
     name: "vu_redis_healthy",
     help: "1 when every Redis node answers and none has an evicting maxmemory-policy, else 0",
     registers: [registry],
+    aggregator: "min",
     async collect() {
       this.set((await sampleOnce()).ok ? 1 : 0);
     },

@@ -106,7 +106,7 @@ export function createApp(deps: ApiDeps): Express {
     res.status(ok ? 200 : 503).json({ status: ok ? "ready" : "unavailable", reasons });
   });
   app.get("/metrics", async (_req, res) => {
-    res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+    res.type(metrics.registry.contentType).send(await metrics.text());
   });
   app.get("/api/v1/openapi.json", (_req, res) => {
     res.json(openApi);

@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import {
   checkRetention,
@@ -13,6 +14,8 @@ import { trustProxyEnv } from "./http/trustProxy";
 export const apiEnvSchema = z
   .object({
     PORT: envInt(8080, { max: 65_535 }),
+    /** API processes sharing PORT (apiProcesses.ts); by default one per core the machine gives Node. */
+    API_PROCESSES: envInt(availableParallelism(), { min: 1, max: 64 }),
     ...redisEnvShape,
     RATE_LIMIT_PER_MINUTE: envInt(600, { min: 1 }),
     /** Requests refused with 401 one client address may make a minute before it gets 429 (in memory). */

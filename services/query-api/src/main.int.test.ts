@@ -1,11 +1,12 @@
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { createServer, type Server } from "node:net";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 // Regression: a second API started on a port in use logged "query API listening" and stayed up
-// without listening (Express 5 hands the listen error to the callback, which ignored it).
+// without listening (Express 5 hands the listen error to the callback, which ignored it). And the
+// API on several processes (API_PROCESSES): one that dies is replaced, metrics are the sum of all.
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 let occupied: Server;
@@ -47,16 +48,99 @@ function runMain(env: Record<string, string>): Promise<{ code: number | null; ou
   });
 }
 
+const redisEnv = () => ({
+  REDIS_URL: process.env.REDIS_URL ?? "redis://127.0.0.1:6379",
+  REDIS_PREFIX: `test-${randomUUID()}`,
+  LOG_LEVEL: "info",
+});
+
 describe("main.ts", () => {
-  it("exits non-zero, saying why, when its port is taken", async () => {
-    const { code, output } = await runMain({
-      PORT: String(port),
-      REDIS_URL: process.env.REDIS_URL ?? "redis://127.0.0.1:6379",
-      REDIS_PREFIX: `test-${randomUUID()}`,
-      LOG_LEVEL: "info",
-    });
-    expect(code).toBe(1);
-    expect(output).toContain(`cannot listen on port ${port}: the port is already in use`);
-    expect(output).not.toContain("query API listening");
+  it.each(["1", "2"])(
+    "exits non-zero, saying why, when its port is taken (API_PROCESSES=%s)",
+    async (processes) => {
+      const { code, output } = await runMain({ PORT: String(port), API_PROCESSES: processes, ...redisEnv() });
+      expect(code).toBe(1);
+      expect(output).toContain(`cannot listen on port ${port}: the port is already in use`);
+      expect(output).not.toContain("query API listening");
+    },
+  );
+
+  it("serves from every process, replaces one that dies, sums their metrics and stops them all", async () => {
+    const free = await freePort();
+    const api = startMain({ PORT: String(free), API_PROCESSES: "2", ...redisEnv() });
+    try {
+      const first = await api.listening(2);
+      const base = `http://127.0.0.1:${free}`;
+      for (let i = 0; i < 20; i++) expect((await fetch(`${base}/healthz`)).status).toBe(200);
+      // Whichever process the scrape reaches, it counts the requests both served.
+      expect(healthzCount(await (await fetch(`${base}/metrics`)).text())).toBe(20);
+
+      process.kill(first[0] as number, "SIGKILL");
+      const after = await api.listening(3);
+      expect(first).not.toContain(after[2]);
+      expect(api.output()).toContain("an API process exited; starting another");
+      for (let i = 0; i < 4; i++) expect((await fetch(`${base}/healthz`)).status).toBe(200);
+    } finally {
+      api.child.kill("SIGTERM");
+    }
+    expect(await api.exited).toBe(0);
+    for (const pid of await api.listening(3)) expect(isAlive(pid)).toBe(false);
   });
 });
+
+function healthzCount(metrics: string): number {
+  const line = metrics
+    .split("\n")
+    .find((l) => l.startsWith("vu_http_request_duration_seconds_count") && l.includes('route="/healthz"'));
+  return Number(line?.split(" ").at(-1));
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (address === null || typeof address === "string") throw new Error("no port");
+  return address.port;
+}
+
+/** main.ts running; `listening(n)` waits for n "listening" lines and gives the processes' pids. */
+function startMain(env: Record<string, string>) {
+  const child: ChildProcess = spawn(`${root}node_modules/.bin/tsx`, ["services/query-api/src/main.ts"], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout?.on("data", (chunk: Buffer) => {
+    output += chunk.toString("utf8");
+  });
+  child.stderr?.on("data", (chunk: Buffer) => {
+    output += chunk.toString("utf8");
+  });
+  const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+  const pids = () =>
+    output
+      .split("\n")
+      .filter((line) => line.includes("query API listening"))
+      .map((line) => (JSON.parse(line) as { pid: number }).pid);
+  const listening = async (n: number): Promise<number[]> => {
+    const deadline = Date.now() + 60_000;
+    while (pids().length < n) {
+      if (Date.now() > deadline || child.exitCode !== null)
+        throw new Error(`not ${n} processes listening:\n${output}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    return pids();
+  };
+  return { child, exited, listening, output: () => output };
+}

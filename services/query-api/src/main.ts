@@ -1,3 +1,4 @@
+import cluster from "node:cluster";
 import { createServer } from "node:http";
 import {
   createLogger,
@@ -13,55 +14,66 @@ import {
   createTokenStore,
   redisHealth,
 } from "@vu/store";
+import { metricsOfAllProcesses, runPrimary } from "./apiProcesses";
 import { createApp } from "./app";
-import { loadApiEnv } from "./env";
+import { type ApiEnv, loadApiEnv } from "./env";
+import { createHttpMetrics } from "./http/httpMetrics";
 import { API_REDIS_OPTIONS } from "./redisOptions";
 
 const env = loadApiEnv();
 const logger = createLogger("query-api", env.LOG_LEVEL);
-const redis = createRedisClient(env.REDIS_URL, { ...API_REDIS_OPTIONS });
-redis.on("error", (error: Error) => logger.warn({ err: error }, "redis connection error"));
-warnWhenRedisUnfit(redis, {
-  check: () => redisHealth(redis),
-  logger,
-  message: "redis is not fit to serve; /readyz reports unavailable",
-});
-const keyspace = createKeyspace({ prefix: env.REDIS_PREFIX });
-const app = createApp({
-  redis,
-  keyspace,
-  reader: createRollupReader({ redis, keyspace }),
-  tokens: createTokenStore({ redis, keyspace }),
-  logger,
-  config: {
-    retention: retentionFromEnv(env),
-    rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE,
-    unauthenticatedPerMinute: env.UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE,
-    trustProxy: env.TRUST_PROXY,
-    tokenCacheMs: env.TOKEN_CACHE_MS,
-    maxBlocksPerRequest: env.MAX_BLOCKS_PER_REQUEST,
-    resultCacheRows: env.RESULT_CACHE_ROWS,
-    resultCacheLargeRows: env.RESULT_CACHE_LARGE_ROWS,
-    organizationGate: {
-      concurrent: env.ORG_QUERY_CONCURRENCY,
-      queued: env.ORG_QUERY_QUEUE,
-      waitMs: env.ORG_QUERY_WAIT_MS,
-    },
-    dashboardDir: env.DASHBOARD_DIR,
-  },
-});
+if (env.API_PROCESSES > 1 && cluster.isPrimary) runPrimary({ processes: env.API_PROCESSES, logger });
+else await serve(env, cluster.isWorker);
 
-const server = createServer(app);
-await listenOrExit(server, env.PORT, { logger, beforeExit: () => redis.disconnect() });
-logger.info({ port: env.PORT }, "query API listening");
-
-onShutdown(
-  [
-    () =>
-      new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve()))),
-    async () => {
-      await redis.quit();
+/** One API process: its Redis client, the app, the server and their shutdown. */
+async function serve(env: ApiEnv, inCluster: boolean): Promise<void> {
+  const redis = createRedisClient(env.REDIS_URL, { ...API_REDIS_OPTIONS });
+  redis.on("error", (error: Error) => logger.warn({ err: error }, "redis connection error"));
+  warnWhenRedisUnfit(redis, {
+    check: () => redisHealth(redis),
+    logger,
+    message: "redis is not fit to serve; /readyz reports unavailable",
+  });
+  const keyspace = createKeyspace({ prefix: env.REDIS_PREFIX });
+  const metrics = createHttpMetrics();
+  if (inCluster) metrics.text = metricsOfAllProcesses(metrics.registry);
+  const app = createApp({
+    metrics,
+    redis,
+    keyspace,
+    reader: createRollupReader({ redis, keyspace }),
+    tokens: createTokenStore({ redis, keyspace }),
+    logger,
+    config: {
+      retention: retentionFromEnv(env),
+      rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE,
+      unauthenticatedPerMinute: env.UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE,
+      trustProxy: env.TRUST_PROXY,
+      tokenCacheMs: env.TOKEN_CACHE_MS,
+      maxBlocksPerRequest: env.MAX_BLOCKS_PER_REQUEST,
+      resultCacheRows: env.RESULT_CACHE_ROWS,
+      resultCacheLargeRows: env.RESULT_CACHE_LARGE_ROWS,
+      organizationGate: {
+        concurrent: env.ORG_QUERY_CONCURRENCY,
+        queued: env.ORG_QUERY_QUEUE,
+        waitMs: env.ORG_QUERY_WAIT_MS,
+      },
+      dashboardDir: env.DASHBOARD_DIR,
     },
-  ],
-  { logger },
-);
+  });
+
+  const server = createServer(app);
+  await listenOrExit(server, env.PORT, { logger, beforeExit: () => redis.disconnect() });
+  logger.info({ port: env.PORT }, "query API listening");
+
+  onShutdown(
+    [
+      () =>
+        new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve()))),
+      async () => {
+        await redis.quit();
+      },
+    ],
+    { logger },
+  );
+}

@@ -4,6 +4,8 @@ import { collectDefaultMetrics, Histogram, Registry } from "prom-client";
 export interface HttpMetrics {
   registry: Registry;
   middleware: RequestHandler;
+  /** What /metrics answers: the registry's text, or every API process's summed (apiProcesses.ts). */
+  text: () => Promise<string>;
 }
 
 /** Request latency by route template (never the raw path: bounded label values) and status. */
@@ -25,5 +27,5 @@ export function createHttpMetrics(): HttpMetrics {
     });
     next();
   };
-  return { registry, middleware };
+  return { registry, middleware, text: () => registry.metrics() };
 }
