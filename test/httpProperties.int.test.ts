@@ -1,10 +1,10 @@
 import { redisUrl } from "@vu/testkit";
 import { type ApiServer, startApiServer } from "@vu/testkit/api";
+import { waitUntilCaughtUp } from "@vu/testkit/caughtUp";
 import { isolatedTopics, testKafka } from "@vu/testkit/kafka";
 import { startInProcessWorker } from "@vu/testkit/worker";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { waitUntilCaughtUp } from "./support/caughtUp";
 import { compareWithOracle, type DifferentialContext, isComparable } from "./support/differential";
 import { anyQueryArbitrary, pathArbitrary } from "./support/fuzzArbitraries";
 import { httpGet, queryString } from "./support/httpClient";

@@ -1,10 +1,10 @@
 import { demoDataset, produceEvents } from "@vu/demo-data";
 import { redisUrl } from "@vu/testkit";
 import { type ApiServer, startApiServer } from "@vu/testkit/api";
+import { waitUntilCaughtUp } from "@vu/testkit/caughtUp";
 import { isolatedTopics, testKafka } from "@vu/testkit/kafka";
 import { startInProcessWorker } from "@vu/testkit/worker";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { waitUntilCaughtUp } from "./support/caughtUp";
 import { type StatsParams, UsageStatsClient } from "./support/seedClient";
 
 // "A client written for the seed's API, using only what the seed says, works unchanged": the

@@ -4,11 +4,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ensureKafka, freePort, silentLog, sleep, stopKafka } from "@vu/infra";
 import { counterTotal, redisUrl } from "@vu/testkit";
+import { createOffsetProbe, waitUntilCaughtUp } from "@vu/testkit/caughtUp";
 import { isolatedTopics, testKafka } from "@vu/testkit/kafka";
 import { type InProcessWorker, startInProcessWorker } from "@vu/testkit/worker";
 import { Kafka, logLevel } from "kafkajs";
 import { expect, it } from "vitest";
-import { createOffsetProbe, waitUntilCaughtUp } from "../support/caughtUp";
 import { produceWorkload } from "../support/produce";
 import { expectExactAfterFault, prepareWorkload } from "../support/scenario";
 

@@ -1,11 +1,11 @@
 import { startRedisServer } from "@vu/infra";
 import { createRedisClient } from "@vu/store";
 import { startApiServer } from "@vu/testkit/api";
+import { waitUntilViewCaughtUp } from "@vu/testkit/caughtUp";
 import { isolatedTopics, testKafka } from "@vu/testkit/kafka";
 import { durableTokens } from "@vu/testkit/tokens";
 import { startInProcessWorker } from "@vu/testkit/worker";
 import { expect, it, onTestFinished } from "vitest";
-import { waitUntilViewCaughtUp } from "../support/caughtUp";
 import { produceWorkload } from "../support/produce";
 import { expectExactAfterFault, prepareWorkload } from "../support/scenario";
 import { DAY_MS, MINUTE_MS } from "../workload/timeline";

@@ -1,9 +1,9 @@
 import { sleep, startRedisServer } from "@vu/infra";
 import { counterTotal } from "@vu/testkit";
+import { createOffsetProbe, waitUntilCaughtUp } from "@vu/testkit/caughtUp";
 import { isolatedTopics, testKafka } from "@vu/testkit/kafka";
 import { startInProcessWorker } from "@vu/testkit/worker";
 import { expect, it, onTestFinished } from "vitest";
-import { createOffsetProbe, waitUntilCaughtUp } from "../support/caughtUp";
 import { produceWorkload } from "../support/produce";
 import { expectExactAfterFault, prepareWorkload } from "../support/scenario";
 

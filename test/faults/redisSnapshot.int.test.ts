@@ -1,10 +1,10 @@
 import { startRedisServer } from "@vu/infra";
 import { createRedisClient } from "@vu/store";
 import { counterTotal } from "@vu/testkit";
+import { waitUntilCaughtUp, waitUntilViewCaughtUp } from "@vu/testkit/caughtUp";
 import { isolatedTopics, testKafka } from "@vu/testkit/kafka";
 import { startInProcessWorker } from "@vu/testkit/worker";
 import { expect, it, onTestFinished } from "vitest";
-import { waitUntilCaughtUp, waitUntilViewCaughtUp } from "../support/caughtUp";
 import { produceWorkload } from "../support/produce";
 import { expectExactAfterFault, prepareWorkload } from "../support/scenario";
 

@@ -1,9 +1,9 @@
 import { createKeyspace, createRedisClient, unlinkKeys } from "@vu/store";
 import { counterTotal, redisUrl } from "@vu/testkit";
+import { waitUntilCaughtUp, waitUntilViewCaughtUp } from "@vu/testkit/caughtUp";
 import { isolatedTopics, testKafka } from "@vu/testkit/kafka";
 import { startInProcessWorker } from "@vu/testkit/worker";
 import { afterAll, expect, it, onTestFinished } from "vitest";
-import { waitUntilCaughtUp, waitUntilViewCaughtUp } from "../support/caughtUp";
 import { produceWorkload } from "../support/produce";
 import { expectExactAfterFault, prepareWorkload } from "../support/scenario";
 

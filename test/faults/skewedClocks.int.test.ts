@@ -1,9 +1,9 @@
 import { createRedisClient } from "@vu/store";
 import { redisUrl } from "@vu/testkit";
+import { waitUntilViewCaughtUp } from "@vu/testkit/caughtUp";
 import { isolatedTopics, testKafka } from "@vu/testkit/kafka";
 import { startInProcessWorker } from "@vu/testkit/worker";
 import { afterAll, it, onTestFinished } from "vitest";
-import { waitUntilViewCaughtUp } from "../support/caughtUp";
 import { produceWorkload } from "../support/produce";
 import { expectExactAfterFault, prepareWorkload } from "../support/scenario";
 

@@ -1,10 +1,10 @@
 import type { ChildProcess } from "node:child_process";
 import { sleep } from "@vu/infra";
 import { redisUrl } from "@vu/testkit";
+import { createOffsetProbe, waitUntilCaughtUp } from "@vu/testkit/caughtUp";
 import { isolatedTopics, testKafka } from "@vu/testkit/kafka";
 import { spawnWorker, stopProcess, workerProcessEnv } from "@vu/testkit/worker";
 import { expect, it, onTestFinished } from "vitest";
-import { createOffsetProbe, waitUntilCaughtUp } from "../support/caughtUp";
 import { produceWorkload } from "../support/produce";
 import { createRandom } from "../support/random";
 import { expectExactAfterFault, prepareWorkload } from "../support/scenario";

@@ -1,7 +1,7 @@
 import { createRecordingProducer } from "@vu/events";
 import { sleep, waitFor } from "@vu/infra";
 import { createRedisClient } from "@vu/store";
-import { recordingEvent, redisUrl } from "@vu/testkit";
+import { isProcessAlive, recordingEvent, redisUrl } from "@vu/testkit";
 import { isolatedTopics, testKafka } from "@vu/testkit/kafka";
 import { compareWithStore, expectedBlocks, keyspaceOf } from "@vu/testkit/store";
 import { spawnWorker, stopProcess, workerProcessEnv } from "@vu/testkit/worker";
@@ -9,15 +9,6 @@ import { afterAll, expect, it } from "vitest";
 
 const redis = createRedisClient(redisUrl());
 afterAll(() => redis.quit());
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 it("loses nothing and counts nothing twice when the worker is SIGKILLed mid-stream, repeatedly", async () => {
   const ctx = await isolatedTopics("worker", { partitions: 3 });
@@ -51,7 +42,7 @@ it("loses nothing and counts nothing twice when the worker is SIGKILLed mid-stre
   await producer.disconnect();
 
   // The killed workers must really be gone: a survivor would keep counting and hide lost events.
-  expect(killed.every((pid) => !isAlive(pid))).toBe(true);
+  expect(killed.every((pid) => !isProcessAlive(pid))).toBe(true);
   try {
     for (const org of orgs) {
       const expected = expectedBlocks(events, org);

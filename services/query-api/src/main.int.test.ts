@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { createServer, type Server } from "node:net";
 import { fileURLToPath } from "node:url";
+import { isProcessAlive } from "@vu/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 // Regression: a second API started on a port in use logged "query API listening" and stayed up
@@ -84,7 +85,7 @@ describe("main.ts", () => {
       api.child.kill("SIGTERM");
     }
     expect(await api.exited).toBe(0);
-    for (const pid of await api.listening(3)) expect(isAlive(pid)).toBe(false);
+    for (const pid of await api.listening(3)) expect(isProcessAlive(pid)).toBe(false);
   });
 });
 
@@ -93,15 +94,6 @@ function healthzCount(metrics: string): number {
     .split("\n")
     .find((l) => l.startsWith("vu_http_request_duration_seconds_count") && l.includes('route="/healthz"'));
   return Number(line?.split(" ").at(-1));
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 async function freePort(): Promise<number> {

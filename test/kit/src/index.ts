@@ -4,5 +4,6 @@
 export { counterTotal } from "./metrics";
 export { type IsolatedNames, isolatedNames, uniqueId, uniquePrefix } from "./names";
 export { netCoverage } from "./netCoverage";
+export { isProcessAlive } from "./processes";
 export { recording, recordingEvent } from "./recordings";
 export { brokers, redisUrl } from "./stackEnv";

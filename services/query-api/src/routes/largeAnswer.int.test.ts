@@ -1,7 +1,7 @@
 import { recording, redisUrl } from "@vu/testkit";
 import { type ApiServer, type JsonBody, startApiServer } from "@vu/testkit/api";
+import { createRedisCommandLog, type RedisCommandLog } from "@vu/testkit/redisCommandLog";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createRedisCommandLog, type RedisCommandLog } from "../testing/redisCommandLog";
 
 // An answer larger than a quarter of RESULT_CACHE_ROWS is kept apart (RESULT_CACHE_LARGE_ROWS):
 // paging through it computes it once, and every later page costs the write stamp's HGET alone.

@@ -1,7 +1,7 @@
 import { recording, redisUrl } from "@vu/testkit";
 import { type ApiServer, bodyOf, startApiServer } from "@vu/testkit/api";
+import { createRedisCommandLog, type RedisCommandLog } from "@vu/testkit/redisCommandLog";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createRedisCommandLog, type RedisCommandLog } from "../testing/redisCommandLog";
 
 const now = Date.parse("2026-11-22T12:00:00Z");
 const ORG = "dimensions";
