@@ -11,7 +11,7 @@ import {
 import { containerOf, type Placement, type StoredTier } from "./blockPlacement";
 import type { Keyspace } from "./keyspace";
 import { QUARTERED_TIER, quarterComboIndex, quarterField, quarterIndex } from "./quarterCells";
-import { SUM_FIELDS } from "./sums";
+import { SUM_FIELDS, SUM_OF_RECORDING } from "./sums";
 import { PROJECTION_VIEW_OFFSET, projectionField, TOTAL_FIELD, VIEWS } from "./views";
 
 /** A validated recording, as the worker hands it to the store. */
@@ -103,14 +103,10 @@ class BlockCells {
 }
 
 /** A recording's contribution to a cell, in SUM_FIELDS order. */
+const ADDERS = SUM_FIELDS.map((field) => SUM_OF_RECORDING[field]);
+
 function deltasOf(event: RecordingCompleted, into: number[]): number[] {
-  into[0] = 1;
-  into[1] = event.word_count;
-  into[2] = event.duration_ms;
-  into[3] = event.voice_processing_ms ?? 0;
-  into[4] = event.voice_processing_ms === null ? 0 : 1;
-  into[5] = event.llm_processing_ms ?? 0;
-  into[6] = event.llm_processing_ms === null ? 0 : 1;
+  for (let i = 0; i < ADDERS.length; i++) into[i] = (ADDERS[i] as (e: RecordingCompleted) => number)(event);
   return into;
 }
 
@@ -192,7 +188,7 @@ export function aggregateBatch(
     });
   };
 
-  const deltas: number[] = [0, 0, 0, 0, 0, 0, 0];
+  const deltas: number[] = SUM_FIELDS.map(() => 0);
   const fields: Array<string | number> = [0, TOTAL_FIELD, "", "", "", ""];
   // The same fields in the recording's quarter of its hour, for the split hour blocks.
   const quarterFields: Array<string | number> = [0, "", "", "", "", ""];

@@ -1,3 +1,4 @@
+import type { RecordingCompleted } from "@vu/events";
 /**
  * The integer sums one rollup cell keeps for one combination of dimensions in one block, in their
  * stored order: the one declaration of the sums. Every metric of the API is derived from these
@@ -14,6 +15,17 @@ export const SUM_FIELDS = [
   "llmMsCount",
 ] as const;
 export type SumField = (typeof SUM_FIELDS)[number];
+
+/** What one recording adds to each sum: a missing processing time adds to neither its sum nor its count. */
+export const SUM_OF_RECORDING: Readonly<Record<SumField, (event: RecordingCompleted) => number>> = {
+  count: () => 1,
+  words: (e) => e.word_count,
+  durationMs: (e) => e.duration_ms,
+  voiceMsSum: (e) => e.voice_processing_ms ?? 0,
+  voiceMsCount: (e) => (e.voice_processing_ms === null ? 0 : 1),
+  llmMsSum: (e) => e.llm_processing_ms ?? 0,
+  llmMsCount: (e) => (e.llm_processing_ms === null ? 0 : 1),
+};
 
 export type Sums = Record<SumField, number>;
 

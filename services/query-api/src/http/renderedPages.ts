@@ -10,8 +10,7 @@ export interface RenderedPages {
 }
 
 /**
- * Rendering is most of what a kept answer still costs (1,000 rows: ~0.7 ms of JSON, ~1.6 ms of
- * CSV), so the last pages rendered from each kept answer are kept with it: in a WeakMap, so they
+ * Rendering is most of what a kept answer still costs (bench/ANALYSIS.md, "kept pages"), so the last pages rendered from each kept answer are kept with it: in a WeakMap, so they
  * go when the answer goes (the result cache counts them in the answer's weight). A compressed form
  * is a small part of its page, so it is kept with the page without being weighed apart.
  */
