@@ -45,6 +45,7 @@ export {
   type BlockSnapshot,
   type ComboValues,
   createRollupReader,
+  DEFAULT_SLICE_FIELDS,
   type DimensionsAtStamp,
   type ReadOptions,
   type ReadView,

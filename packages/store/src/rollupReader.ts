@@ -8,6 +8,7 @@ import { createLogPosition, type ViewStatus } from "./logPosition";
 import { type OrganizationExtent, parseExtent } from "./organizationExtent";
 import { type BlockRef, NOT_READ, type ReadPlan, readPlan, storedBlocks } from "./readPlan";
 import type { RedisClient } from "./redisClient";
+import { type KeyRead, type KeyReply, readConsistently } from "./slicedRead";
 import { StoreError } from "./storeError";
 import type { View } from "./views";
 
@@ -50,8 +51,15 @@ export interface RollupReaderOptions {
   keyspace: Keyspace;
   /** How long the current generation is cached; a `rebuild` switch reaches readers within it. */
   generationCacheMs?: number;
+  /**
+   * Fields one MULTI may read: a read of more goes in slices that check the write stamp
+   * (slicedRead.ts), so that no request holds Redis for long. Default `DEFAULT_SLICE_FIELDS`.
+   */
+  sliceFields?: number;
   now?: () => number;
 }
+
+export const DEFAULT_SLICE_FIELDS = 20_000;
 
 /** The state of the store a read belongs to: a generation, in one epoch of it that is live. */
 export interface ReadView {
@@ -150,6 +158,8 @@ export interface ReadOptions {
 
 /** The extent hash's field the apply script sets with every batch that counts anything. */
 const WRITE_STAMP_FIELD = "stamp";
+/** The extent's count of the organization's recordings (the apply script's `n`). */
+const RECORDINGS_FIELD = "n";
 /** How long a read view serves without asking Redis (each computed answer is confirmed anyway). */
 export const VIEW_CACHE_MS = 500;
 
@@ -232,6 +242,10 @@ export function createRollupReader(options: RollupReaderOptions): RollupReader {
   // The layout each organization had at its last read (LAYOUT_FIELDS): what the next read assumes.
   const layoutHints = new Map<string, ReadonlyArray<string | null>>();
   const log = createLogPosition({ redis, keyspace });
+  const sliceFields = options.sliceFields ?? DEFAULT_SLICE_FIELDS;
+  // Recordings each organization had at its last read: no key holds more fields than that, so a
+  // read of k keys of an organization of n recordings reads at most k × n (slicedRead.ts).
+  const recordingHints = new Map<string, { n: number; at: number }>();
   let knownView: { view: ReadView; at: number } | undefined;
 
   /** The view of `status`, or why there is none; a new epoch drops every cache. */
@@ -241,6 +255,7 @@ export function createRollupReader(options: RollupReaderOptions): RollupReader {
       comboCache.clear();
       extents.clear();
       layoutHints.clear();
+      recordingHints.clear();
     }
     const view = { generation, epoch: status.epoch };
     knownView = { view, at: now() };
@@ -306,21 +321,32 @@ export function createRollupReader(options: RollupReaderOptions): RollupReader {
     org: string,
     fields?: string[],
   ): Promise<AtomicRead> {
-    const multi = redis.multi();
     // No field can match: the blocks need not be read, only the table's size and the extent.
     const readBlocks = fields === undefined || fields.length > 0;
-    const fetch = (key: string, tier: Tier) => {
-      if (fields && SELECTIVE_TIERS.has(tier)) multi.callBuffer("HMGET", key, ...fields);
-      else multi.callBuffer("HGETALL", key);
-    };
-    for (const c of plan.containers) multi.callBuffer("HGETALL", keys.container(c.tier, c.startMs));
-    for (const b of readBlocks ? plan.keyed : []) fetch(keys.keyed(b), b.tier);
-    for (const b of readBlocks ? plan.views : []) fetch(keys.view(b), b.tier);
-    multi.hmget(keys.extent, "first", "last", WRITE_STAMP_FIELD, ...LAYOUT_FIELDS);
-    multi.hlen(keys.combos);
-    const replies = await execute(multi, org);
-    const comboCount = Number(replies.pop() ?? 0);
-    const [first, last, stamp = null, ...layout] = (replies.pop() as Array<string | null> | undefined) ?? [];
+    const fetch = (key: string, tier: Tier): KeyRead =>
+      fields && SELECTIVE_TIERS.has(tier) ? { key, fields } : { key };
+    const reads: KeyRead[] = [
+      ...plan.containers.map((c) => ({ key: keys.container(c.tier, c.startMs) })),
+      ...(readBlocks ? plan.keyed : []).map((b) => fetch(keys.keyed(b), b.tier)),
+      ...(readBlocks ? plan.views : []).map((b) => fetch(keys.view(b), b.tier)),
+    ];
+    const hint = recordingHints.get(keys.extent);
+    const named = reads.reduce((n, r) => n + (r.fields?.length ?? 0), 0);
+    const read = await readConsistently(redis, reads, {
+      stamp: { key: keys.extent, field: WRITE_STAMP_FIELD },
+      addTail: (multi) => {
+        multi.hmget(keys.extent, "first", "last", WRITE_STAMP_FIELD, RECORDINGS_FIELD, ...LAYOUT_FIELDS);
+        multi.hlen(keys.combos);
+      },
+      exec: (multi) => execute(multi, org),
+      budget: sliceFields,
+      atMost:
+        hint !== undefined && now() - hint.at <= EXTENT_HINT_MS ? named + hint.n * reads.length : undefined,
+    });
+    const replies: KeyReply[] = read.replies;
+    const comboCount = Number(read.tail[1] ?? 0);
+    const [first, last, stamp = null, recordings, ...layout] = (read.tail[0] as Array<string | null>) ?? [];
+    remember(recordingHints, keys.extent, { n: Number(recordings ?? 0), at: now() });
     const extent = parseExtent(first, last, comboCount);
     const containers = (replies.splice(0, plan.containers.length) as Buffer[][]).map(cellsByBlock);
     const cellsOf = (blocks: BlockRef[]) =>

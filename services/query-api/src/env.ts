@@ -8,6 +8,7 @@ import {
   redisEnvShape,
   retentionEnvShape,
 } from "@vu/service-runtime";
+import { DEFAULT_SLICE_FIELDS } from "@vu/store";
 import { z } from "zod";
 import { trustProxyEnv } from "./http/trustProxy";
 
@@ -44,6 +45,11 @@ export const apiEnvSchema = z
     ORG_QUERY_CONCURRENCY: envInt(4, { min: 1 }),
     ORG_QUERY_QUEUE: envInt(16, { min: 0 }),
     ORG_QUERY_WAIT_MS: envInt(2_000, { min: 0, max: 60_000 }),
+    /**
+     * Fields one Redis MULTI of a query may read; a larger read goes in slices checked against the
+     * organization's write stamp (packages/store/src/slicedRead.ts), so no request holds Redis long.
+     */
+    READ_SLICE_FIELDS: envInt(DEFAULT_SLICE_FIELDS, { min: 100 }),
     /** Token lookups are cached this long: a revoked token is refused within it (≤ 5 s). */
     TOKEN_CACHE_MS: envInt(2_000, { max: 5_000 }),
     LOG_LEVEL: envLogLevel,

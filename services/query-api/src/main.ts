@@ -41,7 +41,7 @@ async function serve(env: ApiEnv, inCluster: boolean): Promise<void> {
     metrics,
     redis,
     keyspace,
-    reader: createRollupReader({ redis, keyspace }),
+    reader: createRollupReader({ redis, keyspace, sliceFields: env.READ_SLICE_FIELDS }),
     tokens: createTokenStore({ redis, keyspace }),
     logger,
     config: {

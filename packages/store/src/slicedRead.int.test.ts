@@ -1,0 +1,127 @@
+import { randomUUID } from "node:crypto";
+import { redisTargets } from "@vu/infra";
+import { recording } from "@vu/testkit";
+import { useRedisTarget } from "@vu/testkit/redis";
+import { DAY_MS } from "@vu/time-buckets";
+import { describe, expect, it } from "vitest";
+import { createKeyspace } from "./keyspace";
+import type { RedisClient } from "./redisClient";
+import { createRollupReader } from "./rollupReader";
+import { createRollupWriter } from "./rollupWriter";
+import { type KeyReply, readConsistently } from "./slicedRead";
+
+describe.each(redisTargets())("reads in slices on $name", (target) => {
+  let redis: RedisClient;
+  useRedisTarget(target, (client) => {
+    redis = client;
+  });
+
+  /** Keys of one hash tag (one slot on a cluster): a large hash, a small one, and the stamp. */
+  async function seeded() {
+    const tag = `{test-${randomUUID()}}`;
+    const large = `${tag}:large`;
+    const small = `${tag}:small`;
+    const stamp = `${tag}:extent`;
+    const entries = Array.from({ length: 600 }, (_, i) => [`f${i}`, `v${i}`]).flat();
+    await redis.hset(large, ...entries);
+    await redis.hset(small, "a", "1", "b", "2");
+    await redis.hset(stamp, "stamp", "1@0");
+    return { large, small, stamp };
+  }
+  const asMap = (reply: KeyReply) => {
+    const map = new Map<string, string>();
+    for (let i = 0; i + 1 < reply.length; i += 2) map.set(String(reply[i]), String(reply[i + 1]));
+    return map;
+  };
+  const exec = async (multi: ReturnType<RedisClient["multi"]>) =>
+    ((await multi.exec()) ?? []).map(([error, reply]) => {
+      if (error) throw error;
+      return reply;
+    });
+
+  it("reads what one MULTI reads, in several calls of at most the budget", async () => {
+    const { large, small, stamp } = await seeded();
+    const reads = [{ key: small }, { key: large }, { key: small, fields: ["b", "zz", "a"] }];
+    const options = {
+      stamp: { key: stamp, field: "stamp" },
+      addTail: (multi: ReturnType<RedisClient["multi"]>) => multi.hget(stamp, "stamp"),
+      exec,
+    };
+    const whole = await readConsistently(redis, reads, { ...options, budget: 10_000 });
+    const sliced = await readConsistently(redis, reads, { ...options, budget: 50 });
+    expect(whole.calls).toBe(1);
+    expect(sliced.calls).toBeGreaterThan(600 / 50);
+    expect(asMap(sliced.replies[1] as KeyReply)).toEqual(asMap(whole.replies[1] as KeyReply));
+    expect(asMap(sliced.replies[1] as KeyReply).size).toBe(600);
+    expect(asMap(sliced.replies[0] as KeyReply)).toEqual(
+      new Map([
+        ["a", "1"],
+        ["b", "2"],
+      ]),
+    );
+    expect((sliced.replies[2] as KeyReply).map((v) => v?.toString() ?? null)).toEqual(["2", null, "1"]);
+    expect(sliced.tail).toEqual(whole.tail);
+  });
+
+  it("starts again when a write lands between slices, and answers the state after it", async () => {
+    const { large, small, stamp } = await seeded();
+    let writes = 0;
+    const read = await readConsistently(redis, [{ key: large }, { key: small }], {
+      stamp: { key: stamp, field: "stamp" },
+      addTail: () => undefined,
+      exec,
+      budget: 100,
+      // One batch lands after the first slice of the first try: its cells and its stamp together.
+      afterSlice: async () => {
+        if (writes++ > 0) return;
+        await redis.multi().hset(small, "c", "3").hset(large, "f0", "new").hset(stamp, "stamp", "2@0").exec();
+      },
+    });
+    expect(asMap(read.replies[1] as KeyReply).get("c")).toBe("3");
+    expect(asMap(read.replies[0] as KeyReply).get("f0")).toBe("new");
+  });
+
+  it("falls back to one MULTI when the stamp keeps moving", async () => {
+    const { large, small, stamp } = await seeded();
+    let n = 1;
+    const read = await readConsistently(redis, [{ key: large }, { key: small }], {
+      stamp: { key: stamp, field: "stamp" },
+      addTail: () => undefined,
+      exec,
+      budget: 100,
+      attempts: 2,
+      afterSlice: async () => {
+        n++;
+        await redis.multi().hset(small, "n", String(n)).hset(stamp, "stamp", `${n}@0`).exec();
+      },
+    });
+    expect(read.calls).toBe(1);
+    expect(asMap(read.replies[1] as KeyReply).get("n")).toBe(String(n));
+  });
+
+  it("gives the rollup reader the same blocks, read in slices, as in one MULTI", async () => {
+    const keyspace = createKeyspace({ prefix: `test-${randomUUID()}` });
+    const writer = createRollupWriter({ redis, keyspace, dedupeWindowMs: DAY_MS, now: () => Date.now() });
+    const at = Date.parse("2026-11-20T10:00:00Z");
+    const recordings = Array.from({ length: 1_500 }, (_, i) =>
+      recording(`r${i}`, new Date(at + (i % 120) * 60_000).toISOString(), { member_email: `m${i}@x.com` }),
+    );
+    await writer.apply(1, "wide", recordings);
+    const blocks = [
+      { tier: "hour" as const, startMs: at },
+      { tier: "hour" as const, startMs: at + 3_600_000 },
+      { tier: "day" as const, startMs: Date.parse("2026-11-20T00:00:00Z") },
+    ];
+    const whole = createRollupReader({ redis, keyspace });
+    const sliced = createRollupReader({ redis, keyspace, sliceFields: 100 });
+    for (const view of ["combos", "member_email", "total"] as const) {
+      const expected = await whole.readBlocks(1, "wide", blocks, view);
+      const actual = await sliced.readBlocks(1, "wide", blocks, view);
+      const cells = (s: typeof expected) =>
+        [...s.cells, ...s.comboCells].map((list) => asMap(list as KeyReply)).map((m) => [...m].sort());
+      expect(cells(actual)).toEqual(cells(expected));
+      expect(actual.stamp).toBe(expected.stamp);
+      expect(actual.extent).toEqual(expected.extent);
+    }
+  });
+});
