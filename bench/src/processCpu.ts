@@ -1,18 +1,47 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 
 /** Clock ticks per second of /proc's CPU counters (USER_HZ); 100 on every mainstream Linux. */
 const TICKS_PER_SECOND = 100;
 
-/** CPU seconds a process has used (user + system), from /proc/<pid>/stat; 0 where /proc is missing. */
-export function processCpuSeconds(pid: number): number {
+/** Fields of /proc/<pid>/stat after the command name (which may contain spaces); undefined when gone. */
+function statFields(pid: number): string[] | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    // Fields after the command name (which may contain spaces) start after the last ')'.
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   } catch {
-    return 0;
+    return undefined;
   }
+}
+
+/** The running processes below `pid` (the API's processes under its cluster primary, for one). */
+function descendants(pid: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync("/proc")) {
+    const child = Number(entry);
+    if (!Number.isInteger(child)) continue;
+    const parent = Number(statFields(child)?.[1]);
+    children.set(parent, [...(children.get(parent) ?? []), child]);
+  }
+  const found: number[] = [];
+  for (let queue = [pid]; queue.length > 0; ) {
+    const next = children.get(queue.pop() as number) ?? [];
+    found.push(...next);
+    queue = queue.concat(next);
+  }
+  return found;
+}
+
+/**
+ * CPU seconds a process and its running descendants have used (user + system), from
+ * /proc/<pid>/stat; 0 where /proc is missing.
+ */
+export function processCpuSeconds(pid: number): number {
+  let seconds = 0;
+  for (const each of [pid, ...(existsSync("/proc") ? descendants(pid) : [])]) {
+    const fields = statFields(each);
+    if (fields !== undefined) seconds += (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+  }
+  return seconds;
 }
 
 /** Busy CPU seconds of the whole machine, all cores together. */
