@@ -13,7 +13,14 @@ export { createCoverCache } from "./coverCache";
 export { clampToExtent, type DataExtent, mayHoldData } from "./dataExtent";
 export { type DateParam, type DateParts, parseDateParam, type TimeParts } from "./dateParam";
 export { coverWholeDays } from "./dayCover";
-export { DEFAULT_GRANULARITY, GRANULARITIES, type Granularity } from "./granularity";
+export {
+  DEFAULT_GRANULARITY,
+  GRANULARITIES,
+  type Granularity,
+  STATS_GRANULARITIES,
+  type StatsGranularity,
+  WHOLE_RANGE,
+} from "./granularity";
 export { formatInstant } from "./instantFormat";
 export { InvalidParameterError } from "./invalidParameterError";
 export {

@@ -320,3 +320,53 @@ describe("the block limit", () => {
     ).toHaveLength(2);
   });
 });
+
+describe("planQuery with granularity=all (docs/contract.md §7)", () => {
+  it("plans the whole range as one bucket labelled with its start, covered exactly", () => {
+    const plan = planQuery(
+      {
+        startDate: "2026-11-02T10:30:00",
+        endDate: "2026-11-20",
+        timezone: "Asia/Kolkata",
+        granularity: "all",
+      },
+      context,
+    );
+    expect(plan.meta.granularity).toBe("all");
+    expect(plan.buckets.map((b) => b.label)).toEqual(["2026-11-02T10:30:00.000+05:30"]);
+    expect(plan.rangeBuckets.map((b) => b.label)).toEqual(["2026-11-02T10:30:00.000+05:30"]);
+    expectExactPlan(plan);
+  });
+
+  it("has no bucket for an empty range", () => {
+    const plan = planQuery(
+      { startDate: "2026-11-02T10:30:00", endDate: "2026-11-02T10:30:00", granularity: "all" },
+      context,
+    );
+    expect(plan.buckets).toEqual([]);
+    expect(plan.rangeBuckets).toEqual([]);
+  });
+});
+
+describe("planQuery's rangeBuckets (docs/contract.md §7 fill=zero)", () => {
+  it("lists every bucket of the range, those outside the data extent too", () => {
+    const dataExtent = {
+      startMs: Date.parse("2026-11-05T00:00:00Z"),
+      endMs: Date.parse("2026-11-06T00:00:00Z"),
+    };
+    const plan = planQuery(
+      { startDate: "2026-11-01", endDate: "2026-11-07", granularity: "day" },
+      { ...context, dataExtent },
+    );
+    expect(plan.buckets.map((b) => b.label)).toEqual(["2026-11-05T00:00:00.000Z"]);
+    expect(plan.rangeBuckets.map((b) => b.label.slice(0, 10))).toEqual([
+      "2026-11-01",
+      "2026-11-02",
+      "2026-11-03",
+      "2026-11-04",
+      "2026-11-05",
+      "2026-11-06",
+      "2026-11-07",
+    ]);
+  });
+});

@@ -2,7 +2,7 @@ import type { Zone } from "luxon";
 import { keptAt, type PlanContext, type SignedBlock, type TimeRange } from "./block";
 import { cutBuckets } from "./bucketCutting";
 import { clampToExtent, mayHoldData } from "./dataExtent";
-import { DEFAULT_GRANULARITY, type Granularity } from "./granularity";
+import { DEFAULT_GRANULARITY, type StatsGranularity, WHOLE_RANGE } from "./granularity";
 import { formatInstant } from "./instantFormat";
 import { InvalidParameterError } from "./invalidParameterError";
 import { type RangeParams, resolveRange } from "./rangeResolution";
@@ -10,8 +10,8 @@ import { snapBuckets } from "./retentionGrid";
 import { coverSigned } from "./signedCover";
 
 export interface StatsPlanParams extends RangeParams {
-  /** Defaults to `day`. */
-  granularity?: Granularity | undefined;
+  /** Defaults to `day`; `all` is the whole range as one bucket. */
+  granularity?: StatsGranularity | undefined;
 }
 
 /** The range members of `meta` (the HTTP layer adds `group_by`). */
@@ -34,12 +34,17 @@ export interface PlannedBucket extends TimeRange {
 export interface StatsPlan {
   range: TimeRange;
   zoneName: string;
-  meta: RangeMeta & { granularity: Granularity };
+  meta: RangeMeta & { granularity: StatsGranularity };
   /**
    * Sorted and disjoint, spanning `range` except where no bucket can hold data: buckets left empty
    * by snapping, and buckets outside the organization's data extent, are omitted.
    */
   buckets: PlannedBucket[];
+  /**
+   * Every bucket of the range, in order, those that cannot hold data included (docs/contract.md
+   * §7 `fill=zero`: every bucket appears). A bucket of `buckets` has the same label as one of these.
+   */
+  rangeBuckets: ReadonlyArray<{ label: string; startMs: number }>;
 }
 
 export interface TotalPlan {
@@ -65,8 +70,9 @@ function rangeMeta(range: TimeRange, zone: Zone, zoneName: string): RangeMeta {
  * Throws InvalidParameterError for invalid parameters and for ranges needing too many buckets.
  */
 export function planQuery(params: StatsPlanParams, context: PlanContext): StatsPlan {
-  const { zone, zoneName, ...range } = resolveRange(params, context);
   const granularity = params.granularity ?? DEFAULT_GRANULARITY;
+  if (granularity === WHOLE_RANGE) return planWholeRange(params, context);
+  const { zone, zoneName, ...range } = resolveRange(params, context);
   const isKept = keptAt(context);
   const covers = context.covers?.retention === context.retention ? context.covers : undefined;
   const cover = (startMs: number, endMs: number): readonly SignedBlock[] =>
@@ -75,13 +81,25 @@ export function planQuery(params: StatsPlanParams, context: PlanContext): StatsP
       : coverSigned(startMs, endMs, isKept);
   const meta = rangeMeta(range, zone, zoneName);
   const budget = blockBudget(meta, context.maxBlocks);
-  const buckets = snapBuckets(cutBuckets(range, granularity, zone), range, isKept)
+  const rangeBuckets = cutBuckets(range, granularity, zone);
+  const buckets = snapBuckets(rangeBuckets, range, isKept)
     .filter((bucket) => mayHoldData(bucket, context.dataExtent))
     .map((bucket) => ({
       ...bucket,
       blocks: budget.spend(cover(bucket.startMs, bucket.endMs)),
     }));
-  return { range, zoneName, meta: { ...meta, granularity }, buckets };
+  return { range, zoneName, meta: { ...meta, granularity }, buckets, rangeBuckets };
+}
+
+/**
+ * `granularity=all`: the whole range as one bucket, labelled with the range's start and covered as
+ * the summary's interval is (so it reads only where the organization has data).
+ */
+function planWholeRange(params: RangeParams, context: PlanContext): StatsPlan {
+  const { range, zoneName, meta, blocks } = planTotal(params, context);
+  // An empty range has no bucket, as it has none of any other size.
+  const buckets = range.endMs > range.startMs ? [{ label: meta.start_date, ...range, blocks }] : [];
+  return { range, zoneName, meta: { ...meta, granularity: WHOLE_RANGE }, buckets, rangeBuckets: buckets };
 }
 
 /** Plans `GET /api/v1/stats/summary`: the same range, answered as one interval. */

@@ -10,11 +10,11 @@ function drain(acc: CellAccumulator) {
   const names = Array.from({ length: 10_001 }, (_, i) => String(i));
   const table = builder.build(
     [{ label: "b", startMs: 0 }],
-    names,
-    true,
+    names.map((name) => [name]),
+    ["app_name"],
     Int32Array.from(names, (_, i) => i),
   );
-  return table.rows().map((row) => ({ group: Number(row.group), sums: row.sums }));
+  return table.rows().map((row) => ({ group: Number(row.group?.[0]), sums: row.sums }));
 }
 
 const sums = (count: number, big = 0): Sums => ({ ...emptySums(), count, words: 10 * count, llmMsSum: big });

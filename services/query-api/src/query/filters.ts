@@ -1,12 +1,17 @@
 import { DIMENSION_INDEX, DIMENSIONS, type Dimension } from "@vu/events";
 import type { ComboValues } from "@vu/store";
 
-/** One `filter[<dimension>]` parameter after parsing (docs/contract.md §2 "Filters"). */
+/**
+ * One `filter[<dimension>]` parameter after parsing (docs/contract.md §2 "Filters"), or one
+ * `exclude[<dimension>]` (§7: the same list, NOT IN).
+ */
 export interface DimensionFilter {
   dimension: Dimension;
   values: ReadonlySet<string>;
-  /** `filter[language_model]` may name the literal item `null`: recordings without one. */
+  /** `[language_model]` may name the literal item `null`: recordings without one. */
   matchesNull: boolean;
+  /** `exclude[...]`: a recording passes when its value matches none of the items. */
+  excludes: boolean;
 }
 
 export type RawFilters = Partial<Record<Dimension, string | undefined>>;
@@ -15,7 +20,7 @@ export type RawFilters = Partial<Record<Dimension, string | undefined>>;
  * Comma-separated lists: items trimmed, empty items dropped, a list left empty is no filter.
  * E-mails compare case-insensitively, as they are stored lower-cased.
  */
-export function parseFilters(raw: RawFilters): DimensionFilter[] {
+function parseLists(raw: RawFilters, excludes: boolean): DimensionFilter[] {
   const filters: DimensionFilter[] = [];
   for (const dimension of DIMENSIONS) {
     const list = raw[dimension];
@@ -27,15 +32,23 @@ export function parseFilters(raw: RawFilters): DimensionFilter[] {
     if (dimension === "member_email") items = items.map((item) => item.toLowerCase());
     if (items.length === 0) continue;
     const matchesNull = dimension === "language_model" && items.includes("null");
-    filters.push({ dimension, values: new Set(items), matchesNull });
+    filters.push({ dimension, values: new Set(items), matchesNull, excludes });
   }
   return filters;
 }
 
-/** Items of one filter are ORed; several filters are ANDed. */
+/** The `filter[...]` lists, then the `exclude[...]` lists: every one of them must pass (AND). */
+export function parseFilters(raw: RawFilters, exclusions: RawFilters = {}): DimensionFilter[] {
+  return [...parseLists(raw, false), ...parseLists(exclusions, true)];
+}
+
+/** Whether one dimension's value passes one filter: in its items (OR), or in none when it excludes. */
+export function valuePasses(filter: DimensionFilter, value: string | null): boolean {
+  const matches = value === null ? filter.matchesNull : filter.values.has(value);
+  return matches !== filter.excludes;
+}
+
+/** Items of one filter are ORed; several filters (and exclusions) are ANDed. */
 export function comboMatches(values: ComboValues, filters: readonly DimensionFilter[]): boolean {
-  return filters.every(({ dimension, values: wanted, matchesNull }) => {
-    const value = values[DIMENSION_INDEX[dimension]];
-    return value === null ? matchesNull : wanted.has(value);
-  });
+  return filters.every((filter) => valuePasses(filter, values[DIMENSION_INDEX[filter.dimension]] ?? null));
 }

@@ -63,17 +63,17 @@ describe("aggregateRows", () => {
   });
 
   it("groups by a dimension in byte order with null last, after filtering", () => {
-    const byLanguage = aggregateRows(buckets, snapshot, { filters: [], groupBy: "language_model" });
-    expect(byLanguage.map((r) => [r.label, r.group, r.sums.count])).toEqual([
+    const byLanguage = aggregateRows(buckets, snapshot, { filters: [], groupBy: ["language_model"] });
+    expect(byLanguage.map((r) => [r.label, r.group?.[0], r.sums.count])).toEqual([
       ["day1", "gpt", 6],
       ["day1", null, 2],
       ["day2", null, 1],
     ]);
     const filtered = aggregateRows(buckets, snapshot, {
       filters: parseFilters({ member_email: "A@x.com" }),
-      groupBy: "app_name",
+      groupBy: ["app_name"],
     });
-    expect(filtered.map((r) => [r.group, r.sums.count])).toEqual([
+    expect(filtered.map((r) => [r.group?.[0], r.sums.count])).toEqual([
       ["Slack", 4],
       ["Zoom", 2],
     ]);
@@ -94,9 +94,9 @@ describe("aggregateRows", () => {
     };
     const rows = aggregateRows([{ label: "d", startMs: 0, blocks: [block(0), block(1, -1)] }], signed, {
       filters: [],
-      groupBy: "app_name",
+      groupBy: ["app_name"],
     });
-    expect(rows.map((r) => [r.group, r.sums])).toEqual([
+    expect(rows.map((r) => [r.group?.[0], r.sums])).toEqual([
       [
         "Zoom",
         { count: 2, words: 20, durationMs: 2000, voiceMsSum: 0, voiceMsCount: 0, llmMsSum: 7, llmMsCount: 1 },
@@ -135,8 +135,8 @@ describe("aggregateRows", () => {
         [],
       ],
     };
-    const rows = aggregateRows(buckets, mixed, { filters: [], groupBy: "app_name" });
-    expect(rows.map((r) => [r.label, r.group, r.sums.count, r.sums.words])).toEqual([
+    const rows = aggregateRows(buckets, mixed, { filters: [], groupBy: ["app_name"] });
+    expect(rows.map((r) => [r.label, r.group?.[0], r.sums.count, r.sums.words])).toEqual([
       ["day1", "Slack", 4, 40],
       ["day1", "Zoom", 3, 30],
       ["day2", "Ärzte", 1, 1],
@@ -157,10 +157,10 @@ describe("aggregateRows", () => {
     };
     const rows = aggregateRows(buckets, projection, {
       filters: parseFilters({ language_model: "null" }),
-      groupBy: "language_model",
+      groupBy: ["language_model"],
     });
-    expect(rows.map((r) => [r.label, r.group, r.sums.count])).toEqual([["day1", null, 1]]);
-    expect(() => aggregateRows(buckets, projection, { filters: [], groupBy: "app_name" })).toThrow(
+    expect(rows.map((r) => [r.label, r.group?.[0], r.sums.count])).toEqual([["day1", null, 1]]);
+    expect(() => aggregateRows(buckets, projection, { filters: [], groupBy: ["app_name"] })).toThrow(
       /cannot answer/,
     );
   });
@@ -195,9 +195,9 @@ describe("aggregateRows", () => {
         { label: "rest", startMs: 1, blocks: [{ ...quarter(2), tier: "hour" }, quarter(3, -1)] },
       ],
       split,
-      { filters: [], groupBy: "app_name" },
+      { filters: [], groupBy: ["app_name"] },
     );
-    expect(rows.map((r) => [r.label, r.group, r.sums.count])).toEqual([
+    expect(rows.map((r) => [r.label, r.group?.[0], r.sums.count])).toEqual([
       ["half", "Slack", 4],
       ["half", "Ärzte", 1],
       ["rest", "Zoom", 2],
@@ -223,9 +223,9 @@ describe("aggregateRows", () => {
     const rows = aggregateRows(
       [{ label: "d", startMs: 0, blocks: [{ tier: "day", startMs: 0, sign: 1 }, block(0)] }],
       snapshot,
-      { filters: [], groupBy: "app_name" },
+      { filters: [], groupBy: ["app_name"] },
     );
-    expect(rows.map((r) => [r.group, r.sums.count])).toEqual([
+    expect(rows.map((r) => [r.group?.[0], r.sums.count])).toEqual([
       ["Teams", 1],
       ["Ärzte", 5],
     ]);

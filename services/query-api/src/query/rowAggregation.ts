@@ -1,4 +1,4 @@
-import { compareByteOrder, DIMENSION_INDEX, type Dimension } from "@vu/events";
+import { DIMENSION_INDEX, type Dimension } from "@vu/events";
 import {
   ALL_QUARTERS,
   type BlockSnapshot,
@@ -9,7 +9,8 @@ import {
 } from "@vu/store";
 import type { PlannedBucket } from "../planner";
 import { type CellAccumulator, createCellAccumulator } from "./cellAccumulator";
-import { comboMatches, type DimensionFilter } from "./filters";
+import { comboMatches, type DimensionFilter, valuePasses } from "./filters";
+import { GroupTable } from "./groupTable";
 import { type RowTable, RowTableBuilder } from "./rowTable";
 
 /** What aggregation needs of a planned bucket (a summary's one interval has no end of its own). */
@@ -17,7 +18,8 @@ export type AggregatedBucket = Pick<PlannedBucket, "label" | "startMs" | "blocks
 
 export interface AggregateOptions {
   filters: readonly DimensionFilter[];
-  groupBy?: Dimension;
+  /** The dimensions to group by, in the order asked (docs/contract.md §7); none: one row per bucket. */
+  groupBy?: readonly Dimension[];
 }
 
 /** The class of the field in bytes [from, end) of a stored field (see createClassifier). */
@@ -27,40 +29,6 @@ type Classifier = (field: Buffer, from: number) => number;
 const EXCLUDED = -1;
 const UNKNOWN = -2;
 const DIGIT_0 = 48;
-
-/** Ascending byte order with `null` last (docs/contract.md §2 "Rows"). */
-export function compareGroups(a: string | null | undefined, b: string | null | undefined): number {
-  if (a === b) return 0;
-  if (a === null || a === undefined) return 1;
-  if (b === null || b === undefined) return -1;
-  return compareByteOrder(a, b);
-}
-
-/** The groups a query's rows fall into, numbered as first seen ("" alone when not grouped). */
-class GroupTable {
-  readonly values: Array<string | null> = [];
-  private readonly index = new Map<string | null, number>();
-
-  indexOf(value: string | null): number {
-    let i = this.index.get(value);
-    if (i === undefined) {
-      i = this.values.length;
-      this.values.push(value);
-      this.index.set(value, i);
-    }
-    return i;
-  }
-
-  /** Each group's place in the rows' order, by group index. */
-  ranks(): Int32Array {
-    const order = this.values.map((_, i) => i).sort((a, b) => compareGroups(this.values[a], this.values[b]));
-    const ranks = new Int32Array(order.length);
-    order.forEach((group, rank) => {
-      ranks[group] = rank;
-    });
-    return ranks;
-  }
-}
 
 /**
  * How each stored field counts for the query: excluded by a filter, or the group it adds to.
@@ -72,30 +40,30 @@ class GroupTable {
 function createClassifier(
   view: View,
   combos: BlockSnapshot["combos"],
-  { filters, groupBy }: AggregateOptions,
+  { filters, groupBy = [] }: AggregateOptions,
   groups: GroupTable,
 ) {
   if (view !== "combos" && view !== "total") {
     // A projection answers only queries that filter and group on its own dimension.
     const foreign = filters.find((f) => f.dimension !== view);
-    if (foreign || (groupBy && groupBy !== view))
+    if (foreign || groupBy.some((d) => d !== view))
       throw new Error(`the ${view} view cannot answer this query`);
   }
-  const [filter] = filters;
-  const ungrouped = groups.indexOf("");
+  const ungrouped = groups.indexOf([]);
   const byName = new Map<string, number>();
   const classifyValue = (value: string): number => {
     if (view === "total") return ungrouped;
     const projected = projectionValue(value);
-    if (filter && !(projected === null ? filter.matchesNull : filter.values.has(projected))) return EXCLUDED;
-    return groupBy ? groups.indexOf(projected) : ungrouped;
+    if (!filters.every((filter) => valuePasses(filter, projected))) return EXCLUDED;
+    return groupBy.length > 0 ? groups.indexOf([projected]) : ungrouped;
   };
+  const groupIndexes = groupBy.map((d) => DIMENSION_INDEX[d]);
   let byCombo = new Int32Array(256).fill(UNKNOWN);
   const classifyCombo = (id: number): number => {
     const values = combos.get(String(id));
     if (values === undefined) throw new Error(`rollup cell refers to unknown combination ${id}`);
     if (!comboMatches(values, filters)) return EXCLUDED;
-    return groupBy ? groups.indexOf(values[DIMENSION_INDEX[groupBy]]) : ungrouped;
+    return groupBy.length > 0 ? groups.indexOf(groupIndexes.map((i) => values[i] ?? null)) : ungrouped;
   };
 
   /** The class of the field in bytes [from, end) of `field`. */
@@ -218,5 +186,5 @@ export function aggregateRows(
     accumulator.drainInto(rows, b);
   });
   // Groups are ranked once for the whole query, so rows sort by an integer, not by their text.
-  return rows.build(buckets, groups.values, options.groupBy !== undefined, groups.ranks());
+  return rows.build(buckets, groups.values, options.groupBy ?? [], groups.ranks());
 }

@@ -25,7 +25,11 @@ describe("row metrics", () => {
   });
 
   it("puts the group field right after time_bucket and reports zero wpm for zero duration", () => {
-    const row = toStatsRow("t", { ...sums, durationMs: 0 }, { dimension: "language_model", value: null });
+    const row = toStatsRow(
+      "t",
+      { ...sums, durationMs: 0 },
+      { dimensions: ["language_model"], values: [null] },
+    );
     expect(Object.keys(row).slice(0, 2)).toEqual(["time_bucket", "language_model"]);
     expect(row.language_model).toBeNull();
     expect(row.avg_wpm).toBe(0);

@@ -1,4 +1,4 @@
-import type { StatsRow, Summary } from "@vu/api-responses";
+import type { StatsMetricColumn, StatsRow, Summary } from "@vu/api-responses";
 import type { Dimension } from "@vu/events";
 import type { Sums } from "@vu/store";
 
@@ -15,24 +15,34 @@ export function ratio3(numerator: bigint, denominator: bigint): number {
 
 const big = BigInt;
 
-/** A statistics row (milliseconds), with the group field right after `time_bucket` when grouped. */
-export function toStatsRow(
-  timeBucket: string,
-  sums: Sums,
-  group?: { dimension: Dimension; value: string | null },
-): StatsRow {
-  const row = { time_bucket: timeBucket } as StatsRow;
-  // The group's field right after time_bucket (JSON keeps insertion order); only language_model
-  // can be null, which the planner's group values respect.
-  if (group) (row as Record<string, string | number | null>)[group.dimension] = group.value;
-  row.recording_count = sums.count;
-  row.total_words = sums.words;
-  row.total_duration = sums.durationMs;
-  row.avg_llm_processing_time = ratio3(big(sums.llmMsSum), big(sums.llmMsCount));
-  row.avg_voice_processing_time = ratio3(big(sums.voiceMsSum), big(sums.voiceMsCount));
-  // words ÷ (duration / 60000) = words · 60000 ÷ duration
-  row.avg_wpm = ratio3(big(sums.words) * 60_000n, big(sums.durationMs));
-  return row;
+/** A row's metrics as published (milliseconds), in their published order. */
+export function rowMetricValues(sums: Sums): Record<StatsMetricColumn, number> {
+  return {
+    recording_count: sums.count,
+    total_words: sums.words,
+    total_duration: sums.durationMs,
+    avg_llm_processing_time: ratio3(big(sums.llmMsSum), big(sums.llmMsCount)),
+    avg_voice_processing_time: ratio3(big(sums.voiceMsSum), big(sums.voiceMsCount)),
+    // words ÷ (duration / 60000) = words · 60000 ÷ duration
+    avg_wpm: ratio3(big(sums.words) * 60_000n, big(sums.durationMs)),
+  };
+}
+
+/** A row's group: the `group_by` dimensions in the order asked, and a value for each. */
+export interface RowGroup {
+  dimensions: readonly Dimension[];
+  values: ReadonlyArray<string | null>;
+}
+
+/** A statistics row (milliseconds), with the group fields right after `time_bucket` when grouped. */
+export function toStatsRow(timeBucket: string, sums: Sums, group?: RowGroup): StatsRow {
+  const row = { time_bucket: timeBucket } as Record<string, string | number | null>;
+  // The group's fields right after time_bucket, in the order asked (JSON keeps insertion order);
+  // only language_model can be null, which the store's combination values respect.
+  group?.dimensions.forEach((dimension, i) => {
+    row[dimension] = group.values[i] ?? null;
+  });
+  return Object.assign(row, rowMetricValues(sums)) as StatsRow;
 }
 
 /** The summary object: minutes and seconds, unlike the rows (the seed's note on units). */

@@ -20,15 +20,15 @@ describe("RowTable", () => {
     builder.push(0, 0, values(sums(3)), 0);
     // Past the builder's first capacity, to see it grow.
     for (let i = 0; i < 300; i++) builder.push(1, i % 2 === 0 ? 0 : 2, values(sums(10 + i)), 0);
-    const table = builder.build(buckets, ["b", null, "a"], true, ranks);
+    const table = builder.build(buckets, [["b"], [null], ["a"]], ["app_name"], ranks);
     expect(table.length).toBe(303);
-    expect(table.rows(0, 4).map((r) => [r.label, r.group, r.sums.count])).toEqual([
+    expect(table.rows(0, 4).map((r) => [r.label, r.group?.[0], r.sums.count])).toEqual([
       ["day1", "a", 2],
       ["day1", "b", 3],
       ["day1", null, 1],
       ["day2", "a", 11],
     ]);
-    expect(table.row(302)).toMatchObject({ label: "day2", startMs: 1, group: "b" });
+    expect(table.row(302)).toMatchObject({ label: "day2", startMs: 1, group: ["b"] });
     expect(table.rows(300, 9_999)).toHaveLength(3);
     const total = table.total();
     expect(total.count).toBe(6 + 300 * 10 + (299 * 300) / 2);
@@ -38,7 +38,7 @@ describe("RowTable", () => {
   it("leaves rows without a group field when not grouped", () => {
     const builder = new RowTableBuilder();
     builder.push(0, 0, values(sums(4)), 0);
-    const table = builder.build(buckets, [""], false, Int32Array.from([0]));
+    const table = builder.build(buckets, [[]], [], Int32Array.from([0]));
     expect(table.rows()).toEqual([{ label: "day1", startMs: 0, sums: sums(4) }]);
   });
 });

@@ -1,6 +1,9 @@
+import type { Dimension } from "@vu/events";
 import { emptySums, SUM_FIELDS, type Sums } from "@vu/store";
+import type { GroupValues } from "./groupTable";
 
-const WIDTH = SUM_FIELDS.length;
+/** Numbers per row: the seven sums, in SUM_FIELDS order. */
+export const WIDTH = SUM_FIELDS.length;
 
 /** What a row table needs of a bucket. */
 export interface TableBucket {
@@ -11,13 +14,13 @@ export interface TableBucket {
 export interface AggregatedRow {
   label: string;
   startMs: number;
-  /** Present when grouped: the dimension's value, `null` for "no language model". */
-  group?: string | null;
+  /** Present when grouped: a value per `group_by` dimension, `null` for "no language model". */
+  group?: GroupValues;
   sums: Sums;
 }
 
 /** The sums (SUM_FIELDS order) stored from `at` in `values`. */
-function sumsAt(values: Float64Array, at: number): Sums {
+export function sumsAt(values: Float64Array, at: number): Sums {
   const sums = emptySums();
   SUM_FIELDS.forEach((field, k) => {
     sums[field] = values[at + k] as number;
@@ -32,13 +35,18 @@ function sumsAt(values: Float64Array, at: number): Sums {
  */
 export class RowTable {
   constructor(
-    private readonly buckets: readonly TableBucket[],
-    private readonly groupValues: ReadonlyArray<string | null>,
-    private readonly grouped: boolean,
-    private readonly bucketOf: Int32Array,
-    private readonly groupOf: Int32Array,
-    private readonly sumsOf: Float64Array,
+    readonly buckets: readonly TableBucket[],
+    readonly groupValues: readonly GroupValues[],
+    /** The `group_by` dimensions, in the order asked; empty when not grouped. */
+    readonly dimensions: readonly Dimension[],
+    /** Per row: its bucket's index in `buckets`, its group's in `groupValues`. */
+    readonly bucketOf: Int32Array,
+    readonly groupOf: Int32Array,
+    /** Per row, its seven sums from WIDTH × row. */
+    readonly sumsOf: Float64Array,
     readonly length: number,
+    /** Each group's place in the default order (docs/contract.md §2 "Rows"), by group index. */
+    readonly ranks: Int32Array,
   ) {}
 
   sums(i: number): Sums {
@@ -48,7 +56,7 @@ export class RowTable {
   row(i: number): AggregatedRow {
     const bucket = this.buckets[this.bucketOf[i] as number] as TableBucket;
     const row: AggregatedRow = { label: bucket.label, startMs: bucket.startMs, sums: this.sums(i) };
-    if (this.grouped) row.group = this.groupValues[this.groupOf[i] as number] ?? null;
+    if (this.dimensions.length > 0) row.group = this.groupValues[this.groupOf[i] as number] ?? [];
     return row;
   }
 
@@ -100,11 +108,31 @@ export class RowTableBuilder {
     this.sumsOf = sumsOf;
   }
 
+  /** The table with its rows in the order pushed (a shaping step that ordered them itself). */
+  buildAsPushed(
+    buckets: readonly TableBucket[],
+    groupValues: readonly GroupValues[],
+    dimensions: readonly Dimension[],
+    ranks: Int32Array,
+  ): RowTable {
+    const n = this.length;
+    return new RowTable(
+      buckets,
+      groupValues,
+      dimensions,
+      this.bucketOf.slice(0, n),
+      this.groupOf.slice(0, n),
+      this.sumsOf.slice(0, n * WIDTH),
+      n,
+      ranks,
+    );
+  }
+
   /** The table, each bucket's rows sorted by `ranks[group]` (rows were pushed bucket by bucket). */
   build(
     buckets: readonly TableBucket[],
-    groupValues: ReadonlyArray<string | null>,
-    grouped: boolean,
+    groupValues: readonly GroupValues[],
+    dimensions: readonly Dimension[],
     ranks: Int32Array,
   ): RowTable {
     const n = this.length;
@@ -129,6 +157,6 @@ export class RowTableBuilder {
       }
       start = end;
     }
-    return new RowTable(buckets, groupValues, grouped, bucketOf, groupOf, sumsOf, n);
+    return new RowTable(buckets, groupValues, dimensions, bucketOf, groupOf, sumsOf, n, ranks);
   }
 }

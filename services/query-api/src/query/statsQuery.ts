@@ -3,19 +3,22 @@ import type { Dimension } from "@vu/events";
 import { type ReadOptions, type RollupReader, viewFor } from "@vu/store";
 import type { ResultCache } from "../cache/resultCache";
 import {
-  type Granularity,
+  InvalidParameterError,
   keptState,
   type PlanContext,
   planQuery,
   planTotal,
   type RangeMeta,
   type RangeParams,
+  type StatsGranularity,
 } from "../planner";
+import { shapeRows } from "./bucketShaping";
 import { type ConsistentReadOptions, readConsistently } from "./consistentRead";
 import { comboMatches, type DimensionFilter, parseFilters, type RawFilters } from "./filters";
 import { MAX_PAGE_SIZE, type Pagination, pageRange, RENDERED_PAGES_PER_ANSWER } from "./pagination";
 import { aggregateRows } from "./rowAggregation";
 import { toStatsRow, toSummary } from "./rowMetrics";
+import { checkSortKeys, type SortKey } from "./rowOrder";
 
 export interface QueryDeps {
   reader: RollupReader;
@@ -34,12 +37,12 @@ function readOptions(filters: readonly DimensionFilter[]): ReadOptions {
 
 /**
  * A plan and its blocks, read in one consistent state from the cheapest view that can answer
- * `filters` grouped by `groupBy`.
+ * `filters` grouped by `groupBy` (several dimensions together: the combinations view).
  */
 function readPlanned<P>(
   org: string,
   filters: readonly DimensionFilter[],
-  groupBy: Dimension | undefined,
+  groupBy: readonly Dimension[],
   context: PlanContext,
   deps: QueryDeps,
   plan: ConsistentReadOptions<P>["plan"],
@@ -48,10 +51,7 @@ function readPlanned<P>(
     reader: deps.reader,
     context: { ...context, maxBlocks: deps.maxBlocksPerRequest },
     org,
-    view: viewFor(
-      filters.map((f) => f.dimension),
-      groupBy,
-    ),
+    view: viewFor([...filters.map((f) => f.dimension), ...groupBy]),
     read: readOptions(filters),
     plan,
   });
@@ -65,8 +65,16 @@ interface CommonRequest extends RangeParams {
 }
 
 export interface StatsRequest extends CommonRequest {
-  granularity: Granularity;
-  groupBy?: Dimension | undefined;
+  granularity: StatsGranularity;
+  /** The dimensions to group by, in the order asked; empty when not grouped. */
+  groupBy: readonly Dimension[];
+  /** docs/contract.md §7: `exclude[...]` lists (NOT IN), ANDed with the filters. */
+  exclusions: RawFilters;
+  /** docs/contract.md §7 `sort`, `limit`, `other=true`, `fill=zero`. */
+  sort: readonly SortKey[];
+  limit?: number | undefined;
+  other: boolean;
+  fill: boolean;
   page: number;
   pageSize: number;
 }
@@ -74,8 +82,9 @@ export interface StatsRequest extends CommonRequest {
 export interface StatsMeta {
   start_date: string;
   end_date: string;
-  granularity: Granularity;
-  group_by: Dimension | null;
+  granularity: StatsGranularity;
+  /** The `group_by` dimensions as asked, comma-separated; null when not grouped. */
+  group_by: string | null;
   timezone: string;
 }
 
@@ -114,19 +123,25 @@ function answerCache(deps: QueryDeps): ResultCache["answer"] {
  * groups and sorts: every row of the query, before paging (so every page is one kept answer).
  */
 async function statsRows(org: string, request: StatsRequest, context: PlanContext, deps: QueryDeps) {
-  const filters = parseFilters(request.filters);
+  const filters = parseFilters(request.filters, request.exclusions);
   const { plan, snapshot, view } = await readPlanned(org, filters, request.groupBy, context, deps, (c) => {
     const plan = planQuery(request, c);
     return { plan, blocks: plan.buckets.flatMap((b) => b.blocks) };
   });
-  const rows = aggregateRows(plan.buckets, snapshot, { filters, groupBy: request.groupBy });
+  const aggregated = aggregateRows(plan.buckets, snapshot, { filters, groupBy: request.groupBy });
+  const rows = shapeRows(aggregated, {
+    sort: request.sort,
+    limit: request.limit,
+    other: request.other,
+    fill: request.fill ? plan.rangeBuckets : undefined,
+  });
   const value = {
     rows,
     meta: {
       start_date: plan.meta.start_date,
       end_date: plan.meta.end_date,
       granularity: plan.meta.granularity,
-      group_by: request.groupBy ?? null,
+      group_by: request.groupBy.length > 0 ? request.groupBy.join(",") : null,
       timezone: plan.meta.timezone,
     },
   };
@@ -135,15 +150,35 @@ async function statsRows(org: string, request: StatsRequest, context: PlanContex
   return { value, view, stamp: snapshot.stamp, rows: rows.length + rendered };
 }
 
+/** What one parameter of docs/contract.md §7 needs of another: refused before anything is read. */
+function checkShapeParameters(request: StatsRequest): void {
+  checkSortKeys(request.sort, request.groupBy);
+  if (request.other && request.limit === undefined)
+    throw new InvalidParameterError("other", "other=true needs limit: the rest is what the limit cuts");
+  if (request.other && request.groupBy.length === 0)
+    throw new InvalidParameterError("other", "other=true needs group_by: its row stands for the groups cut");
+}
+
+/** The parameters an answer depends on beside the range and filters, with defaults applied. */
+function statsParameters(request: StatsRequest): unknown[] {
+  const exclusions = Object.entries(request.exclusions)
+    .filter(([, list]) => list !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : 1));
+  const sort = request.sort.map((key) => (key.descending ? "-" : "") + key.field);
+  const shape = [exclusions, sort, request.limit ?? null, request.other, request.fill];
+  return [request.granularity, request.groupBy.join(",") || null, ...shape];
+}
+
 /** One page of `/stats` from the query's rows, kept or computed. */
 export async function queryStats(org: string, request: StatsRequest, deps: QueryDeps): Promise<StatsResult> {
+  checkShapeParameters(request);
   const context = deps.planContext();
-  const key = answerKey("stats", request, [request.granularity, request.groupBy ?? null], context);
+  const key = answerKey("stats", request, statsParameters(request), context);
   const answer = await answerCache(deps)(org, key, request.noCache ?? false, () =>
     statsRows(org, request, context, deps),
   );
   const { from, to, pagination } = pageRange(answer.rows.length, request.page, request.pageSize);
-  const groupBy = request.groupBy;
+  const dimensions = request.groupBy;
   const data = () =>
     answer.rows
       .rows(from, to)
@@ -151,7 +186,7 @@ export async function queryStats(org: string, request: StatsRequest, deps: Query
         toStatsRow(
           row.label,
           row.sums,
-          groupBy ? { dimension: groupBy, value: row.group ?? null } : undefined,
+          dimensions.length > 0 ? { dimensions, values: row.group ?? [] } : undefined,
         ),
       );
   return { data, pagination, meta: answer.meta, source: answer };
@@ -162,7 +197,7 @@ export type SummaryRequest = CommonRequest;
 /** The whole range as one interval, summed over every matching combination. */
 async function summaryTotal(org: string, request: SummaryRequest, context: PlanContext, deps: QueryDeps) {
   const filters = parseFilters(request.filters);
-  const { plan, snapshot, view } = await readPlanned(org, filters, undefined, context, deps, (c) => {
+  const { plan, snapshot, view } = await readPlanned(org, filters, [], context, deps, (c) => {
     const plan = planTotal(request, c);
     return { plan, blocks: plan.blocks };
   });

@@ -23,15 +23,15 @@ describe("renderStatsCsv", () => {
 
   it("quotes commas, quotes and newlines, leaves null empty and defuses formulas", () => {
     const rows = [
-      toStatsRow("t", sums, { dimension: "app_name", value: 'Notes, "quoted"' }),
-      toStatsRow("t", sums, { dimension: "app_name", value: "=SUM(1)" }),
-      toStatsRow("t", sums, { dimension: "app_name", value: "-2+3" }),
-      toStatsRow("t", sums, { dimension: "app_name", value: "@cmd" }),
-      toStatsRow("t", sums, { dimension: "app_name", value: "\tTab" }),
-      toStatsRow("t", sums, { dimension: "app_name", value: "line\nbreak" }),
-      toStatsRow("t", sums, { dimension: "app_name", value: null }),
+      toStatsRow("t", sums, { dimensions: ["app_name"], values: ['Notes, "quoted"'] }),
+      toStatsRow("t", sums, { dimensions: ["app_name"], values: ["=SUM(1)"] }),
+      toStatsRow("t", sums, { dimensions: ["app_name"], values: ["-2+3"] }),
+      toStatsRow("t", sums, { dimensions: ["app_name"], values: ["@cmd"] }),
+      toStatsRow("t", sums, { dimensions: ["app_name"], values: ["\tTab"] }),
+      toStatsRow("t", sums, { dimensions: ["app_name"], values: ["line\nbreak"] }),
+      toStatsRow("t", sums, { dimensions: ["app_name"], values: [null] }),
     ];
-    const lines = renderStatsCsv(rows, "app_name").split("\r\n");
+    const lines = renderStatsCsv(rows, ["app_name"]).split("\r\n");
     expect(lines[0]).toBe(
       "time_bucket,app_name,recording_count,total_words,total_duration,avg_llm_processing_time,avg_voice_processing_time,avg_wpm",
     );
@@ -44,5 +44,12 @@ describe("renderStatsCsv", () => {
       't,"line\nbreak"',
       "t,",
     ]);
+  });
+
+  it("writes a column per group_by dimension, in the order asked (docs/contract.md §7)", () => {
+    const row = toStatsRow("t", sums, { dimensions: ["voice_model", "app_name"], values: ["v1", "Zoom"] });
+    const [header, line] = renderStatsCsv([row], ["voice_model", "app_name"]).split("\r\n");
+    expect(header?.startsWith("time_bucket,voice_model,app_name,recording_count,")).toBe(true);
+    expect(line?.startsWith("t,v1,Zoom,2,10,")).toBe(true);
   });
 });

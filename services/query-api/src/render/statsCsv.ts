@@ -2,8 +2,9 @@ import { STATS_METRIC_COLUMNS, type StatsRow } from "@vu/api-responses";
 import type { Dimension } from "@vu/events";
 import { stringify } from "csv-stringify/sync";
 
-export function csvColumns(groupBy?: Dimension): string[] {
-  return ["time_bucket", ...(groupBy ? [groupBy] : []), ...STATS_METRIC_COLUMNS];
+/** time_bucket, the `group_by` dimensions in the order asked (none when not grouped), the metrics. */
+export function csvColumns(groupBy: readonly Dimension[] = []): string[] {
+  return ["time_bucket", ...groupBy, ...STATS_METRIC_COLUMNS];
 }
 
 /**
@@ -11,7 +12,7 @@ export function csvColumns(groupBy?: Dimension): string[] {
  * is an empty cell; text cells starting with = + - @ tab or CR get a leading `'` so spreadsheets
  * do not run them as formulas (csv-stringify's `escape_formulas`).
  */
-export function renderStatsCsv(rows: readonly StatsRow[], groupBy?: Dimension): string {
+export function renderStatsCsv(rows: readonly StatsRow[], groupBy: readonly Dimension[] = []): string {
   return stringify(rows as StatsRow[], {
     header: true,
     columns: csvColumns(groupBy),

@@ -50,6 +50,29 @@ export const filterParams = Object.fromEntries(
   DIMENSIONS.map((d) => [filterParam(d), listParam(FILTER_DOCS[d].description, FILTER_DOCS[d].example)]),
 ) as { [D in Dimension as FilterParam<D>]: ReturnType<typeof listParam> };
 
+type ExcludeParam<D extends Dimension> = `exclude[${D}]`;
+const excludeParam = <D extends Dimension>(dimension: D): ExcludeParam<D> => `exclude[${dimension}]`;
+
+/** docs/contract.md §7: `exclude[<dimension>]`, the filters' lists read as NOT IN. */
+export const excludeParams = Object.fromEntries(
+  DIMENSIONS.map((d) => [
+    excludeParam(d),
+    z
+      .string()
+      .optional()
+      .meta({
+        description: `Leaves out recordings whose value is one of these (NOT IN), ANDed with the filters. ${FILTER_DOCS[d].description} Comma-separated.`,
+        example: FILTER_DOCS[d].example,
+      }),
+  ]),
+) as { [D in Dimension as ExcludeParam<D>]: z.ZodOptional<z.ZodString> };
+
+export type ExcludeQuery = { [K in keyof typeof excludeParams]?: string | undefined };
+
+export function rawExclusions(query: ExcludeQuery): RawFilters {
+  return Object.fromEntries(DIMENSIONS.map((d) => [d, query[excludeParam(d)]]));
+}
+
 /** A whole number in a query string, without the surprises of coercion ("", "1e3", " 7"). */
 export const intParam = (fallback: number, min: number, max: number) =>
   z
@@ -59,6 +82,16 @@ export const intParam = (fallback: number, min: number, max: number) =>
     .pipe(z.int().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`))
     .default(fallback)
     .meta({ override: { type: "integer", minimum: min, maximum: max, default: fallback } });
+
+/** An optional whole number, as intParam without a default. */
+export const optionalIntParam = (min: number, max: number, description: string) =>
+  z
+    .string()
+    .regex(/^\d+$/, "must be a whole number")
+    .transform(Number)
+    .pipe(z.int().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`))
+    .optional()
+    .meta({ override: { type: "integer", minimum: min, maximum: max, description } });
 
 export type FilterQuery = { [K in keyof typeof filterParams]?: string | undefined };
 

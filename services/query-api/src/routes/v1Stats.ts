@@ -1,18 +1,25 @@
 import "zod-openapi";
 import type { StatsPage } from "@vu/api-responses";
-import { DIMENSIONS } from "@vu/events";
 import type { Request, Response } from "express";
 import { DateTime } from "luxon";
 import { z } from "zod";
 import { authOf } from "../http/authenticate";
 import { wantsFreshAnswer } from "../http/cacheControl";
 import { createRenderedPages, type RenderedPages } from "../http/renderedPages";
-import { GRANULARITIES } from "../planner";
+import { STATS_GRANULARITIES } from "../planner";
 import { MAX_PAGE_SIZE } from "../query/pagination";
 import { queryStats, type StatsResult } from "../query/statsQuery";
 import { renderStatsCsv } from "../render/statsCsv";
-import { filterParams, intParam, rangeParams, rawFilters } from "./queryParamSchemas";
+import {
+  excludeParams,
+  filterParams,
+  intParam,
+  rangeParams,
+  rawExclusions,
+  rawFilters,
+} from "./queryParamSchemas";
 import { type Register, withQuery } from "./routeDeps";
+import { fillParam, groupByParam, limitParam, otherParam, sortParam } from "./statsShapeParams";
 
 export const STATS_PATH = "/api/v1/stats";
 
@@ -20,11 +27,16 @@ export const statsQuerySchema = z
   .object({
     ...rangeParams,
     ...filterParams,
-    granularity: z.enum(GRANULARITIES).default("day").meta({ description: "Bucket size in the query zone." }),
-    group_by: z
-      .enum(DIMENSIONS)
-      .optional()
-      .meta({ description: "One row per bucket and value of this dimension." }),
+    ...excludeParams,
+    granularity: z.enum(STATS_GRANULARITIES).default("day").meta({
+      description:
+        "Bucket size in the query zone; `all`: one bucket, the whole range, labelled with its start.",
+    }),
+    group_by: groupByParam,
+    sort: sortParam,
+    limit: limitParam,
+    other: otherParam,
+    fill: fillParam,
     page: intParam(1, 1, Number.MAX_SAFE_INTEGER),
     page_size: intParam(200, 1, MAX_PAGE_SIZE),
     format: z.enum(["json", "csv"]).default("json"),
@@ -72,8 +84,13 @@ export const registerV1Stats: Register = (router, deps) => {
           endDate: query.end_date,
           timezone: query.timezone,
           granularity: query.granularity,
-          groupBy: query.group_by,
+          groupBy: query.group_by ?? [],
           filters: rawFilters(query),
+          exclusions: rawExclusions(query),
+          sort: query.sort ?? [],
+          limit: query.limit,
+          other: query.other,
+          fill: query.fill === "zero",
           page: query.page,
           pageSize: query.page_size,
           noCache: wantsFreshAnswer(req),
@@ -82,7 +99,7 @@ export const registerV1Stats: Register = (router, deps) => {
       );
       const page = `${query.format}:${query.page}:${query.page_size}`;
       const render = (): string => {
-        if (query.format === "csv") return renderStatsCsv(result.data(), result.meta.group_by ?? undefined);
+        if (query.format === "csv") return renderStatsCsv(result.data(), query.group_by);
         // Typed as the published response, so a result that drifts from the schema does not compile.
         const body: StatsPage = { data: result.data(), pagination: result.pagination, meta: result.meta };
         return JSON.stringify(body);

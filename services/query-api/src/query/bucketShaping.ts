@@ -1,0 +1,109 @@
+import type { Dimension } from "@vu/events";
+import { InvalidParameterError } from "../planner";
+import type { GroupValues } from "./groupTable";
+import { type Candidate, type SortKey, sortCandidates } from "./rowOrder";
+import { type RowTable, RowTableBuilder, type TableBucket, WIDTH } from "./rowTable";
+
+/** What a row of the rest reads in every group field (docs/contract.md §7 `other=true`). */
+export const OTHER_GROUP = "(other)";
+/**
+ * The most rows `fill=zero` may make: zero rows are made, not read, so without a bound a long range
+ * of hours grouped by many members would build millions of them. More is a 400 naming `fill`.
+ */
+export const MAX_FILLED_ROWS = 500_000;
+
+/** docs/contract.md §7's shaping of a `/stats` answer; all absent (the seed's query): rows as aggregated. */
+export interface ShapeOptions {
+  /** Orders each bucket's rows; empty: the default order. */
+  sort: readonly SortKey[];
+  /** Keeps each bucket's first `limit` rows, once sorted. */
+  limit?: number | undefined;
+  /** With `limit`: one more row per bucket that lost rows, their exact sum, its group fields OTHER_GROUP. */
+  other: boolean;
+  /**
+   * `fill=zero`: every one of these buckets (the range's, in order) appears: a zero row for each
+   * group of the answer the bucket lacks (ungrouped: one zero row in an empty bucket).
+   */
+  fill?: readonly TableBucket[] | undefined;
+}
+
+const ZEROS = new Float64Array(WIDTH);
+
+/** The groups that have a row anywhere in the table (ungrouped: the one empty group, always). */
+function groupsPresent(table: RowTable): number[] {
+  if (table.dimensions.length === 0) return [table.groupValues.findIndex((g) => g.length === 0)];
+  const present = new Set<number>();
+  for (let i = 0; i < table.length; i++) present.add(table.groupOf[i] as number);
+  return [...present].sort((a, b) => (table.ranks[a] as number) - (table.ranks[b] as number));
+}
+
+/** Refuses a fill that would make more than MAX_FILLED_ROWS rows, before making any. */
+function checkFillSize(buckets: number, groups: number, options: ShapeOptions): void {
+  const perBucket = Math.min(groups, options.limit ?? groups) + (options.other ? 1 : 0);
+  if (buckets * perBucket > MAX_FILLED_ROWS) {
+    throw new InvalidParameterError(
+      "fill",
+      `zero-filling ${buckets} buckets for ${groups} groups makes more than ${MAX_FILLED_ROWS} rows: ` +
+        "ask for a shorter range, a coarser granularity, fewer groups or a limit",
+    );
+  }
+}
+
+/** One bucket's rows: filled, sorted, cut to the limit, the rest summed into one row. */
+function shapeBucket(
+  rows: Candidate[],
+  table: RowTable,
+  options: ShapeOptions,
+  fillGroups: readonly number[],
+): { kept: Candidate[]; rest: Float64Array | undefined } {
+  let candidates = rows;
+  if (options.fill) {
+    const has = new Set(rows.map((r) => r.group));
+    const zeros = fillGroups.filter((g) => !has.has(g)).map((group) => ({ group, sums: ZEROS, at: 0 }));
+    candidates = [...rows, ...zeros];
+  }
+  // Rows come in the default order; a fill's zero rows must join it, a sort reorders.
+  if (options.sort.length > 0 || options.fill) candidates = sortCandidates(candidates, table, options.sort);
+  if (options.limit === undefined || candidates.length <= options.limit)
+    return { kept: candidates, rest: undefined };
+  const kept = candidates.slice(0, options.limit);
+  if (!options.other) return { kept, rest: undefined };
+  const rest = new Float64Array(WIDTH);
+  for (const { sums, at } of candidates.slice(options.limit)) {
+    for (let k = 0; k < WIDTH; k++) rest[k] = (rest[k] as number) + (sums[at + k] as number);
+  }
+  return { kept, rest };
+}
+
+/**
+ * The answer's rows after docs/contract.md §7's `fill`, `sort`, `limit` and `other`, in that order,
+ * bucket by bucket: buckets stay in time order, and each is shaped on its own (top N per bucket).
+ * The "(other)" row comes last in its bucket; its sums are the exact sum of the rows cut.
+ */
+export function shapeRows(table: RowTable, options: ShapeOptions): RowTable {
+  const shaping = options.sort.length > 0 || options.limit !== undefined || options.fill !== undefined;
+  if (!shaping) return table;
+  const buckets = options.fill ?? table.buckets;
+  const fillGroups = options.fill ? groupsPresent(table) : [];
+  if (options.fill) checkFillSize(buckets.length, fillGroups.length, options);
+  const groupValues: GroupValues[] = [...table.groupValues];
+  const otherGroup = groupValues.length;
+  groupValues.push(table.dimensions.map(() => OTHER_GROUP));
+  const ranks = Int32Array.from([...table.ranks, table.ranks.length]);
+
+  const out = new RowTableBuilder();
+  let i = 0;
+  buckets.forEach((bucket, b) => {
+    const rows: Candidate[] = [];
+    // The table's buckets are a subsequence of `buckets` (same labels, same order).
+    while (i < table.length && table.buckets[table.bucketOf[i] as number]?.label === bucket.label) {
+      rows.push({ group: table.groupOf[i] as number, sums: table.sumsOf, at: WIDTH * i });
+      i++;
+    }
+    const { kept, rest } = shapeBucket(rows, table, options, fillGroups);
+    for (const row of kept) out.push(b, row.group, row.sums, row.at);
+    if (rest) out.push(b, otherGroup, rest, 0);
+  });
+  if (i !== table.length) throw new Error("shapeRows: a row's bucket is not among the range's buckets");
+  return out.buildAsPushed(buckets, groupValues, table.dimensions as readonly Dimension[], ranks);
+}
