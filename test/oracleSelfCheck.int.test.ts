@@ -47,7 +47,7 @@ function stats(pairs: QueryPairs): ExpectedStats {
   return answer;
 }
 const labels = (s: ExpectedStats) =>
-  s.rows.map((r) => [r.time_bucket, r.group, r.metrics.recording_count.value]);
+  s.rows.map((r) => [r.time_bucket, r.group?.[0], r.metrics.recording_count.value]);
 
 describe("the oracle's reading of docs/contract.md §2", () => {
   it("takes a date-only end as the whole end day, in UTC by default", () => {
@@ -98,14 +98,14 @@ describe("the oracle's reading of docs/contract.md §2", () => {
       ["granularity", "month"],
       ["group_by", "app_name"],
     ]);
-    expect(byApp.rows.map((r) => r.group)).toEqual(["=SUM(1)", "Zoom", "\uFF5EWave", "🎙 Memo"]);
+    expect(byApp.rows.map((r) => r.group?.[0])).toEqual(["=SUM(1)", "Zoom", "\uFF5EWave", "🎙 Memo"]);
     const byModel = stats([
       ["start_date", "2026-11-01"],
       ["end_date", "2026-11-30"],
       ["granularity", "month"],
       ["group_by", "language_model"],
     ]);
-    expect(byModel.rows.map((r) => r.group)).toEqual(["gpt", null]);
+    expect(byModel.rows.map((r) => r.group?.[0])).toEqual(["gpt", null]);
     expect(compareCodePoints("\uFF5E", "🎙")).toBeLessThan(0);
     expect(answerDimensions(recordings).language_models).toEqual(["gpt"]);
   });
@@ -184,5 +184,109 @@ describe("the oracle's reading of docs/contract.md §2", () => {
       ]),
     ).toEqual({ status: 400, parameter: "page" });
     expect(bad([["granularty", "day"]])).toEqual({ status: 400, parameter: "granularty" });
+  });
+});
+
+describe("the oracle's reading of docs/contract.md §7", () => {
+  const november = [
+    ["start_date", "2026-11-01"],
+    ["end_date", "2026-11-30"],
+    ["granularity", "month"],
+  ] as const;
+  const rows = (s: ExpectedStats) =>
+    s.rows.map((r) => [r.time_bucket, ...(r.group ?? []), r.metrics.recording_count.value]);
+
+  it("leaves out excluded values, null included, ANDed with filters", () => {
+    expect(labels(stats([...november, ["exclude[app_name]", "Zoom, 🎙 Memo"]]))).toEqual([
+      ["2026-11-01T00:00:00.000Z", undefined, 2],
+    ]);
+    const s = stats([
+      ...november,
+      ["exclude[language_model]", "null"],
+      ["filter[member_email]", "ADA@example.com"],
+    ]);
+    expect(labels(s)).toEqual([["2026-11-01T00:00:00.000Z", undefined, 3]]);
+  });
+
+  it("groups by several dimensions, in the order asked", () => {
+    const s = stats([...november, ["group_by", "member_email, language_model"]]);
+    expect(s.meta.group_by).toBe("member_email,language_model");
+    expect(rows(s)).toEqual([
+      ["2026-11-01T00:00:00.000Z", "ada@example.com", "gpt", 3],
+      ["2026-11-01T00:00:00.000Z", "ada@example.com", null, 1],
+      ["2026-11-01T00:00:00.000Z", "bob@example.com", "gpt", 1],
+    ]);
+  });
+
+  it("answers granularity=all as one bucket labelled with the range's start, in the query's zone", () => {
+    const range = [
+      ["start_date", "2026-11-02T12:00:00"],
+      ["end_date", "2026-11-10"],
+      ["granularity", "all"],
+    ] as const;
+    expect(labels(stats([...range]))).toEqual([["2026-11-02T12:00:00.000Z", undefined, 4]]);
+    expect(labels(stats([...range, ["timezone", "Europe/Berlin"]]))).toEqual([
+      ["2026-11-02T12:00:00.000+01:00", undefined, 4],
+    ]);
+  });
+
+  it("sorts by a metric as shown, ties in the default order, and keeps the top N with an exact rest", () => {
+    const sorted = [...november, ["group_by", "app_name"], ["sort", "-total_words"]] as const;
+    expect(rows(stats([...sorted]))).toEqual([
+      ["2026-11-01T00:00:00.000Z", "Zoom", 2],
+      ["2026-11-01T00:00:00.000Z", "=SUM(1)", 1],
+      ["2026-11-01T00:00:00.000Z", "\uFF5EWave", 1],
+      ["2026-11-01T00:00:00.000Z", "🎙 Memo", 1],
+    ]);
+    const top = stats([...sorted, ["limit", "2"], ["other", "true"]]);
+    expect(rows(top)).toEqual([
+      ["2026-11-01T00:00:00.000Z", "Zoom", 2],
+      ["2026-11-01T00:00:00.000Z", "=SUM(1)", 1],
+      ["2026-11-01T00:00:00.000Z", "(other)", 2],
+    ]);
+    expect(top.rows[2]?.metrics.total_words.value).toBe(150);
+    expect(rows(stats([...sorted, ["limit", "2"]]))).toHaveLength(2);
+  });
+
+  it("fills every bucket: a zero row per empty bucket, or per group of the answer a bucket lacks", () => {
+    const days = [
+      ["start_date", "2026-11-01"],
+      ["end_date", "2026-11-04"],
+      ["fill", "zero"],
+    ] as const;
+    expect(labels(stats([...days]))).toEqual([
+      ["2026-11-01T00:00:00.000Z", undefined, 0],
+      ["2026-11-02T00:00:00.000Z", undefined, 2],
+      ["2026-11-03T00:00:00.000Z", undefined, 1],
+      ["2026-11-04T00:00:00.000Z", undefined, 0],
+    ]);
+    const grouped = stats([...days, ["group_by", "member_email"]]);
+    expect(rows(grouped).map((r) => r.slice(1))).toEqual([
+      ["ada@example.com", 0],
+      ["bob@example.com", 0],
+      ["ada@example.com", 2],
+      ["bob@example.com", 0],
+      ["ada@example.com", 0],
+      ["bob@example.com", 1],
+      ["ada@example.com", 0],
+      ["bob@example.com", 0],
+    ]);
+  });
+
+  it("refuses invalid values and parameters that need another", () => {
+    const bad = (pairs: QueryPairs) => answerStats(recordings, pairs, { nowMs });
+    expect(bad([["other", "true"]])).toEqual({ status: 400, parameter: "other" });
+    expect(
+      bad([
+        ["other", "true"],
+        ["limit", "3"],
+      ]),
+    ).toEqual({ status: 400, parameter: "other" });
+    expect(bad([["sort", "app_name"]])).toEqual({ status: 400, parameter: "sort" });
+    expect(bad([["sort", "-words"]])).toEqual({ status: 400, parameter: "sort" });
+    expect(bad([["group_by", "app_name,app_name"]])).toEqual({ status: 400, parameter: "group_by" });
+    expect(bad([["limit", "0"]])).toEqual({ status: 400, parameter: "limit" });
+    expect(bad([["fill", "one"]])).toEqual({ status: 400, parameter: "fill" });
+    expect(bad([["granularity", "year"]])).toEqual({ status: 400, parameter: "granularity" });
   });
 });

@@ -10,6 +10,7 @@ export type QueryPairs = ReadonlyArray<readonly [string, string]>;
 
 const RANGE_KEYS = ["start_date", "end_date", "timezone"];
 const FILTER_KEYS = DIMENSIONS.map((d) => `filter[${d}]`);
+const EXCLUDE_KEYS = DIMENSIONS.map((d) => `exclude[${d}]`);
 export const SUMMARY_KEYS: readonly string[] = [...RANGE_KEYS, ...FILTER_KEYS];
 export const STATS_KEYS: readonly string[] = [
   ...SUMMARY_KEYS,
@@ -18,6 +19,12 @@ export const STATS_KEYS: readonly string[] = [
   "page",
   "page_size",
   "format",
+  // docs/contract.md §7
+  ...EXCLUDE_KEYS,
+  "sort",
+  "limit",
+  "other",
+  "fill",
 ];
 
 /**
@@ -61,13 +68,18 @@ export interface Filter {
   dimension: Dimension;
   items: Set<string>;
   matchesNull: boolean;
+  /** `exclude[...]` (docs/contract.md §7): passes when the value matches no item. */
+  excludes?: boolean;
 }
 
-/** docs/contract.md §2 "Filters": items trimmed, empty ones dropped, e-mails case-insensitive. */
-export function readFilters(params: Map<string, string>): Filter[] {
+/**
+ * docs/contract.md §2 "Filters": items trimmed, empty ones dropped, e-mails case-insensitive;
+ * `kind` "exclude" reads §7's `exclude[...]` lists the same way.
+ */
+export function readFilters(params: Map<string, string>, kind: "filter" | "exclude" = "filter"): Filter[] {
   const filters: Filter[] = [];
   for (const dimension of DIMENSIONS) {
-    const text = params.get(`filter[${dimension}]`);
+    const text = params.get(`${kind}[${dimension}]`);
     if (text === undefined) continue;
     const items = text
       .split(",")
@@ -79,6 +91,7 @@ export function readFilters(params: Map<string, string>): Filter[] {
       dimension,
       items: new Set(items),
       matchesNull: dimension === "language_model" && items.includes("null"),
+      excludes: kind === "exclude",
     });
   }
   return filters;
@@ -90,6 +103,7 @@ export function matchesAll(
 ): boolean {
   return filters.every((f) => {
     const value = values[f.dimension];
-    return value === null ? f.matchesNull : f.items.has(value);
+    const matches = value === null ? f.matchesNull : f.items.has(value);
+    return f.excludes ? !matches : matches;
   });
 }

@@ -2,9 +2,8 @@ import { bucketIndex, bucketStartOf, bucketStarts, firstAtOrAfter } from "./buck
 import { compareCodePoints } from "./byteOrder";
 import { formatIn } from "./dates";
 import { isOnKeptGrid } from "./keptGrid";
-import { addRecording, emptySums, type Rounded, type RowMetric, rowMetrics, type Sums } from "./metrics";
+import { addRecording, emptySums, type Rounded, type RowMetric, rowMetrics } from "./metrics";
 import {
-  DIMENSIONS,
   type Dimension,
   GRANULARITIES,
   type Granularity,
@@ -18,25 +17,31 @@ import {
 } from "./params";
 import { ExpectedBadRequest, type OracleRange, resolveRange } from "./range";
 import type { CountedRecording } from "./recordings";
+import { checkShape, readShape, type ShapedRow, shapeBuckets } from "./shaping";
+
+/** docs/contract.md §7 `granularity=all`: one bucket, the whole range. */
+const STATS_GRANULARITIES = [...GRANULARITIES, "all"] as const;
+type StatsGranularity = (typeof STATS_GRANULARITIES)[number];
 
 export interface ExpectedRow {
   time_bucket: string;
-  /** The group value when grouped (null: no language model). */
-  group?: string | null;
+  /** The group's values when grouped, one per group_by dimension (null: no language model). */
+  group?: Array<string | null>;
   metrics: Record<RowMetric, Rounded>;
 }
 
 export interface ExpectedStats {
   status: 200;
   format: "json" | "csv";
-  groupBy: Dimension | undefined;
+  /** The group_by dimensions in the order asked; empty when not grouped. */
+  groupBy: Dimension[];
   rows: ExpectedRow[];
   pagination: { page: number; page_size: number; total_rows: number; total_pages: number; count: number };
   meta: {
     start_date: string;
     end_date: string;
-    granularity: Granularity;
-    group_by: Dimension | null;
+    granularity: StatsGranularity;
+    group_by: string | null;
     timezone: string;
   };
 }
@@ -59,6 +64,12 @@ function offGridEdge(range: OracleRange, starts: readonly number[], nowMs: numbe
   return edges.find((t) => !isOnKeptGrid(t, nowMs));
 }
 
+/** `granularity=all`: the range's start alone (none for an empty range); undefined for calendar units. */
+function wholeRange(granularity: StatsGranularity, range: OracleRange): number[] | undefined {
+  if (granularity !== "all") return undefined;
+  return range.endMs > range.startMs ? [range.startMs] : [];
+}
+
 /** `GET /api/v1/stats` answered by scanning the organization's counted recordings. */
 export function answerStats(
   recordings: readonly CountedRecording[],
@@ -67,42 +78,52 @@ export function answerStats(
 ): Answer<ExpectedStats> {
   try {
     const params = readPairs(pairs, STATS_KEYS);
-    const granularity = readEnum(params, "granularity", GRANULARITIES) ?? "day";
-    const groupBy = readEnum(params, "group_by", DIMENSIONS);
+    const granularity = readEnum(params, "granularity", STATS_GRANULARITIES) ?? "day";
+    const shape = readShape(params);
+    const groupBy = shape.groupBy;
     const page = readInt(params, "page", 1, Number.MAX_SAFE_INTEGER);
     const pageSize = readInt(params, "page_size", 200, 1000);
     const format = readEnum(params, "format", ["json", "csv"] as const) ?? "json";
-    const filters = readFilters(params);
+    const filters = [...readFilters(params), ...readFilters(params, "exclude")];
+    checkShape(shape);
     const range = resolveRange(Object.fromEntries(params), options.nowMs);
-    const starts = bucketStarts(range, granularity);
+    const starts = wholeRange(granularity, range) ?? bucketStarts(range, granularity as Granularity);
     const edge = offGridEdge(range, starts, options.nowMs);
     if (edge !== undefined) return { status: "not-comparable", edge };
 
-    const buckets = starts.map(() => new Map<string | null, Sums>());
+    const buckets = starts.map(() => new Map<string, ShapedRow>());
     for (let i = firstAtOrAfter(recordings, range.startMs); i < recordings.length; i++) {
       const r = recordings[i] as CountedRecording;
       if (r.atMs >= range.endMs) break;
       if (!matchesAll(r, filters)) continue;
       const index = bucketIndex(starts, r.atMs);
-      if (options.selfCheck && bucketStartOf(r.atMs, granularity, range.zone) !== starts[index]) {
+      if (
+        options.selfCheck &&
+        granularity !== "all" &&
+        bucketStartOf(r.atMs, granularity, range.zone) !== starts[index]
+      ) {
         throw new Error(
           `oracle self-check: ${r.atMs} ${granularity} ${range.zoneName} bucket ${starts[index]}`,
         );
       }
-      const key = groupBy === undefined ? "" : r[groupBy];
-      const sums = buckets[index]?.get(key) ?? emptySums();
-      buckets[index]?.set(key, sums);
-      addRecording(sums, r);
+      const group = groupBy.map((d) => r[d]);
+      const key = JSON.stringify(group);
+      const row = buckets[index]?.get(key) ?? { group, sums: emptySums() };
+      buckets[index]?.set(key, row);
+      addRecording(row.sums, r);
     }
 
+    // Each bucket's rows in the default order: by the first group_by dimension, then the next.
+    const byGroup = (a: ShapedRow, b: ShapedRow) =>
+      a.group.reduce((order, v, i) => order || compareCodePoints(v, b.group[i] ?? null), 0);
+    const bucketRows = buckets.map((groups) => [...groups.values()].sort(byGroup));
+    const shaped = shapeBuckets(bucketRows, shape);
     const rows: ExpectedRow[] = [];
-    buckets.forEach((groups, i) => {
+    shaped.forEach((groups, i) => {
       const label = formatIn(starts[i] ?? 0, range.zone);
-      const values = [...groups.keys()].sort(compareCodePoints);
-      for (const value of values) {
-        const sums = groups.get(value) ?? emptySums();
+      for (const { group, sums } of groups) {
         const row: ExpectedRow = { time_bucket: label, metrics: rowMetrics(sums) };
-        if (groupBy !== undefined) row.group = value;
+        if (groupBy.length > 0) row.group = group;
         rows.push(row);
       }
     });
@@ -123,7 +144,7 @@ export function answerStats(
         start_date: formatIn(range.startMs, range.zone),
         end_date: formatIn(range.endMs, range.zone),
         granularity,
-        group_by: groupBy ?? null,
+        group_by: groupBy.length > 0 ? groupBy.join(",") : null,
         timezone: range.zoneName,
       },
     };

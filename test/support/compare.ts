@@ -38,16 +38,16 @@ export function diffStatsJson(reply: HttpReply, expected: ExpectedStats): string
     return `${Array.isArray(data) ? data.length : "no"} rows, expected ${expected.rows.length}`;
   for (const [i, want] of expected.rows.entries()) {
     const row = data[i] as Record<string, unknown>;
-    const keys = [
-      "time_bucket",
-      ...(expected.groupBy ? [expected.groupBy] : []),
-      ...Object.keys(want.metrics),
-    ];
+    const keys = ["time_bucket", ...expected.groupBy, ...Object.keys(want.metrics)];
     const where = `data[${i}] (${show(row)})`;
-    if (!sameKeys(row, keys)) return `${where}: members ${show(keysOf(row))}`;
+    // Members in order too: the group fields right after time_bucket, in the order asked.
+    if (show(Object.keys(row ?? {})) !== show(keys))
+      return `${where}: members ${show(Object.keys(row ?? {}))}`;
     if (row.time_bucket !== want.time_bucket) return `${where}: time_bucket, expected ${want.time_bucket}`;
-    if (expected.groupBy && row[expected.groupBy] !== want.group)
-      return `${where}: ${expected.groupBy}, expected ${show(want.group)}`;
+    for (const [g, dimension] of expected.groupBy.entries()) {
+      if (row[dimension] !== want.group?.[g])
+        return `${where}: ${dimension}, expected ${show(want.group?.[g])}`;
+    }
     for (const [k, v] of Object.entries(want.metrics)) {
       if (!sameNumber(row[k], v)) return `${where}: ${k}, expected ${expectation(v)}`;
     }
@@ -80,14 +80,14 @@ export function diffStatsCsv(reply: HttpReply, expected: ExpectedStats): string 
     return `Link ${link} does not name page ${p.page + 1}`;
 
   const records = parse(reply.text, { bom: false }) as string[][];
-  const columns = ["time_bucket", ...(expected.groupBy ? [expected.groupBy] : []), ...STATS_METRIC_COLUMNS];
+  const columns = ["time_bucket", ...expected.groupBy, ...STATS_METRIC_COLUMNS];
   if (show(records[0]) !== show(columns)) return `header ${show(records[0])}`;
   if (records.length - 1 !== expected.rows.length)
     return `${records.length - 1} rows, expected ${expected.rows.length}`;
   for (const [i, want] of expected.rows.entries()) {
     const cells = records[i + 1] ?? [];
     const where = `row ${i + 1} (${show(cells)})`;
-    const text = [want.time_bucket, ...(expected.groupBy ? [want.group ?? null] : [])].map((v) =>
+    const text = [want.time_bucket, ...expected.groupBy.map((_, g) => want.group?.[g] ?? null)].map((v) =>
       v === null ? "" : guarded(v),
     );
     for (const [c, v] of text.entries())

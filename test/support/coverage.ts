@@ -40,7 +40,36 @@ export const REQUIRED_COVERAGE = [
   "page past the end",
   "page inside, not first",
   "400",
+  // docs/contract.md §7, alone and with the seed's parameters, in zones other than UTC.
+  "exclude",
+  "exclude with filter",
+  "exclude language_model null",
+  "granularity:all",
+  "group_by:several",
+  "group_by:four",
+  "sort",
+  "sort by a group field",
+  "limit",
+  "limit with other",
+  "(other) row",
+  "fill",
+  "fill grouped",
+  "fill with limit",
+  "zero row",
+  "§7 alone:exclude",
+  "§7 alone:group_by several",
+  "§7 alone:granularity all",
+  "§7 alone:sort",
+  "§7 alone:limit",
+  "§7 alone:fill",
+  "§7 with format:csv",
+  "§7 with page inside",
+  "§7 in a zone not UTC",
+  "§7 older than 35 days",
+  "§7 400",
 ] as const;
+
+const BEYOND_SEED = /^(exclude\[|sort$|limit$|other$|fill$)/;
 
 /** Tallies the features of the queries compared (printed, and checked against REQUIRED_COVERAGE). */
 export function coverageOf(
@@ -78,8 +107,60 @@ export function coverageOf(
     const filters = query.pairs.filter(([k]) => k.startsWith("filter["));
     for (const [k] of filters) add(`filter:${k.slice(7, -1)}`);
     if (filters.length > 1) add("filters combined");
+    beyondSeedCoverage(query, answer, nowMs, add);
   });
   return tally;
+}
+
+/** What docs/contract.md §7's parameters (and the answers to them) exercised. */
+function beyondSeedCoverage(
+  query: QueryCase,
+  answer: ReturnType<typeof expectationOf> | undefined,
+  nowMs: number,
+  add: (key: string) => void,
+): void {
+  const keys = query.pairs.map(([k]) => k);
+  const params = new Map(query.pairs);
+  const groupBy = params.get("group_by")?.split(",") ?? [];
+  const beyond =
+    keys.some((k) => BEYOND_SEED.test(k)) || groupBy.length > 1 || params.get("granularity") === "all";
+  if (!beyond) return;
+  if (answer?.status === 400) add("§7 400");
+  if (!(answer && answer.status === 200 && "meta" in answer)) return;
+  if (keys.some((k) => k.startsWith("exclude["))) add("exclude");
+  if (keys.some((k) => k.startsWith("exclude[")) && keys.some((k) => k.startsWith("filter[")))
+    add("exclude with filter");
+  if ((params.get("exclude[language_model]") ?? "").split(",").some((i) => i.trim() === "null"))
+    add("exclude language_model null");
+  if (groupBy.length > 1) add("group_by:several");
+  if (groupBy.length === 4) add("group_by:four");
+  const sort = params.get("sort");
+  if (sort !== undefined) add("sort");
+  if (sort?.split(",").some((k) => groupBy.map((d) => d.trim()).includes(k.replace(/^-/, ""))))
+    add("sort by a group field");
+  if (params.has("limit")) add("limit");
+  if (params.has("limit") && params.get("other") === "true") add("limit with other");
+  if (answer.rows.some((r) => r.group?.includes("(other)"))) add("(other) row");
+  if (params.has("fill")) add("fill");
+  if (params.has("fill") && groupBy.length > 0) add("fill grouped");
+  if (params.has("fill") && params.has("limit")) add("fill with limit");
+  if (answer.rows.some((r) => r.metrics.recording_count.value === 0)) add("zero row");
+  // Each parameter as the query's only one of §7 (beside the seed's).
+  const used = [
+    ["exclude", keys.some((k) => k.startsWith("exclude["))],
+    ["group_by several", groupBy.length > 1],
+    ["granularity all", params.get("granularity") === "all"],
+    ["sort", params.has("sort")],
+    ["limit", params.has("limit") || params.has("other")],
+    ["fill", params.has("fill")],
+  ] as const;
+  const alone = used.filter(([, present]) => present);
+  if (alone.length === 1 && alone[0]) add(`§7 alone:${alone[0][0]}`);
+  if (answer.format === "csv") add("§7 with format:csv");
+  if (answer.pagination.page > 1 && answer.pagination.page <= answer.pagination.total_pages)
+    add("§7 with page inside");
+  if (answer.meta.timezone !== "UTC") add("§7 in a zone not UTC");
+  if (Date.parse(answer.meta.start_date) < nowMs - 35 * 86_400_000) add("§7 older than 35 days");
 }
 
 export function missingCoverage(tally: ReadonlyMap<string, number>): string[] {

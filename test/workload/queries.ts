@@ -60,6 +60,20 @@ const BROKEN: ReadonlyArray<readonly [string, string]> = [
   ["start_date", "2026-02-30"],
   ["end_date", "2026-11-01T24:00:00"],
   ["start_date", "2026-11-01 10:00"],
+  // docs/contract.md §7
+  ["granularity", "year"],
+  ["group_by", "app_name,app_name"],
+  ["group_by", "app_name,team"],
+  ["group_by", "app_name,"],
+  ["sort", "words"],
+  ["sort", "+total_words"],
+  ["sort", "-total_words,-total_words"],
+  ["limit", "0"],
+  ["limit", "1001"],
+  ["other", "yes"],
+  ["other", "true"],
+  ["fill", "none"],
+  ["exclude[team]", "x"],
 ];
 
 function breakOne(pairs: Array<[string, string]>, random: Random): Array<[string, string]> {
@@ -67,9 +81,56 @@ function breakOne(pairs: Array<[string, string]>, random: Random): Array<[string
   return [...pairs.filter(([k]) => k !== key), [key, value]];
 }
 
+const METRICS = [
+  "recording_count",
+  "total_words",
+  "total_duration",
+  "avg_llm_processing_time",
+  "avg_voice_processing_time",
+  "avg_wpm",
+] as const;
+
+/** `exclude[...]` lists (docs/contract.md §7), written as filters are, on one or two dimensions. */
+function excludePairs(org: OrgVocabulary, random: Random): Array<[string, string]> {
+  if (random.chance(0.7)) return [];
+  return random
+    .some(DIMENSIONS, 2)
+    .map((d): [string, string] => [`exclude[${d}]`, filterList(org, d, random)]);
+}
+
+/** One to four dimensions in a random order, written with a blank now and then. */
+function groupByList(random: Random): string {
+  const dims = random.some(DIMENSIONS, 4);
+  return dims.join(random.chance(0.2) ? ", " : ",");
+}
+
+/**
+ * docs/contract.md §7's shaping parameters: sort keys (metrics, the grouped fields, now and then a
+ * field not grouped, which is a 400), a limit with or without other=true, fill=zero.
+ */
+function shapePairs(groupBy: readonly string[], granularity: string | undefined, random: Random) {
+  const pairs: Array<[string, string]> = [];
+  if (random.chance(0.4)) {
+    const fields = random.chance(0.05) ? [...METRICS, ...DIMENSIONS] : [...METRICS, ...groupBy];
+    const keys = random.some(fields, 3);
+    pairs.push(["sort", keys.map((k) => (random.chance(0.6) ? `-${k}` : k)).join(",")]);
+  }
+  if (random.chance(0.45)) {
+    pairs.push(["limit", String(random.pick([1, 1, 2, 3, 5, 1000]))]);
+    if (random.chance(0.8))
+      pairs.push(["other", groupBy.length > 0 && random.chance(0.9) ? "true" : "false"]);
+  } else if (random.chance(0.03)) {
+    pairs.push(["other", "true"]);
+  }
+  // Hours over months, zero-filled for every group, would only make the run slow.
+  if (granularity !== "hour" && random.chance(0.25)) pairs.push(["fill", "zero"]);
+  return pairs;
+}
+
 /**
  * A random query: endpoint, organization, range (see queryRanges), granularity, grouping, filters,
- * paging inside and past the end, JSON or CSV; about 4% carry one invalid parameter.
+ * paging inside and past the end, JSON or CSV; about 4% carry one invalid parameter. Half the
+ * /stats queries add docs/contract.md §7's parameters (the other half are what a seed client sends).
  */
 export function generateQuery(orgs: readonly OrgVocabulary[], ctx: RangeContext, random: Random): QueryCase {
   const org = random.pick(orgs);
@@ -77,14 +138,29 @@ export function generateQuery(orgs: readonly OrgVocabulary[], ctx: RangeContext,
   const endpoint: Endpoint = roll < 0.78 ? "stats" : roll < 0.96 ? "summary" : "dimensions";
   if (endpoint === "dimensions") return { endpoint, org: org.id, pairs: [] };
 
-  const granularity = endpoint === "stats" && random.chance(0.85) ? random.pick(GRANULARITIES) : undefined;
-  const pairs: Array<[string, string]> = [...generateRange(granularity, ctx, random).pairs];
+  const beyondSeed = endpoint === "stats" && random.chance(0.5);
+  const calendar = endpoint === "stats" && random.chance(0.85) ? random.pick(GRANULARITIES) : undefined;
+  const granularity = beyondSeed && random.chance(0.2) ? "all" : calendar;
+  const pairs: Array<[string, string]> = [
+    ...generateRange(granularity === "all" ? undefined : granularity, ctx, random).pairs,
+  ];
   pairs.push(...filterPairs(org, random));
   if (endpoint === "stats") {
     if (granularity !== undefined) pairs.push(["granularity", granularity]);
-    if (random.chance(0.55)) pairs.push(["group_by", random.pick(DIMENSIONS)]);
-    if (random.chance(0.6)) pairs.push(["page_size", String(random.pick([1, 2, 3, 7, 25, 200, 1000]))]);
-    if (random.chance(0.35)) pairs.push(["page", String(random.pick([1, 2, 3, 5, 40, 9_999]))]);
+    let groupBy: string[] = [];
+    if (random.chance(0.55)) {
+      const list = beyondSeed && random.chance(0.4) ? groupByList(random) : random.pick(DIMENSIONS);
+      pairs.push(["group_by", list]);
+      groupBy = list.split(",").map((d) => d.trim());
+    }
+    if (beyondSeed) pairs.push(...excludePairs(org, random), ...shapePairs(groupBy, granularity, random));
+    // Small pages of shaped answers, so that paging through them is exercised too.
+    if (beyondSeed && random.chance(0.2)) {
+      pairs.push(["page_size", String(random.int(1, 3))], ["page", "2"]);
+    } else {
+      if (random.chance(0.6)) pairs.push(["page_size", String(random.pick([1, 2, 3, 7, 25, 200, 1000]))]);
+      if (random.chance(0.35)) pairs.push(["page", String(random.pick([1, 2, 3, 5, 40, 9_999]))]);
+    }
     if (random.chance(0.3)) pairs.push(["format", "csv"]);
     else if (random.chance(0.1)) pairs.push(["format", "json"]);
   }
