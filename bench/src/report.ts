@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { REPO_ROOT } from "./childService";
 import { renderFindings } from "./findings";
+import { noisySection } from "./noisyReport";
 import { engineSection, querySection, scalingSection, throughputSection } from "./queryReport";
 import { f, runLabel, table } from "./reportFormat";
 import { apiVariant, type BenchResults, runsOf, type SizeResult } from "./results";
@@ -275,6 +276,10 @@ ${memorySection(r)}
 ## Multi-tenant data set against single-org (#19)
 
 ${tenantSection(r)}
+
+## Noisy neighbour: a small organization beside a heavy one (#20)
+
+${noisySection(r)}
 
 ## Freshness: produce → visible in the API
 

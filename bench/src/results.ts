@@ -5,6 +5,7 @@ import type { FreshnessResult } from "./freshness";
 import type { BareResult, RateMeasurement, WorkerMetrics } from "./ingestBench";
 import type { ProduceResult } from "./kafkaTopics";
 import type { MachineInfo } from "./machine";
+import type { NoisyNeighbourResult } from "./noisyNeighbour";
 import type { PostgresLoad } from "./postgresLoad";
 import type { CpuWindow } from "./processCpu";
 import type { ProfileEntry } from "./profileSummary";
@@ -54,6 +55,8 @@ export interface SizeResult {
   engines: EngineResult[];
   /** The 200-connection run; the single set only (empty for the multi-tenant set). */
   throughput: ThroughputResult[];
+  /** The multi-tenant set only: its smallest organization beside its largest one's heavy questions. */
+  noisyNeighbour?: NoisyNeighbourResult;
   /** 1-minute load average at phase ends: above the core count, other work competed for the CPU. */
   loadAverage: Record<string, number>;
   /** Top self-time functions of the query API over all query runs, when run with --profile. */

@@ -2,7 +2,7 @@ import { rmSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import { createKeyspace, type RedisClient } from "@vu/store";
-import { startApi } from "./apiService";
+import { type RunningApi, startApi } from "./apiService";
 import type { BenchDataset } from "./benchDataset";
 import { OUT_DIR } from "./childService";
 import { type DashboardQuery, organizationQueries } from "./dashboardQueries";
@@ -12,6 +12,7 @@ import { measureFreshness } from "./freshness";
 import { runBareConsumer, runWorkerIngest, type WorkerIngest } from "./ingestBench";
 import { benchKafka, createTopics, deleteTopics, produceDataset } from "./kafkaTopics";
 import { fmt, log } from "./log";
+import { benchNoisyNeighbour } from "./noisyNeighbour";
 import type { BenchOptions } from "./options";
 import { benchOrganizations } from "./organizationQueries";
 import { dropSchema, loadPostgres } from "./postgresLoad";
@@ -132,6 +133,7 @@ export async function runSize(
     });
 
     load.afterQueries = loadavg()[0] ?? 0;
+    const noisyNeighbour = await noisyNeighbourOf(dataset, api, redis, options);
 
     const throughput =
       dataset.shape === "single"
@@ -213,6 +215,7 @@ export async function runSize(
       queries,
       engines,
       throughput,
+      ...(noisyNeighbour ? { noisyNeighbour } : {}),
       loadAverage: load,
       ...(apiProfile ? { apiProfile: summarizeProfile(apiProfile) } : {}),
       freshness,
@@ -227,6 +230,26 @@ export async function runSize(
     await deleteTopics(kafka, [topic, dlqTopic]);
     if (!options.keepPostgres) await dropSchema(options.postgresUrl, dataset.key);
   }
+}
+
+/** The multi-tenant set's smallest organization beside its largest one's heavy questions. */
+async function noisyNeighbourOf(
+  dataset: BenchDataset,
+  api: RunningApi,
+  redis: RedisClient,
+  options: BenchOptions,
+) {
+  const largest = dataset.queried.find((q) => q.role === "largest")?.profile.organizationId;
+  const smallest = dataset.queried.find((q) => q.role === "smallest")?.profile.organizationId;
+  if (largest === undefined || smallest === undefined) return undefined;
+  return benchNoisyNeighbour({
+    baseUrl: api.baseUrl,
+    redis,
+    small: { org: smallest, token: await api.tokenFor(smallest) },
+    heavy: { org: largest, token: await api.tokenFor(largest) },
+    toMs: dataset.toMs,
+    durationS: options.queryDurationS,
+  });
 }
 
 /**

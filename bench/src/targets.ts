@@ -1,3 +1,4 @@
+import { noisyChecks } from "./noisyReport";
 import { f, runLabel as label, table } from "./reportFormat";
 import { apiVariant, apiVariants, type BenchResults, runsOf, type SizeResult } from "./results";
 import type { TargetCheck } from "./targetCheck";
@@ -131,6 +132,7 @@ export function checkTargets(results: BenchResults): TargetCheck[] {
   const smallest = single[0];
   const checks: TargetCheck[] = largest && smallest ? singleChecks(results, largest, smallest) : [];
   checks.push(...tenantChecks(results));
+  checks.push(...noisyChecks(results));
   for (const s of results.sizes) checks.push(correctnessCheck(s));
   return checks;
 }

@@ -1,0 +1,127 @@
+import type { RedisClient } from "@vu/store";
+import { type LatencySummary, summarize } from "./latencyStats";
+import { fmt, log } from "./log";
+
+/**
+ * Issue #20's noisy neighbour: a small organization's plain question, asked by one client in a
+ * closed loop, alone and then while the largest organization asks heavy uncached questions (every
+ * member by hour over 30 days) at a steady rate; meanwhile a PING every 10 ms on a connection of
+ * its own measures Redis' own latency (what ingest and every other organization wait).
+ */
+export interface NoisyNeighbourResult {
+  smallOrganization: string;
+  heavyOrganization: string;
+  smallPath: string;
+  heavyPath: string;
+  /** Heavy questions started per second (open loop: they start whether or not the last ended). */
+  heavyRate: number;
+  alone: PhaseResult;
+  withHeavy: PhaseResult & { heavy: LatencySummary; heavyRefused: number; heavyFailed: number };
+}
+
+interface PhaseResult {
+  small: LatencySummary;
+  smallFailed: number;
+  redisPing: LatencySummary;
+}
+
+export interface NoisyNeighbourOptions {
+  baseUrl: string;
+  redis: RedisClient;
+  small: { org: string; token: string };
+  heavy: { org: string; token: string };
+  /** The data set's last instant: both questions end there. */
+  toMs: number;
+  durationS: number;
+  heavyRate?: number;
+}
+
+const isoZ = (ms: number) => new Date(ms).toISOString().replace(".000Z", "Z");
+const DAY_MS = 86_400_000;
+/** Asked again every time: no kept answer, the whole read and sum each time. */
+const UNCACHED = { "cache-control": "no-cache" };
+
+export async function benchNoisyNeighbour(options: NoisyNeighbourOptions): Promise<NoisyNeighbourResult> {
+  const { toMs } = options;
+  const range = (days: number) => `start_date=${isoZ(toMs - days * DAY_MS)}&end_date=${isoZ(toMs)}`;
+  const smallPath = `/api/v1/stats?${range(7)}&granularity=hour`;
+  const heavyPath = `/api/v1/stats?${range(30)}&granularity=hour&group_by=member_email&page_size=1000`;
+  const heavyRate = options.heavyRate ?? 4;
+  log(
+    `  noisy neighbour: ${options.small.org} alone, then beside ${options.heavy.org}'s heavy questions ` +
+      `(${heavyRate}/s), ${options.durationS} s each`,
+  );
+  const alone = await phase(options, smallPath, undefined);
+  const withHeavy = await phase(options, smallPath, { path: heavyPath, rate: heavyRate });
+  const result = {
+    smallOrganization: options.small.org,
+    heavyOrganization: options.heavy.org,
+    smallPath,
+    heavyPath,
+    heavyRate,
+    alone,
+    withHeavy: withHeavy as NoisyNeighbourResult["withHeavy"],
+  };
+  log(
+    `  small p50/p99 alone ${fmt(alone.small.p50, 1)}/${fmt(alone.small.p99, 1)} ms, beside the heavy ` +
+      `${fmt(withHeavy.small.p50, 1)}/${fmt(withHeavy.small.p99, 1)} ms; Redis PING p99 ` +
+      `${fmt(alone.redisPing.p99, 2)} → ${fmt(withHeavy.redisPing.p99, 2)} ms (max ${fmt(withHeavy.redisPing.max, 1)})`,
+  );
+  return result;
+}
+
+async function phase(
+  options: NoisyNeighbourOptions,
+  smallPath: string,
+  heavy: { path: string; rate: number } | undefined,
+): Promise<PhaseResult & Partial<NoisyNeighbourResult["withHeavy"]>> {
+  const endAt = performance.now() + options.durationS * 1000;
+  const running = () => performance.now() < endAt;
+  const small: number[] = [];
+  const pings: number[] = [];
+  const heavyTimes: number[] = [];
+  let smallFailed = 0;
+  let heavyRefused = 0;
+  let heavyFailed = 0;
+  const ask = async (path: string, token: string) => {
+    const started = performance.now();
+    const res = await fetch(`${options.baseUrl}${path}`, {
+      headers: { authorization: `Bearer ${token}`, ...UNCACHED },
+    });
+    await res.arrayBuffer();
+    return { status: res.status, ms: performance.now() - started };
+  };
+  const smallLoop = async () => {
+    while (running()) {
+      const { status, ms } = await ask(smallPath, options.small.token);
+      if (status === 200) small.push(ms);
+      else smallFailed++;
+    }
+  };
+  const pingLoop = async () => {
+    while (running()) {
+      const started = performance.now();
+      await options.redis.ping();
+      pings.push(performance.now() - started);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  };
+  const heavyLoop = async () => {
+    if (heavy === undefined) return;
+    const inFlight: Array<Promise<void>> = [];
+    while (running()) {
+      inFlight.push(
+        ask(heavy.path, options.heavy.token).then(({ status, ms }) => {
+          if (status === 200) heavyTimes.push(ms);
+          else if (status === 429 || status === 503) heavyRefused++;
+          else heavyFailed++;
+        }),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 1000 / heavy.rate));
+    }
+    await Promise.all(inFlight);
+  };
+  await Promise.all([smallLoop(), pingLoop(), heavyLoop()]);
+  const base = { small: summarize(small), smallFailed, redisPing: summarize(pings) };
+  return heavy === undefined ? base : { ...base, heavy: summarize(heavyTimes), heavyRefused, heavyFailed };
+}

@@ -1,0 +1,82 @@
+import type { NoisyNeighbourResult } from "./noisyNeighbour";
+import { f, runLabel, table } from "./reportFormat";
+import { type BenchResults, runsOf, type SizeResult } from "./results";
+import type { TargetCheck } from "./targetCheck";
+
+/** Issue #20's bounds. */
+const MAX_SMALL_P99_RATIO = 2;
+const MAX_REDIS_PING_P99_MS = 10;
+
+const withNoise = (r: BenchResults) =>
+  runsOf(r, "many").filter((s): s is SizeResult & { noisyNeighbour: NoisyNeighbourResult } =>
+    Boolean(s.noisyNeighbour),
+  );
+
+const ms = (n: number) => `${f(n, n < 10 ? 2 : 1)} ms`;
+
+/** The report's section: each multi-tenant run's small organization alone and beside the heavy one. */
+export function noisySection(r: BenchResults): string {
+  const runs = withNoise(r);
+  if (runs.length === 0) return "Not measured: the multi-tenant data set was not run with queries.";
+  const [first] = runs;
+  return `The multi-tenant set's smallest organization asks \`${first?.noisyNeighbour.smallPath}\` (7 days by hour) in a
+closed loop with \`Cache-Control: no-cache\` (every answer computed), first alone, then while its
+largest organization asks \`${first?.noisyNeighbour.heavyPath}\` (every member by hour over 30 days, uncached) at
+a steady rate, whether or not the previous one ended; a PING every 10 ms on a Redis connection of
+its own measures Redis' latency (what ingest and every other organization wait) meanwhile.
+
+${table(
+  [
+    "Run",
+    "Small p50 / p99 alone",
+    "Small p50 / p99 beside",
+    "p99 ratio",
+    "Heavy: answered p50 / refused (429/503)",
+    "Redis PING p99 / max alone",
+    "Redis PING p99 / max beside",
+  ],
+  runs.map((s) => {
+    const n = s.noisyNeighbour;
+    return [
+      runLabel(s),
+      `${ms(n.alone.small.p50)} / ${ms(n.alone.small.p99)}`,
+      `${ms(n.withHeavy.small.p50)} / ${ms(n.withHeavy.small.p99)}`,
+      `×${f(n.withHeavy.small.p99 / n.alone.small.p99, 2)}`,
+      `${f(n.withHeavy.heavy.samples)} at ${ms(n.withHeavy.heavy.p50)} / ${f(n.withHeavy.heavyRefused)} (${n.heavyRate}/s asked)`,
+      `${ms(n.alone.redisPing.p99)} / ${ms(n.alone.redisPing.max)}`,
+      `${ms(n.withHeavy.redisPing.p99)} / ${ms(n.withHeavy.redisPing.max)}`,
+    ];
+  }),
+)}`;
+}
+
+/** Issue #20's targets on the largest multi-tenant run that measured them. */
+export function noisyChecks(r: BenchResults): TargetCheck[] {
+  const largest = withNoise(r).at(-1);
+  const area = "Noisy neighbour";
+  const small = `a small organization's p99 beside heavy uncached questions ≤ ${MAX_SMALL_P99_RATIO} × alone`;
+  const redis = `Redis PING p99 < ${MAX_REDIS_PING_P99_MS} ms while they run`;
+  if (largest === undefined) {
+    const measured = "not run (needs the multi-tenant set with queries)";
+    return [
+      { area, target: small, measured, met: null },
+      { area, target: redis, measured, met: null },
+    ];
+  }
+  const n = largest.noisyNeighbour;
+  const ratio = n.withHeavy.small.p99 / n.alone.small.p99;
+  return [
+    {
+      area,
+      target: `${small} (at ${runLabel(largest)})`,
+      measured: `×${f(ratio, 2)} (${ms(n.withHeavy.small.p99)} vs ${ms(n.alone.small.p99)})`,
+      met: ratio <= MAX_SMALL_P99_RATIO,
+    },
+    {
+      area,
+      target: `${redis} (at ${runLabel(largest)})`,
+      measured: `${ms(n.withHeavy.redisPing.p99)} (max ${ms(n.withHeavy.redisPing.max)})`,
+      met: n.withHeavy.redisPing.p99 < MAX_REDIS_PING_P99_MS,
+    },
+  ];
+}
