@@ -14,9 +14,9 @@ type GroupField<D extends Dimension> = z.ZodOptional<
 const groupFields = Object.fromEntries(
   DIMENSIONS.map((d) => [
     d,
-    (d === "language_model" ? z.string().nullable() : z.string())
-      .optional()
-      .meta({ description: `Present when group_by=${d}` }),
+    (d === "language_model" ? z.string().nullable() : z.string()).optional().meta({
+      description: `Present when group_by names ${d}; "(other)" in the row that holds what limit cut (other=true)`,
+    }),
   ]),
 ) as { [D in Dimension]: GroupField<D> };
 
@@ -60,8 +60,16 @@ export const statsPageSchema = z
     meta: z.object({
       start_date: z.string(),
       end_date: z.string(),
-      granularity: z.string(),
-      group_by: z.string().nullable(),
+      granularity: z
+        .string()
+        .meta({ description: "hour, day, week, month, or all (one bucket, the whole range)" }),
+      group_by: z
+        .string()
+        .nullable()
+        .meta({
+          description:
+            "The group_by dimensions as asked, comma-separated (member_email,app_name); null without",
+        }),
       timezone: z.string(),
     }),
   })

@@ -97,6 +97,7 @@ export const otherParam = z
     override: {
       type: "string",
       enum: ["true", "false"],
+      default: "false",
       description:
         'With limit and group_by: one more row per bucket that lost rows to the limit, holding their exact sum, every group field "(other)".',
     },
