@@ -17,6 +17,8 @@ export interface NoisyNeighbourResult {
   heavyRate: number;
   alone: PhaseResult;
   withHeavy: PhaseResult & { heavy: LatencySummary; heavyRefused: number; heavyFailed: number };
+  /** The heavy answer paged through afterwards: its first page computed, the next ones kept. */
+  paging: { totalRows: number; firstPageMs: number; laterPages: LatencySummary };
 }
 
 interface PhaseResult {
@@ -53,6 +55,7 @@ export async function benchNoisyNeighbour(options: NoisyNeighbourOptions): Promi
   );
   const alone = await phase(options, smallPath, undefined);
   const withHeavy = await phase(options, smallPath, { path: heavyPath, rate: heavyRate });
+  const paging = await pageThrough(options, heavyPath);
   const result = {
     smallOrganization: options.small.org,
     heavyOrganization: options.heavy.org,
@@ -61,6 +64,7 @@ export async function benchNoisyNeighbour(options: NoisyNeighbourOptions): Promi
     heavyRate,
     alone,
     withHeavy: withHeavy as NoisyNeighbourResult["withHeavy"],
+    paging,
   };
   log(
     `  small p50/p99 alone ${fmt(alone.small.p50, 1)}/${fmt(alone.small.p99, 1)} ms, beside the heavy ` +
@@ -68,6 +72,29 @@ export async function benchNoisyNeighbour(options: NoisyNeighbourOptions): Promi
       `${fmt(alone.redisPing.p99, 2)} → ${fmt(withHeavy.redisPing.p99, 2)} ms (max ${fmt(withHeavy.redisPing.max, 1)})`,
   );
   return result;
+}
+
+const LATER_PAGES = 10;
+
+/** Page 1 of the heavy answer asked uncached (it is computed and kept), then pages 2 to 11. */
+async function pageThrough(options: NoisyNeighbourOptions, heavyPath: string) {
+  const page = async (n: number, headers: Record<string, string>) => {
+    const started = performance.now();
+    const res = await fetch(`${options.baseUrl}${heavyPath}&page=${n}`, {
+      headers: { authorization: `Bearer ${options.heavy.token}`, ...headers },
+    });
+    const body = (await res.json()) as { pagination?: { total_rows?: number } };
+    return { ms: performance.now() - started, totalRows: body.pagination?.total_rows ?? 0 };
+  };
+  const first = await page(1, UNCACHED);
+  const later: number[] = [];
+  for (let n = 2; n <= LATER_PAGES + 1; n++) later.push((await page(n, {})).ms);
+  const paging = { totalRows: first.totalRows, firstPageMs: first.ms, laterPages: summarize(later) };
+  log(
+    `  paging ${fmt(paging.totalRows)} rows: page 1 ${fmt(first.ms, 1)} ms, pages 2-${LATER_PAGES + 1} ` +
+      `p50 ${fmt(paging.laterPages.p50, 1)} ms`,
+  );
+  return paging;
 }
 
 async function phase(
