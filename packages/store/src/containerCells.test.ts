@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { cellsByBlock } from "./containerCells";
+import {
+  cellsByBlock,
+  comboIdOf,
+  fieldQuarter,
+  fieldStart,
+  projectionKeyOf,
+  projectionValueOf,
+} from "./containerCells";
+import { StoreError } from "./storeError";
 
 const b = (s: string) => Buffer.from(s);
 
@@ -14,5 +22,23 @@ describe("cellsByBlock", () => {
   it("refuses a field without a block index rather than counting it in some block", () => {
     expect(() => cellsByBlock([b("12"), b("c1")])).toThrow(/no block index/);
     expect(() => cellsByBlock([b(":12"), b("c1")])).toThrow(/no block index/);
+  });
+});
+
+describe("reading stored fields", () => {
+  it("reads quarter digits, combination ids and projection values from where the field proper starts", () => {
+    expect(fieldQuarter(b("3417"))).toBe(3);
+    expect(comboIdOf(b("3417"), fieldStart(true))).toBe(417);
+    expect(comboIdOf(b("417"), fieldStart(false))).toBe(417);
+    expect(projectionValueOf(b("2Ärzte"), fieldStart(true))).toBe("Ärzte");
+    expect(projectionValueOf(b("1"), fieldStart(true))).toBeNull();
+    expect(projectionKeyOf(b("Ärzte"), 0)).not.toBe(projectionKeyOf(b("Arzte"), 0));
+  });
+
+  it("refuses a corrupt field with the store's error rather than counting it somewhere", () => {
+    expect(() => fieldQuarter(b("7abc"))).toThrow(StoreError);
+    expect(() => fieldQuarter(b(""))).toThrow(/no quarter digit/);
+    expect(() => comboIdOf(b("12x"), 0)).toThrow(/not a combination id/);
+    expect(() => comboIdOf(b("3"), 1)).toThrow(/names no combination/);
   });
 });

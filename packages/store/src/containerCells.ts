@@ -1,4 +1,6 @@
 import { FIELD_SEPARATOR } from "./blockPlacement";
+import { StoreError } from "./storeError";
+import { projectionValue } from "./views";
 
 /**
  * One block's cells as read: flat `[field, packed sums (see sums.ts), field, ...]`, both as the
@@ -28,4 +30,54 @@ export function cellsByBlock(reply: readonly Buffer[]): Map<number, StoredCells>
     cells.push(field.subarray(at + 1), reply[i + 1] as Buffer);
   }
   return blocks;
+}
+
+// Reading a stored field (a block's cells as StoredCells hold them), so that readers never parse
+// field bytes themselves: a split hour block's fields start with their UTC quarter's digit
+// (quarterCells.ts); the rest is a combination id in decimal (the combinations view and keys
+// without views) or a projection value in UTF-8 (the empty field: no language model; views.ts).
+
+const DIGIT_0 = 48;
+/** The bytes of a split hour field's quarter digit, before the field proper. */
+const QUARTER_DIGIT_BYTES = 1;
+
+function corruptField(field: Buffer, what: string): StoreError {
+  return new StoreError(`stored field ${JSON.stringify(field.toString())} ${what}`, {
+    retriable: false,
+    context: { field: field.toString("hex") },
+  });
+}
+
+/** Where the field proper starts: after the quarter digit in a split hour block. */
+export function fieldStart(split: boolean): number {
+  return split ? QUARTER_DIGIT_BYTES : 0;
+}
+
+/** The UTC quarter (0-3) of a split hour block's field; a field without its digit is refused, not dropped. */
+export function fieldQuarter(field: Buffer): number {
+  const q = (field[0] ?? 0) - DIGIT_0;
+  if (!(q >= 0 && q <= 3)) throw corruptField(field, "has no quarter digit");
+  return q;
+}
+
+/** The combination id a combinations field names from byte `from` (fieldStart). */
+export function comboIdOf(field: Buffer, from: number): number {
+  if (from >= field.length) throw corruptField(field, "names no combination");
+  let id = 0;
+  for (let i = from; i < field.length; i++) {
+    const digit = (field[i] as number) - DIGIT_0;
+    if (digit < 0 || digit > 9) throw corruptField(field, "is not a combination id");
+    id = id * 10 + digit;
+  }
+  return id;
+}
+
+/** A projection field's bytes from `from` as a string that tells fields apart, without decoding them. */
+export function projectionKeyOf(field: Buffer, from: number): string {
+  return field.toString("latin1", from);
+}
+
+/** A projection field's value from byte `from`: its UTF-8 text, null for the empty field. */
+export function projectionValueOf(field: Buffer, from: number): string | null {
+  return projectionValue(field.toString("utf8", from));
 }

@@ -6,7 +6,14 @@ export {
   dedupeSets,
 } from "./batchAggregate";
 export { encodeBatch } from "./batchEncoding";
-export type { StoredCells } from "./containerCells";
+export {
+  comboIdOf,
+  fieldQuarter,
+  fieldStart,
+  projectionKeyOf,
+  projectionValueOf,
+  type StoredCells,
+} from "./containerCells";
 export {
   createGenerationSource,
   currentGeneration,

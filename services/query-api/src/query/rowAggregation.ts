@@ -2,7 +2,11 @@ import { DIMENSION_INDEX, type Dimension } from "@vu/events";
 import {
   ALL_QUARTERS,
   type BlockSnapshot,
-  projectionValue,
+  comboIdOf,
+  fieldQuarter,
+  fieldStart,
+  projectionKeyOf,
+  projectionValueOf,
   type StoredCells,
   type View,
   WHOLE_BLOCK,
@@ -22,20 +26,18 @@ export interface AggregateOptions {
   groupBy?: readonly Dimension[];
 }
 
-/** The class of the field in bytes [from, end) of a stored field (see createClassifier). */
+/** The class of a stored field whose field proper starts at `from` (see createClassifier). */
 type Classifier = (field: Buffer, from: number) => number;
 
 /** A field's class: the index of the group it adds to, or EXCLUDED by a filter. */
 const EXCLUDED = -1;
 const UNKNOWN = -2;
-const DIGIT_0 = 48;
 
 /**
  * How each stored field counts for the query: excluded by a filter, or the group it adds to.
  * Decided once per distinct field, so the per-cell work is an array or map lookup and seven adds.
- * Combination fields are parsed as numbers straight from their bytes; other fields (projection
- * values) are looked up by their bytes read as latin1, which copies without decoding, and decoded
- * as UTF-8 only the first time.
+ * The store reads the fields (combination ids; projection fields by a key that needs no decoding,
+ * decoded only the first time they are seen): this file never parses a field's bytes.
  */
 function createClassifier(
   view: View,
@@ -51,9 +53,8 @@ function createClassifier(
   }
   const ungrouped = groups.indexOf([]);
   const byName = new Map<string, number>();
-  const classifyValue = (value: string): number => {
+  const classifyValue = (projected: string | null): number => {
     if (view === "total") return ungrouped;
-    const projected = projectionValue(value);
     if (!filters.every((filter) => valuePasses(filter, projected))) return EXCLUDED;
     return groupBy.length > 0 ? groups.indexOf([projected]) : ungrouped;
   };
@@ -69,21 +70,15 @@ function createClassifier(
   /** The class of the field in bytes [from, end) of `field`. */
   return (field: Buffer, from: number): number => {
     if (view !== "combos") {
-      const name = field.toString("latin1", from);
+      const name = projectionKeyOf(field, from);
       let cls = byName.get(name);
       if (cls === undefined) {
-        cls = classifyValue(field.toString("utf8", from));
+        cls = classifyValue(projectionValueOf(field, from));
         byName.set(name, cls);
       }
       return cls;
     }
-    let id = 0;
-    for (let i = from; i < field.length; i++) {
-      const digit = (field[i] as number) - DIGIT_0;
-      if (digit < 0 || digit > 9)
-        throw new Error(`malformed combination field ${JSON.stringify(field.toString())}`);
-      id = id * 10 + digit;
-    }
+    const id = comboIdOf(field, from);
     if (id >= byCombo.length) {
       const grown = new Int32Array(Math.max(id + 1, 2 * byCombo.length)).fill(UNKNOWN);
       grown.set(byCombo);
@@ -139,23 +134,15 @@ function keyUses(
   return uses;
 }
 
-/** The sign of a split hour field's quarter; a field without its quarter digit is refused, not dropped. */
-function quarterSign(quarters: KeyUse["quarters"], field: Buffer): number {
-  const q = (field[0] ?? 0) - DIGIT_0;
-  if (!(q >= 0 && q <= 3)) {
-    throw new Error(`hour block field ${JSON.stringify(field.toString())} has no quarter digit`);
-  }
-  return quarters[q] ?? 0;
-}
-
 /** Adds one key's cells, with their signs, into the bucket's accumulator. */
 function addKey(use: KeyUse, into: CellAccumulator): void {
   const { cells, classify, split, whole, quarters } = use;
+  const from = fieldStart(split);
   for (let i = 0; i + 1 < cells.length; i += 2) {
     const field = cells[i] as Buffer;
-    const sign = split ? quarterSign(quarters, field) : whole;
+    const sign = split ? (quarters[fieldQuarter(field)] as number) : whole;
     if (sign === 0) continue;
-    const cls = classify(field, split ? 1 : 0);
+    const cls = classify(field, from);
     if (cls !== EXCLUDED) into.add(cls, cells[i + 1] as Buffer, sign);
   }
 }
