@@ -23,6 +23,16 @@ const KEYS = [
   "constructor",
   "hasOwnProperty",
   "granularty",
+  // docs/contract.md §7
+  "exclude[member_email]",
+  "exclude[language_model]",
+  "exclude[app_name]",
+  "exclude[team]",
+  "exclude",
+  "sort",
+  "limit",
+  "other",
+  "fill",
 ];
 
 const ZONES = [
@@ -110,6 +120,21 @@ const valueText = fc.oneof(
   fc.constantFrom(...ZONES),
   fc.constantFrom("hour", "day", "week", "month", "minute", "DAY", "json", "csv", "xml", "null", ",", " , ,"),
   fc.constantFrom("member_email", "voice_model", "language_model", "app_name", "team"),
+  // docs/contract.md §7's values, and near misses
+  fc.constantFrom(
+    "all",
+    "zero",
+    "true",
+    "false",
+    "app_name,member_email",
+    "app_name,app_name",
+    "member_email,voice_model,language_model,app_name",
+    "-total_words,app_name",
+    "-avg_wpm",
+    "--total_words",
+    "-",
+    "(other)",
+  ),
   fc.string({ unit: "grapheme", maxLength: 30 }),
   fc.string({ unit: "binary", maxLength: 30 }),
 );
@@ -167,13 +192,32 @@ const plausibleQuery = fc
     fc.record(
       {
         timezone: fc.constantFrom(...ZONES),
-        granularity: fc.constantFrom("hour", "day", "week", "month"),
-        group_by: fc.constantFrom("member_email", "voice_model", "language_model", "app_name"),
+        granularity: fc.constantFrom("hour", "day", "week", "month", "all"),
+        group_by: fc.constantFrom(
+          "member_email",
+          "voice_model",
+          "language_model",
+          "app_name",
+          "app_name,language_model",
+          "member_email, voice_model,language_model,app_name",
+        ),
         page: numberText,
         page_size: numberText,
         format: fc.constantFrom("json", "csv"),
         "filter[app_name]": fc.string({ unit: "grapheme", maxLength: 20 }),
         "filter[language_model]": fc.constantFrom("null", "A-lm,null", " , "),
+        "exclude[language_model]": fc.constantFrom("null", "A-lm", " , "),
+        "exclude[app_name]": fc.string({ unit: "grapheme", maxLength: 20 }),
+        sort: fc.constantFrom(
+          "-total_words",
+          "app_name,-recording_count",
+          "avg_wpm",
+          "-language_model",
+          "words",
+        ),
+        limit: numberText,
+        other: fc.constantFrom("true", "false", "yes"),
+        fill: fc.constantFrom("zero", "none"),
       },
       { requiredKeys: [] },
     ),
