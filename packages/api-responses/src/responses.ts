@@ -63,13 +63,10 @@ export const statsPageSchema = z
       granularity: z
         .string()
         .meta({ description: "hour, day, week, month, or all (one bucket, the whole range)" }),
-      group_by: z
-        .string()
-        .nullable()
-        .meta({
-          description:
-            "The group_by dimensions as asked, comma-separated (member_email,app_name); null without",
-        }),
+      group_by: z.string().nullable().meta({
+        description:
+          "The group_by dimensions as asked, comma-separated (member_email,app_name); null without",
+      }),
       timezone: z.string(),
     }),
   })
