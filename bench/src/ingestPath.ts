@@ -123,7 +123,9 @@ try {
     const prepared = [...sorted.byOrg].map(([org, recordings]) => writer.prepare(org, recordings, origin));
     const t1b = process.cpuUsage(t0);
     // As the worker does: organizations that may share a script call share one.
-    const applying = writer.groups(prepared).map((group) => writer.applyGroup(1, group, { checkpoint }).run());
+    const applying = writer
+      .groups(prepared)
+      .map((group) => writer.applyGroup(1, group, { checkpoint }).run());
     const t1 = process.cpuUsage(t0);
     decodeUs += t1a.user + t1a.system;
     prepareUs += t1b.user + t1b.system - (t1a.user + t1a.system);

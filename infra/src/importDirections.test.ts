@@ -59,6 +59,6 @@ describe("import directions", () => {
   });
 
   it("finds an upward import where there is one", () => {
-    expect(importsOf(join(repoRoot, "test/kit/src/kafka.ts"))).toContain("@vu/ingest-worker");
+    expect(importsOf(join(repoRoot, "test/kit/src/worker.ts"))).toContain("@vu/ingest-worker");
   });
 });

@@ -1,3 +1,4 @@
+export { type AsyncApiOptions, asyncApiDocument, recordingCompletedJsonSchema } from "./asyncApiDocument";
 export { compareByteOrder } from "./byteOrder";
 export {
   type DecodeResult,
@@ -5,6 +6,7 @@ export {
   describeIssues,
   encodeRecordingCompleted,
 } from "./codec";
+export { DLQ_HEADER_MEANINGS, DLQ_HEADERS } from "./deadLetters";
 export { createIdempotentProducer } from "./idempotentProducer";
 export {
   dimensionValues,

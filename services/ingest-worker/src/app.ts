@@ -1,4 +1,4 @@
-import { createIdempotentProducer } from "@vu/events";
+import { createIdempotentProducer, DLQ_HEADERS } from "@vu/events";
 import type { Logger, Readiness } from "@vu/service-runtime";
 import { RetryAbortedError } from "@vu/service-runtime";
 import {
@@ -14,7 +14,6 @@ import {
 import type { Retention } from "@vu/time-buckets";
 import type { Consumer, Kafka, Producer } from "kafkajs";
 import { describeError, handleBatch, PositionMovedError } from "./batchHandler";
-import { DLQ_HEADERS } from "./deadLetter";
 import { createDeadLetterSender } from "./deadLetterSender";
 import type { IngestMetrics } from "./metrics";
 import { createPartitionPositions } from "./partitionPositions";

@@ -1,6 +1,7 @@
+import { DLQ_HEADERS } from "@vu/events";
 import type { KafkaMessage } from "kafkajs";
 import { describe, expect, it } from "vitest";
-import { DLQ_HEADERS, deadLetterRecord, packRequests, reasonKind, recordBytes } from "./deadLetter";
+import { deadLetterRecord, packRequests, reasonKind, recordBytes } from "./deadLetter";
 
 const message = (value: Buffer | null, offset = "7"): KafkaMessage =>
   ({ key: Buffer.from("acme"), value, offset, headers: { trace: "t-1" } }) as unknown as KafkaMessage;

@@ -1,3 +1,4 @@
+import { DLQ_HEADERS } from "@vu/events";
 import type { IHeaders, KafkaMessage, Message } from "kafkajs";
 
 export interface DeadLetterSource {
@@ -10,16 +11,6 @@ export interface DeadLetter {
   message: KafkaMessage;
   reason: string;
 }
-
-/** Header names of a dead letter (documented in the worker's README section of the main README). */
-export const DLQ_HEADERS = {
-  reason: "x-dlq-reason",
-  sourceTopic: "x-dlq-source-topic",
-  sourcePartition: "x-dlq-source-partition",
-  sourceOffset: "x-dlq-source-offset",
-  /** The original value's length in bytes, present when the value was cut to fit the topic. */
-  truncated: "x-dlq-truncated",
-} as const;
 
 /** A reason is a diagnosis, not a payload: a long one (zod on a huge message) is cut to this. */
 const MAX_REASON_CHARS = 1_000;

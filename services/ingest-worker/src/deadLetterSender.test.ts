@@ -1,7 +1,7 @@
+import { DLQ_HEADERS } from "@vu/events";
 import { retryWithBackoff } from "@vu/service-runtime";
 import { KafkaJSNonRetriableError, KafkaJSProtocolError, type Message, type Producer } from "kafkajs";
 import { describe, expect, it } from "vitest";
-import { DLQ_HEADERS } from "./deadLetter";
 import { createDeadLetterSender, type ProduceRetrier } from "./deadLetterSender";
 
 /** How KafkaJS's retrier hands over a non-retriable broker error: wrapped, with the original as `cause`. */

@@ -7,7 +7,6 @@ export {
   type IngestWorkerDeps,
   WORKER_REDIS_OPTIONS,
 } from "./app";
-export { DLQ_HEADERS } from "./deadLetter";
 export { loadWorkerEnv, type WorkerEnv, workerConfigFromEnv, workerEnvSchema } from "./env";
 export { createIngestMetrics, type IngestMetrics } from "./metrics";
 export { createWorkerSupervisor, type WorkerSupervisor, type WorkerSupervisorOptions } from "./supervisor";

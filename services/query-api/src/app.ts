@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { asyncApiDocument, recordingCompletedJsonSchema } from "@vu/events";
 import { type Logger, registerRedisMetrics } from "@vu/service-runtime";
 import {
   createRateLimitCounter,
@@ -71,6 +72,8 @@ export function createApp(deps: ApiDeps): Express {
   const metrics = deps.metrics ?? createHttpMetrics();
   registerRedisMetrics(metrics.registry, () => redisHealth(redis));
   const openApi = createOpenApiDocument();
+  const asyncApi = asyncApiDocument();
+  const eventSchema = recordingCompletedJsonSchema();
   const rateLimitStore = createRedisRateLimitStore(
     createRateLimitCounter(redis, keyspace, RATE_LIMIT_WINDOW_MS),
   );
@@ -110,6 +113,13 @@ export function createApp(deps: ApiDeps): Express {
   });
   app.get("/api/v1/openapi.json", (_req, res) => {
     res.json(openApi);
+  });
+  // The producers' side, beside the consumers': the topics and the event, from the validator's schema.
+  app.get("/api/v1/asyncapi.json", (_req, res) => {
+    res.json(asyncApi);
+  });
+  app.get("/api/v1/recording-completed.schema.json", (_req, res) => {
+    res.type("application/schema+json").send(JSON.stringify(eventSchema));
   });
   // A client like any other: the page calls the three public operations with the user's token.
   app.use(createDashboardRouter(config.dashboardDir ?? API_ENV_DEFAULTS.DASHBOARD_DIR));

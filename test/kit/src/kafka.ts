@@ -1,5 +1,5 @@
+import { DLQ_HEADERS } from "@vu/events";
 import { ensureTopics, waitFor } from "@vu/infra";
-import { DLQ_HEADERS } from "@vu/ingest-worker";
 import { Kafka, logLevel } from "kafkajs";
 import { type IsolatedNames, isolatedNames, uniqueId } from "./names";
 import { brokers } from "./stackEnv";
