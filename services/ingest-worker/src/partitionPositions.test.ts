@@ -5,7 +5,14 @@ import { createIngestMetrics } from "./metrics";
 import { createPartitionPositions } from "./partitionPositions";
 
 /** A log hash in memory and a topic whose offsets and group commits the test sets. */
-function fakes(options: { low?: string; high?: string; committed?: string; record?: Partial<LogRecord> }) {
+function fakes(options: {
+  low?: string;
+  high?: string;
+  committed?: string;
+  record?: Partial<LogRecord>;
+  /** Runs while a read of the log is under way: the read answers the state from before it. */
+  duringRead?: () => Promise<void>;
+}) {
   const opened: OpenEpochOptions[] = [];
   let record: LogRecord = {
     epoch: null,
@@ -17,7 +24,11 @@ function fakes(options: { low?: string; high?: string; committed?: string; recor
   };
   const log: LogPosition = {
     status: async () => record,
-    read: async () => record,
+    async read() {
+      const before = record;
+      await options.duringRead?.();
+      return before;
+    },
     async open(_generation, open) {
       opened.push(open);
       record = {
@@ -29,7 +40,11 @@ function fakes(options: { low?: string; high?: string; committed?: string; recor
       };
       return { opened: true, epoch: record.epoch ?? "" };
     },
-    advance: async (): Promise<AdvanceResult> => ({ kind: "advanced", state: "live" }),
+    async advance(_generation, advance): Promise<AdvanceResult> {
+      const checkpoints = new Map(record.checkpoints).set(advance.partition, advance.next);
+      record = { ...record, checkpoints };
+      return { kind: "advanced", state: "live" };
+    },
   };
   const admin = {
     fetchTopicOffsets: async () => [
@@ -93,5 +108,24 @@ describe("createPartitionPositions", () => {
     // After the seek, a batch starting past it (offsets the log skips) is taken as it is.
     expect(positions.mustSeek(0, "6", "4")).toBe(false);
     expect(positions.mustSeek(0, "4", "4")).toBe(false);
+  });
+
+  it("does not take a checkpoint this worker moved during its own read of the log for Redis going back", async () => {
+    let advanceDuringRead: (() => Promise<void>) | undefined;
+    const { positions, opened, seeks } = fakes({
+      committed: "4",
+      record: { epoch: "e0", state: "live", checkpoints: new Map([["t:0", "4"]]) },
+      duringRead: async () => advanceDuringRead?.(),
+    });
+    const at = await positions.resumeAt(1, 0);
+    seeks.length = 0;
+    advanceDuringRead = async () => {
+      advanceDuringRead = undefined;
+      await positions.advance(0, at, "9");
+    };
+    await positions.watch(async () => 1);
+    expect(opened).toEqual([]);
+    expect(seeks).toEqual([]);
+    expect(await positions.resumeAt(1, 0)).toMatchObject({ next: "9", stored: "9" });
   });
 });

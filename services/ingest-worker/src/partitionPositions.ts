@@ -213,8 +213,8 @@ export function createPartitionPositions(options: PartitionPositionsOptions): Pa
   }
 
   /** Whether Redis holds a checkpoint behind what this worker saw there: it went back in time. */
-  function regressed(record: LogRecord): Position | undefined {
-    for (const [partition, position] of settled) {
+  function regressed(record: LogRecord, known: ReadonlyMap<number, Position>): Position | undefined {
+    for (const [partition, position] of known) {
       const inRedis = record.checkpoints.get(partitionKey(topic, partition)) ?? null;
       if (position.epoch === record.epoch && Number(inRedis ?? -1) < Number(position.stored ?? -1))
         return position;
@@ -278,9 +278,12 @@ export function createPartitionPositions(options: PartitionPositionsOptions): Pa
 
     async watch(generation, force = false) {
       const current = await generation();
+      // What this worker knew before the read: a batch may advance a checkpoint while the read is
+      // under way, and the record, older than that, must not read as Redis going back.
+      const known = new Map(settled);
       const record = await log.read(current);
       lastStatus = record;
-      const back = record.epoch === null ? undefined : regressed(record);
+      const back = record.epoch === null ? undefined : regressed(record, known);
       if (back !== undefined && record.epoch !== null) await reopenEpoch(current, record.epoch);
       const stale =
         force ||
