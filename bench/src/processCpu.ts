@@ -33,11 +33,13 @@ function descendants(pid: number): number[] {
 
 /**
  * CPU seconds a process and its running descendants have used (user + system), from
- * /proc/<pid>/stat; 0 where /proc is missing.
+ * /proc/<pid>/stat; 0 where /proc is missing. The bench's own process counts alone: its children
+ * are the services, measured apart.
  */
 export function processCpuSeconds(pid: number): number {
   let seconds = 0;
-  for (const each of [pid, ...(existsSync("/proc") ? descendants(pid) : [])]) {
+  const tree = pid === process.pid || !existsSync("/proc") ? [pid] : [pid, ...descendants(pid)];
+  for (const each of tree) {
     const fields = statFields(each);
     if (fields !== undefined) seconds += (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
   }

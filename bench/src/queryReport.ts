@@ -108,6 +108,11 @@ per query and case), so neither includes queueing; the query table above has the
 ${"`--connections`"} clients, as PostgreSQL is run. **NO** marks an answer that differs from the API's.`;
 }
 
+const loadGeneratorNote = (generator: "wrk" | "autocannon") =>
+  generator === "wrk"
+    ? "The load generator is wrk (Debian's package), one thread in a process of its own, on the same two cores as the API: its cores are in the last column."
+    : "The load generator (autocannon; install `wrk` for a lighter one) runs in the bench's process on the same cores as the API: a target where it uses a full core and the API does not is measuring the client.";
+
 export function throughputSection(r: BenchResults): string {
   return r.sizes
     .filter((s) => s.throughput.length > 0)
@@ -126,8 +131,7 @@ export function throughputSection(r: BenchResults): string {
               ? "–"
               : `${f(t.cores.api, 2)} / ${f(t.cores.redis, 2)} / ${f(t.cores.loadGenerator, 2)}`,
           ]),
-        )}\n\nThe load generator (autocannon) runs in the bench's process on the same cores as the API:
-a target where it uses a full core and the API does not is measuring the client.`,
+        )}\n\n${loadGeneratorNote(s.throughput[0]?.loadGenerator ?? "autocannon")}`,
     )
     .join("\n\n");
 }

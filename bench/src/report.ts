@@ -306,7 +306,7 @@ ${r.sizes.map((s) => engineSection(s)).join("\n\n")}
 
 ## Throughput: ${r.throughputConnections} connections
 
-autocannon, ${r.throughputConnections} connections for ${r.throughputDurationS} s per target, one after
+${r.throughputConnections} connections (wrk when installed, else autocannon) for ${r.throughputDurationS} s per target, one after
 another (each starts once the API has answered its backlog). The per-token rate limit is raised
 for the bench (\`RATE_LIMIT_PER_MINUTE=1000000000\`): the limiter's Redis call stays in every
 request, but nothing is refused with 429. Each target repeats one URL without a header, so the

@@ -2,6 +2,7 @@ import type { DashboardQuery } from "./dashboardQueries";
 import { fmt, log } from "./log";
 import { measureCpu } from "./processCpu";
 import { runAutocannon } from "./queryBench";
+import { runWrk, wrkInstalled } from "./wrkLoad";
 
 export interface ThroughputResult {
   id: string;
@@ -17,6 +18,8 @@ export interface ThroughputResult {
    * while the API is not measures the client. Absent in older results.
    */
   cores?: { api: number; redis: number; loadGenerator: number };
+  /** wrk in a process of its own when installed, else autocannon in the bench's (absent: autocannon). */
+  loadGenerator?: "wrk" | "autocannon";
   /** Bytes of one answer. */
   responseBytes?: number;
 }
@@ -72,21 +75,21 @@ export async function benchThroughput(
     { id: "dimensions", path: DIMENSIONS_PATH },
   ];
   const results: ThroughputResult[] = [];
+  const useWrk = wrkInstalled();
   for (const { id, path } of targets) {
     await waitUntilIdle(options.baseUrl);
     const responseBytes = await answerBytes(options.baseUrl + path, options.token);
     const cpu = measureCpu({ api: options.apiPid, redis: options.redisPid, loadGenerator: process.pid });
-    const run = await runAutocannon(
-      options.baseUrl + path,
-      options.token,
-      options.connections,
-      options.durationS,
-    );
+    const url = options.baseUrl + path;
+    const run = useWrk
+      ? await runWrk(url, options.token, options.connections, options.durationS)
+      : await runAutocannon(url, options.token, options.connections, options.durationS);
     const window = cpu.end();
     const cores = {
       api: window.cores.api ?? 0,
       redis: window.cores.redis ?? 0,
-      loadGenerator: window.cores.loadGenerator ?? 0,
+      loadGenerator:
+        "cpuSeconds" in run ? run.cpuSeconds / window.seconds : (window.cores.loadGenerator ?? 0),
     };
     const result = {
       id,
@@ -94,8 +97,9 @@ export async function benchThroughput(
       requestsPerSecond: run.requestsPerSecond,
       p50: run.p50,
       p99: run.p99,
-      errors: run.non2xx,
+      errors: "errors" in run ? run.errors : run.non2xx,
       cores,
+      loadGenerator: useWrk ? ("wrk" as const) : ("autocannon" as const),
       responseBytes,
     };
     log(
