@@ -50,7 +50,6 @@ export { isTransientRedisError, refusalCode } from "./redisErrors";
 export { type RedisHealth, type RedisHealthOptions, redisHealth, withTimeout } from "./redisHealth";
 export {
   type BlockSnapshot,
-  type ComboValues,
   createRollupReader,
   DEFAULT_SLICE_FIELDS,
   type DimensionsAtStamp,

@@ -12,13 +12,10 @@ import { type KeyRead, type KeyReply, readConsistently } from "./slicedRead";
 import { StoreError } from "./storeError";
 import type { View } from "./views";
 
-/** The dimension values of one interned combination, in `DIMENSIONS` order. */
-export type ComboValues = DimensionValues;
-
 export interface BlockSnapshot {
   view: View;
   /** Combination id → its values, for every id the cells can hold (combos view, or any `comboCells`). */
-  combos: ReadonlyMap<string, ComboValues>;
+  combos: ReadonlyMap<string, DimensionValues>;
   /**
    * One entry per requested block, in order: its cells in `view`, from its key in that view (a
    * tier placed `views`; blockPlacement.ts). Blocks stored under the same key (the quarters of
@@ -153,7 +150,7 @@ export interface ReadOptions {
    * table, only their fields are fetched (HMGET) from day, week and month blocks instead of whole
    * blocks (HGETALL). A hint: other cells may still come back, so callers filter every cell.
    */
-  combosMatching?: (values: ComboValues) => boolean;
+  combosMatching?: (values: DimensionValues) => boolean;
 }
 
 /** The extent hash's field the apply script sets with every batch that counts anything. */
@@ -174,7 +171,7 @@ const SELECTIVE_TIERS: ReadonlySet<Tier> = new Set<Tier>(["day", "week", "month"
 
 interface ComboCache {
   size: number;
-  values: Map<string, ComboValues>;
+  values: Map<string, DimensionValues>;
 }
 
 const MAX_CACHED_ORGS = 10_000;
@@ -230,7 +227,7 @@ interface AtomicRead {
 const EMPTY: StoredCells = [];
 /** An organization's layout fields before anything moved (blockPlacement.ts): containers only. */
 const NO_LAYOUT: ReadonlyArray<string | null> = LAYOUT_FIELDS.map(() => null);
-const NO_COMBOS: ReadonlyMap<string, ComboValues> = new Map();
+const NO_COMBOS: ReadonlyMap<string, DimensionValues> = new Map();
 
 export function createRollupReader(options: RollupReaderOptions): RollupReader {
   const { redis, keyspace } = options;
@@ -273,9 +270,9 @@ export function createRollupReader(options: RollupReaderOptions): RollupReader {
 
   async function loadCombos(key: string): Promise<ComboCache> {
     const flat = (await redis.call("HGETALL", key)) as string[];
-    const values = new Map<string, ComboValues>();
+    const values = new Map<string, DimensionValues>();
     for (let i = 0; i + 1 < flat.length; i += 2) {
-      values.set(flat[i + 1] as string, JSON.parse(flat[i] as string) as ComboValues);
+      values.set(flat[i + 1] as string, JSON.parse(flat[i] as string) as DimensionValues);
     }
     const entry = { size: values.size, values };
     remember(comboCache, key, entry);
@@ -491,7 +488,7 @@ export function createRollupReader(options: RollupReaderOptions): RollupReader {
     view: View,
     org: string,
     options: ReadOptions,
-  ): Promise<AtomicRead & { combos: ReadonlyMap<string, ComboValues> }> {
+  ): Promise<AtomicRead & { combos: ReadonlyMap<string, DimensionValues> }> {
     const matching = options.combosMatching;
     if (view === "combos" && matching && plan.views.length + plan.keyed.length > 0) {
       const known = await currentCombos(keys.combos, org);

@@ -1,5 +1,4 @@
-import { DIMENSION_INDEX, DIMENSIONS, type Dimension } from "@vu/events";
-import type { ComboValues } from "@vu/store";
+import { DIMENSION_INDEX, DIMENSIONS, type Dimension, type DimensionValues } from "@vu/events";
 
 /**
  * One `filter[<dimension>]` parameter after parsing (docs/contract.md §2 "Filters"), or one
@@ -49,6 +48,6 @@ export function valuePasses(filter: DimensionFilter, value: string | null): bool
 }
 
 /** Items of one filter are ORed; several filters (and exclusions) are ANDed. */
-export function comboMatches(values: ComboValues, filters: readonly DimensionFilter[]): boolean {
+export function comboMatches(values: DimensionValues, filters: readonly DimensionFilter[]): boolean {
   return filters.every((filter) => valuePasses(filter, values[DIMENSION_INDEX[filter.dimension]] ?? null));
 }

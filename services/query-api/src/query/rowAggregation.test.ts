@@ -1,11 +1,5 @@
-import {
-  ALL_QUARTERS,
-  type BlockSnapshot,
-  type ComboValues,
-  packSums,
-  type Sums,
-  WHOLE_BLOCK,
-} from "@vu/store";
+import type { DimensionValues } from "@vu/events";
+import { ALL_QUARTERS, type BlockSnapshot, packSums, type Sums, WHOLE_BLOCK } from "@vu/store";
 import { describe, expect, it } from "vitest";
 import { parseFilters } from "./filters";
 import { type AggregatedBucket, aggregateRows as aggregateTable } from "./rowAggregation";
@@ -24,7 +18,7 @@ const cell = (sums: string): Buffer => {
 /** A field name as the store returns it: bytes, decoded by the aggregation itself. */
 const stored = (field: string): Buffer => Buffer.from(field);
 
-const combos = new Map<string, ComboValues>([
+const combos = new Map<string, DimensionValues>([
   ["1", ["a@x.com", "v1", "gpt", "Zoom"]],
   ["2", ["b@x.com", "v1", null, "Ärzte"]],
   ["3", ["a@x.com", "v2", "gpt", "Slack"]],
@@ -207,7 +201,7 @@ describe("aggregateRows", () => {
 
   it("does not confuse a whole block's field with a split hour's field of the same text", () => {
     // "12": combination 12 in the day block, combination 2 in quarter 1 of the hour.
-    const many = new Map<string, ComboValues>([...combos, ["12", ["c@x.com", "v3", "gpt", "Teams"]]]);
+    const many = new Map<string, DimensionValues>([...combos, ["12", ["c@x.com", "v3", "gpt", "Teams"]]]);
     const snapshot: BlockSnapshot = {
       view: "combos",
       extent: "unknown",
