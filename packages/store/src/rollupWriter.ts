@@ -286,13 +286,23 @@ export function createRollupWriter(options: RollupWriterOptions): RollupWriter {
           );
           if (reply[0] === -3) throw new CheckpointMovedError(reply[1] === "" ? null : reply[1]);
           const next: Pending<R>[] = [];
+          // Laying a refused batch out again may fail (a recording the encoder cannot take): that
+          // one stays unsettled as it was, the others move on, and only then the failure is thrown,
+          // so `progress` never shows a batch both settled and to apply.
+          let failure: { error: unknown } | undefined;
           reply[1].forEach((organizationReply, i) => {
             const entry = pending[i] as Pending<R>;
-            const after = afterReply(entry, organizationReply);
-            if ("counted" in after) results[entry.index] = after;
-            else next.push(after);
+            try {
+              const after = afterReply(entry, organizationReply);
+              if ("counted" in after) results[entry.index] = after;
+              else next.push(after);
+            } catch (error) {
+              failure ??= { error };
+              next.push(entry);
+            }
           });
           pending = next;
+          if (failure !== undefined) throw failure.error;
         }
         return results as ApplyResult[];
       },
