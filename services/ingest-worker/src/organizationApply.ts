@@ -68,17 +68,17 @@ export async function applyGroup<R extends CountableRecording>(
   } catch (error) {
     if (error instanceof RetryAbortedError || error instanceof CheckpointMovedError) throw error;
     const { settled, unsettled } = group.progress();
-    const alone = await Promise.all(
-      unsettled.map(async ({ batch, duplicates, replayed }) => {
-        const outcome = await applyOrganization(deps, batch);
-        return {
-          ...outcome,
-          duplicates: outcome.duplicates + duplicates,
-          replayed: outcome.replayed + replayed,
-        };
-      }),
-    );
-    return [...settled.map((result) => ({ ...result, refused: [] })), ...alone];
+    const outcomes: OrganizationOutcome<R>[] = settled.map((result) => ({ ...result, refused: [] }));
+    // One after the other (a rare path): a failure that must stop the chunk leaves none running.
+    for (const { batch, duplicates, replayed } of unsettled) {
+      const outcome = await applyOrganization(deps, batch);
+      outcomes.push({
+        ...outcome,
+        duplicates: outcome.duplicates + duplicates,
+        replayed: outcome.replayed + replayed,
+      });
+    }
+    return outcomes;
   }
 }
 
