@@ -11,9 +11,11 @@ export type QueryPairs = ReadonlyArray<readonly [string, string]>;
 const RANGE_KEYS = ["start_date", "end_date", "timezone"];
 const FILTER_KEYS = DIMENSIONS.map((d) => `filter[${d}]`);
 const EXCLUDE_KEYS = DIMENSIONS.map((d) => `exclude[${d}]`);
-export const SUMMARY_KEYS: readonly string[] = [...RANGE_KEYS, ...FILTER_KEYS];
+const SEED_SHARED_KEYS = [...RANGE_KEYS, ...FILTER_KEYS];
+/** The seed's summary parameters, then docs/contract.md §7's. */
+export const SUMMARY_KEYS: readonly string[] = [...SEED_SHARED_KEYS, ...EXCLUDE_KEYS];
 export const STATS_KEYS: readonly string[] = [
-  ...SUMMARY_KEYS,
+  ...SEED_SHARED_KEYS,
   "granularity",
   "group_by",
   "page",

@@ -20,7 +20,7 @@ export function answerSummary(
 ): Answer<ExpectedSummary> {
   try {
     const params = readPairs(pairs, SUMMARY_KEYS);
-    const filters = readFilters(params);
+    const filters = [...readFilters(params), ...readFilters(params, "exclude")];
     const range = resolveRange(Object.fromEntries(params), options.nowMs);
     const edge = [range.startMs, range.endMs].find((t) => !isOnKeptGrid(t, options.nowMs));
     if (edge !== undefined) return { status: "not-comparable", edge };

@@ -67,6 +67,8 @@ export const REQUIRED_COVERAGE = [
   "§7 in a zone not UTC",
   "§7 older than 35 days",
   "§7 400",
+  "summary exclude",
+  "summary exclude with filter",
 ] as const;
 
 const BEYOND_SEED = /^(exclude\[|sort$|limit$|other$|fill$)/;
@@ -108,6 +110,7 @@ export function coverageOf(
     for (const [k] of filters) add(`filter:${k.slice(7, -1)}`);
     if (filters.length > 1) add("filters combined");
     beyondSeedCoverage(query, answer, nowMs, add);
+    if (answer && answer.status === 200 && "metrics" in answer) summaryCoverage(query, add);
   });
   return tally;
 }
@@ -161,6 +164,14 @@ function beyondSeedCoverage(
     add("§7 with page inside");
   if (answer.meta.timezone !== "UTC") add("§7 in a zone not UTC");
   if (Date.parse(answer.meta.start_date) < nowMs - 35 * 86_400_000) add("§7 older than 35 days");
+}
+
+/** What docs/contract.md §7's parameters of /stats/summary exercised. */
+function summaryCoverage(query: QueryCase, add: (key: string) => void): void {
+  const keys = query.pairs.map(([k]) => k);
+  const excludes = keys.some((k) => k.startsWith("exclude["));
+  if (excludes) add("summary exclude");
+  if (excludes && keys.some((k) => k.startsWith("filter["))) add("summary exclude with filter");
 }
 
 export function missingCoverage(tally: ReadonlyMap<string, number>): string[] {

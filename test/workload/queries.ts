@@ -130,7 +130,8 @@ function shapePairs(groupBy: readonly string[], granularity: string | undefined,
 /**
  * A random query: endpoint, organization, range (see queryRanges), granularity, grouping, filters,
  * paging inside and past the end, JSON or CSV; about 4% carry one invalid parameter. Half the
- * /stats queries add docs/contract.md §7's parameters (the other half are what a seed client sends).
+ * /stats and /stats/summary queries add docs/contract.md §7's parameters (the other half are what
+ * a seed client sends).
  */
 export function generateQuery(orgs: readonly OrgVocabulary[], ctx: RangeContext, random: Random): QueryCase {
   const org = random.pick(orgs);
@@ -138,7 +139,7 @@ export function generateQuery(orgs: readonly OrgVocabulary[], ctx: RangeContext,
   const endpoint: Endpoint = roll < 0.78 ? "stats" : roll < 0.96 ? "summary" : "dimensions";
   if (endpoint === "dimensions") return { endpoint, org: org.id, pairs: [] };
 
-  const beyondSeed = endpoint === "stats" && random.chance(0.5);
+  const beyondSeed = random.chance(0.5);
   const calendar = endpoint === "stats" && random.chance(0.85) ? random.pick(GRANULARITIES) : undefined;
   const granularity = beyondSeed && random.chance(0.2) ? "all" : calendar;
   const pairs: Array<[string, string]> = [
@@ -163,6 +164,8 @@ export function generateQuery(orgs: readonly OrgVocabulary[], ctx: RangeContext,
     }
     if (random.chance(0.3)) pairs.push(["format", "csv"]);
     else if (random.chance(0.1)) pairs.push(["format", "json"]);
+  } else if (beyondSeed) {
+    pairs.push(...excludePairs(org, random));
   }
   if (random.chance(0.04)) return { endpoint, org: org.id, pairs: breakOne(pairs, random) };
   // Parameter order never matters.

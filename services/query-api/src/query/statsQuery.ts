@@ -60,6 +60,8 @@ function readPlanned<P>(
 /** What every operation's request has: a range, filters, and whether the client refuses a kept answer. */
 interface CommonRequest extends RangeParams {
   filters: RawFilters;
+  /** docs/contract.md §7: `exclude[...]` lists (NOT IN), ANDed with the filters. */
+  exclusions: RawFilters;
   /** `Cache-Control: no-cache`: compute the answer even if one is kept. */
   noCache?: boolean;
 }
@@ -68,8 +70,6 @@ export interface StatsRequest extends CommonRequest {
   granularity: StatsGranularity;
   /** The dimensions to group by, in the order asked; empty when not grouped. */
   groupBy: readonly Dimension[];
-  /** docs/contract.md §7: `exclude[...]` lists (NOT IN), ANDed with the filters. */
-  exclusions: RawFilters;
   /** docs/contract.md §7 `sort`, `limit`, `other=true`, `fill=zero`. */
   sort: readonly SortKey[];
   limit?: number | undefined;
@@ -100,6 +100,13 @@ export interface StatsResult {
   source: object;
 }
 
+/** The lists given, by dimension name: the same lists make the same key, whatever their order. */
+function listsGiven(lists: RawFilters) {
+  return Object.entries(lists)
+    .filter(([, list]) => list !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : 1));
+}
+
 /**
  * The key of an answer, or undefined when the answer depends on the moment itself (a range that
  * ends "now"). Everything else it depends on: the operation, its parameters as given, and which
@@ -107,9 +114,12 @@ export interface StatsResult {
  */
 function answerKey(operation: string, request: CommonRequest, parameters: unknown[], context: PlanContext) {
   if (request.endDate === undefined) return undefined;
-  const filters = Object.entries(request.filters).sort(([a], [b]) => (a < b ? -1 : 1));
+  const filters = listsGiven(request.filters);
   const range = [request.startDate, request.endDate, request.timezone];
-  return JSON.stringify([operation, range, filters, parameters, keptState(context)]);
+  // Exclusions follow the other parameters, so a key without any reads as it did before them.
+  const exclusions = listsGiven(request.exclusions);
+  const rest = exclusions.length > 0 ? [...parameters, exclusions] : parameters;
+  return JSON.stringify([operation, range, filters, rest, keptState(context)]);
 }
 
 function answerCache(deps: QueryDeps): ResultCache["answer"] {
@@ -161,11 +171,8 @@ function checkShapeParameters(request: StatsRequest): void {
 
 /** The parameters an answer depends on beside the range and filters, with defaults applied. */
 function statsParameters(request: StatsRequest): unknown[] {
-  const exclusions = Object.entries(request.exclusions)
-    .filter(([, list]) => list !== undefined)
-    .sort(([a], [b]) => (a < b ? -1 : 1));
   const sort = request.sort.map((key) => (key.descending ? "-" : "") + key.field);
-  const shape = [exclusions, sort, request.limit ?? null, request.other, request.fill];
+  const shape = [sort, request.limit ?? null, request.other, request.fill];
   return [request.granularity, request.groupBy.join(",") || null, ...shape];
 }
 
@@ -196,7 +203,7 @@ export type SummaryRequest = CommonRequest;
 
 /** The whole range as one interval, summed over every matching combination. */
 async function summaryTotal(org: string, request: SummaryRequest, context: PlanContext, deps: QueryDeps) {
-  const filters = parseFilters(request.filters);
+  const filters = parseFilters(request.filters, request.exclusions);
   const { plan, snapshot, view } = await readPlanned(org, filters, [], context, deps, (c) => {
     const plan = planTotal(request, c);
     return { plan, blocks: plan.blocks };

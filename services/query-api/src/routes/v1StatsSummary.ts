@@ -4,12 +4,13 @@ import { z } from "zod";
 import { authOf } from "../http/authenticate";
 import { wantsFreshAnswer } from "../http/cacheControl";
 import { querySummary } from "../query/statsQuery";
-import { filterParams, rangeParams, rawFilters } from "./queryParamSchemas";
+import { excludeParams, filterParams, rangeParams, rawExclusions, rawFilters } from "./queryParamSchemas";
 import { type Register, withQuery } from "./routeDeps";
 
 export const SUMMARY_PATH = "/api/v1/stats/summary";
 
-export const summaryQuerySchema = z.object({ ...rangeParams, ...filterParams }).strict();
+/** The seed's parameters, then docs/contract.md §7's `exclude[...]` (as on /stats). */
+export const summaryQuerySchema = z.object({ ...rangeParams, ...filterParams, ...excludeParams }).strict();
 
 export const registerV1StatsSummary: Register = (router, deps) => {
   router.get(
@@ -22,6 +23,7 @@ export const registerV1StatsSummary: Register = (router, deps) => {
           endDate: query.end_date,
           timezone: query.timezone,
           filters: rawFilters(query),
+          exclusions: rawExclusions(query),
           noCache: wantsFreshAnswer(req),
         },
         deps,
