@@ -1,0 +1,389 @@
+// Generated from the API's OpenAPI document (packages/client/openapi.json) by openapi-typescript.
+// Do not edit: `pnpm --filter @vu/client generate` writes it again; src/generatedSchema.test.ts
+// fails when it is stale.
+
+export interface paths {
+  "/api/v1/stats/dimensions": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Distinct values available for filtering
+     * @description Without q, limit and include (the seed's form) the query string is not read and the answer is never a 400. With any of them, every parameter is validated: an unknown, repeated or malformed one is a 400.
+     */
+    get: operations["getDimensions"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/stats/summary": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Totals for a date range */
+    get: operations["getSummary"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/stats": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Time-series statistics with grouping, filters and pagination
+     * @description Beyond the seed (all optional; a request with none of them answers as the seed's did): exclude[...] lists, group_by with up to four dimensions, granularity=all, sort, limit with other=true (top N per bucket and an exact rest), fill=zero. A bad value, or a parameter that needs another it lacks, is a 400 naming it; an unknown parameter is still a 400.
+     */
+    get: operations["getStats"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+  schemas: {
+    /** @description Distinct values ever seen for the organization, ascending; no null. */
+    Dimensions: {
+      voice_models: string[];
+      language_models: string[];
+      app_names: string[];
+      /** @description Only with include=member_emails. */
+      member_emails?: string[];
+    };
+    /** @description RFC 9457 problem details */
+    Problem: {
+      type: string;
+      title: string;
+      status: number;
+      detail: string;
+      errors?: {
+        parameter: string;
+        message: string;
+      }[];
+    };
+    Summary: {
+      /** @description Count of recordings in the range */
+      total_recordings: number;
+      /** @description Total recording duration, minutes */
+      total_duration_minutes: number;
+      /** @description Total words transcribed */
+      total_words: number;
+      /** @description Average language-model processing time, seconds */
+      avg_llm_processing_seconds: number;
+      /** @description Average voice processing time, seconds */
+      avg_voice_processing_seconds: number;
+    };
+    StatsPage: {
+      data: components["schemas"]["StatsRow"][];
+      pagination: {
+        page: number;
+        page_size: number;
+        total_rows: number;
+        total_pages: number;
+        count: number;
+      };
+      meta: {
+        start_date: string;
+        end_date: string;
+        /** @description hour, day, week, month, or all (one bucket, the whole range) */
+        granularity: string;
+        /** @description The group_by dimensions as asked, comma-separated (member_email,app_name); null without */
+        group_by: string | null;
+        timezone: string;
+      };
+    };
+    StatsRow: {
+      /** @description Start of the bucket, ISO 8601 with offset */
+      time_bucket: string;
+      /** @description Present when group_by names member_email; "(other)" in the row that holds what limit cut (other=true) */
+      member_email?: string;
+      /** @description Present when group_by names voice_model; "(other)" in the row that holds what limit cut (other=true) */
+      voice_model?: string;
+      /** @description Present when group_by names language_model; "(other)" in the row that holds what limit cut (other=true) */
+      language_model?: string | null;
+      /** @description Present when group_by names app_name; "(other)" in the row that holds what limit cut (other=true) */
+      app_name?: string;
+      recording_count: number;
+      total_words: number;
+      /** @description Milliseconds */
+      total_duration: number;
+      /** @description Milliseconds */
+      avg_llm_processing_time: number;
+      /** @description Milliseconds */
+      avg_voice_processing_time: number;
+      avg_wpm: number;
+    };
+  };
+  responses: never;
+  parameters: never;
+  requestBodies: never;
+  headers: never;
+  pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+  getDimensions: {
+    parameters: {
+      query?: {
+        /** @description Only values containing this text, ignoring case. */
+        q?: string;
+        /** @description At most this many values per list (the first in order). */
+        limit?: number;
+        /** @description `member_emails`: list the members' e-mail addresses too. */
+        include?: "member_emails";
+      };
+      header?: {
+        /** @description `no-cache` (or `no-store`): compute the answer now instead of serving the kept one. Kept answers are exact: they are served only while no recording of the organization was counted since. */
+        "cache-control"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Dimensions */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Dimensions"];
+        };
+      };
+      /** @description Invalid parameters (only when q, limit or include is given) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked bearer token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Rate limit exceeded; see Retry-After */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The statistics store is unavailable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  getSummary: {
+    parameters: {
+      query?: {
+        /** @description Start of the range (inclusive). Default: 7 days before end_date. ISO 8601: YYYY-MM-DD, optionally Thh:mm:ss, fractional seconds and a zone (Z or ±hh:mm, colon optional). */
+        start_date?: string;
+        /** @description End of the range; a date-only value includes that whole day. Default: now. ISO 8601: YYYY-MM-DD, optionally Thh:mm:ss, fractional seconds and a zone (Z or ±hh:mm, colon optional). */
+        end_date?: string;
+        /** @description IANA zone or ±hh:mm offset for reading dates and cutting buckets. Default: start_date's offset, else UTC. */
+        timezone?: string;
+        /** @description Member e-mail addresses (case-insensitive). Comma-separated; a row matches any item. */
+        "filter[member_email]"?: string;
+        /** @description Voice models. Comma-separated; a row matches any item. */
+        "filter[voice_model]"?: string;
+        /** @description Language models; the item `null` selects recordings without one. Comma-separated; a row matches any item. */
+        "filter[language_model]"?: string;
+        /** @description Application names. Comma-separated; a row matches any item. */
+        "filter[app_name]"?: string;
+        /** @description Leaves out recordings whose value is one of these (NOT IN), ANDed with the filters. Member e-mail addresses (case-insensitive). Comma-separated. */
+        "exclude[member_email]"?: string;
+        /** @description Leaves out recordings whose value is one of these (NOT IN), ANDed with the filters. Voice models. Comma-separated. */
+        "exclude[voice_model]"?: string;
+        /** @description Leaves out recordings whose value is one of these (NOT IN), ANDed with the filters. Language models; the item `null` selects recordings without one. Comma-separated. */
+        "exclude[language_model]"?: string;
+        /** @description Leaves out recordings whose value is one of these (NOT IN), ANDed with the filters. Application names. Comma-separated. */
+        "exclude[app_name]"?: string;
+      };
+      header?: {
+        /** @description `no-cache` (or `no-store`): compute the answer now instead of serving the kept one. Kept answers are exact: they are served only while no recording of the organization was counted since. */
+        "cache-control"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Summary */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Summary"];
+        };
+      };
+      /** @description Invalid parameters */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked bearer token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Rate limit exceeded; see Retry-After */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The statistics store is unavailable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  getStats: {
+    parameters: {
+      query?: {
+        /** @description Start of the range (inclusive). Default: 7 days before end_date. ISO 8601: YYYY-MM-DD, optionally Thh:mm:ss, fractional seconds and a zone (Z or ±hh:mm, colon optional). */
+        start_date?: string;
+        /** @description End of the range; a date-only value includes that whole day. Default: now. ISO 8601: YYYY-MM-DD, optionally Thh:mm:ss, fractional seconds and a zone (Z or ±hh:mm, colon optional). */
+        end_date?: string;
+        /** @description IANA zone or ±hh:mm offset for reading dates and cutting buckets. Default: start_date's offset, else UTC. */
+        timezone?: string;
+        /** @description Member e-mail addresses (case-insensitive). Comma-separated; a row matches any item. */
+        "filter[member_email]"?: string;
+        /** @description Voice models. Comma-separated; a row matches any item. */
+        "filter[voice_model]"?: string;
+        /** @description Language models; the item `null` selects recordings without one. Comma-separated; a row matches any item. */
+        "filter[language_model]"?: string;
+        /** @description Application names. Comma-separated; a row matches any item. */
+        "filter[app_name]"?: string;
+        /** @description Leaves out recordings whose value is one of these (NOT IN), ANDed with the filters. Member e-mail addresses (case-insensitive). Comma-separated. */
+        "exclude[member_email]"?: string;
+        /** @description Leaves out recordings whose value is one of these (NOT IN), ANDed with the filters. Voice models. Comma-separated. */
+        "exclude[voice_model]"?: string;
+        /** @description Leaves out recordings whose value is one of these (NOT IN), ANDed with the filters. Language models; the item `null` selects recordings without one. Comma-separated. */
+        "exclude[language_model]"?: string;
+        /** @description Leaves out recordings whose value is one of these (NOT IN), ANDed with the filters. Application names. Comma-separated. */
+        "exclude[app_name]"?: string;
+        /** @description Bucket size in the query zone; `all`: one bucket, the whole range, labelled with its start. */
+        granularity?: "hour" | "day" | "week" | "month" | "all";
+        group_by?: string;
+        sort?: string;
+        limit?: number;
+        other?: "true" | "false";
+        /** @description Every bucket of the range appears: without group_by a zero row for each empty bucket; with it a zero row for each group of the answer that a bucket lacks (before sort and limit). */
+        fill?: "zero";
+        page?: number;
+        page_size?: number;
+        format?: "json" | "csv";
+      };
+      header?: {
+        /** @description `no-cache` (or `no-store`): compute the answer now instead of serving the kept one. Kept answers are exact: they are served only while no recording of the organization was counted since. */
+        "cache-control"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of statistics (JSON), or a CSV file with format=csv */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["StatsPage"];
+          "text/csv": string;
+        };
+      };
+      /** @description Invalid parameters */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked bearer token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Rate limit exceeded; see Retry-After */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The statistics store is unavailable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+}
