@@ -13,7 +13,7 @@ const FILTER_KEYS = DIMENSIONS.map((d) => `filter[${d}]`);
 const EXCLUDE_KEYS = DIMENSIONS.map((d) => `exclude[${d}]`);
 const SEED_SHARED_KEYS = [...RANGE_KEYS, ...FILTER_KEYS];
 /** The seed's summary parameters, then docs/contract.md §7's. */
-export const SUMMARY_KEYS: readonly string[] = [...SEED_SHARED_KEYS, ...EXCLUDE_KEYS];
+export const SUMMARY_KEYS: readonly string[] = [...SEED_SHARED_KEYS, ...EXCLUDE_KEYS, "compare"];
 export const STATS_KEYS: readonly string[] = [
   ...SEED_SHARED_KEYS,
   "granularity",
@@ -27,6 +27,7 @@ export const STATS_KEYS: readonly string[] = [
   "limit",
   "other",
   "fill",
+  "compare",
 ];
 
 /**

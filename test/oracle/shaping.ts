@@ -95,7 +95,12 @@ export function checkShape(shape: Shape): void {
 export interface ShapedRow {
   group: Array<string | null>;
   sums: Sums;
+  /** docs/contract.md §7 `compare`: the same group's sums in the paired previous bucket. */
+  previous?: Sums;
 }
+
+/** A bucket's (by index) group's previous sums (docs/contract.md §7 `compare`). */
+export type PreviousOf = (bucket: number, group: Array<string | null>) => Sums;
 
 const groupOrder = (a: ShapedRow, b: ShapedRow) => {
   for (let i = 0; i < a.group.length; i++) {
@@ -137,7 +142,7 @@ function addSums(into: Sums, s: Sums): void {
  * "(other)" row. `buckets` holds every bucket's rows (in the default order); the buckets with
  * rows when not filling, all of them when filling.
  */
-export function shapeBuckets(buckets: ShapedRow[][], shape: Shape): ShapedRow[][] {
+export function shapeBuckets(buckets: ShapedRow[][], shape: Shape, previousOf?: PreviousOf): ShapedRow[][] {
   const present = new Map<string, Array<string | null>>();
   for (const rows of buckets) for (const row of rows) present.set(JSON.stringify(row.group), row.group);
   if (shape.fill) {
@@ -145,7 +150,7 @@ export function shapeBuckets(buckets: ShapedRow[][], shape: Shape): ShapedRow[][
     const perBucket = Math.min(groups, shape.limit ?? groups) + (shape.other ? 1 : 0);
     if (buckets.length * perBucket > MAX_FILLED_ROWS) throw new ExpectedBadRequest("fill");
   }
-  return buckets.map((bucketRows) => {
+  return buckets.map((bucketRows, b) => {
     let rows = bucketRows;
     if (shape.fill) {
       const has = new Set(rows.map((r) => JSON.stringify(r.group)));
@@ -155,12 +160,18 @@ export function shapeBuckets(buckets: ShapedRow[][], shape: Shape): ShapedRow[][
         .map((group) => ({ group, sums: emptySums() }));
       rows = [...rows, ...zeros];
     }
+    if (previousOf) rows = rows.map((row) => ({ ...row, previous: previousOf(b, row.group) }));
     rows = sortRows(rows, shape);
     if (shape.limit === undefined || rows.length <= shape.limit) return rows;
     const kept = rows.slice(0, shape.limit);
     if (!shape.other) return kept;
-    const rest = emptySums();
-    for (const row of rows.slice(shape.limit)) addSums(rest, row.sums);
-    return [...kept, { group: shape.groupBy.map(() => OTHER), sums: rest }];
+    const rest: ShapedRow = { group: shape.groupBy.map(() => OTHER), sums: emptySums() };
+    // The (other) row's previous sums are those of the groups it folds.
+    if (previousOf) rest.previous = emptySums();
+    for (const row of rows.slice(shape.limit)) {
+      addSums(rest.sums, row.sums);
+      if (rest.previous && row.previous) addSums(rest.previous, row.previous);
+    }
+    return [...kept, rest];
   });
 }

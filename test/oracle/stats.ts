@@ -1,8 +1,9 @@
 import { bucketIndex, bucketStartOf, bucketStarts, firstAtOrAfter } from "./buckets";
 import { compareCodePoints } from "./byteOrder";
+import { type CompareKind, pairedIndex, previousOf, readCompare, shiftOf } from "./compare";
 import { formatIn } from "./dates";
 import { isOnKeptGrid } from "./keptGrid";
-import { addRecording, emptySums, type Rounded, type RowMetric, rowMetrics } from "./metrics";
+import { addRecording, emptySums, type Rounded, type RowMetric, rowMetrics, type Sums } from "./metrics";
 import {
   type Dimension,
   GRANULARITIES,
@@ -28,6 +29,8 @@ export interface ExpectedRow {
   /** The group's values when grouped, one per group_by dimension (null: no language model). */
   group?: Array<string | null>;
   metrics: Record<RowMetric, Rounded>;
+  /** docs/contract.md §7 `compare`: the `previous_<metric>` values. */
+  previous?: Record<RowMetric, Rounded>;
 }
 
 export interface ExpectedStats {
@@ -43,6 +46,9 @@ export interface ExpectedStats {
     granularity: StatsGranularity;
     group_by: string | null;
     timezone: string;
+    compare?: CompareKind;
+    previous_start_date?: string;
+    previous_end_date?: string;
   };
 }
 
@@ -85,45 +91,52 @@ export function answerStats(
     const pageSize = readInt(params, "page_size", 200, 1000);
     const format = readEnum(params, "format", ["json", "csv"] as const) ?? "json";
     const filters = [...readFilters(params), ...readFilters(params, "exclude")];
+    const compare = readCompare(params);
     checkShape(shape);
     const range = resolveRange(Object.fromEntries(params), options.nowMs);
-    const starts = wholeRange(granularity, range) ?? bucketStarts(range, granularity as Granularity);
+    const startsOf = (r: OracleRange) =>
+      wholeRange(granularity, r) ?? bucketStarts(r, granularity as Granularity);
+    const starts = startsOf(range);
     const edge = offGridEdge(range, starts, options.nowMs);
     if (edge !== undefined) return { status: "not-comparable", edge };
+    const collect = (r: OracleRange, bucketStartsOf: readonly number[]) =>
+      collectBuckets(recordings, r, bucketStartsOf, (rec) => matchesAll(rec, filters), groupBy, {
+        granularity,
+        selfCheck: options.selfCheck ?? false,
+      });
+    const buckets = collect(range, starts);
 
-    const buckets = starts.map(() => new Map<string, ShapedRow>());
-    for (let i = firstAtOrAfter(recordings, range.startMs); i < recordings.length; i++) {
-      const r = recordings[i] as CountedRecording;
-      if (r.atMs >= range.endMs) break;
-      if (!matchesAll(r, filters)) continue;
-      const index = bucketIndex(starts, r.atMs);
-      if (
-        options.selfCheck &&
-        granularity !== "all" &&
-        bucketStartOf(r.atMs, granularity, range.zone) !== starts[index]
-      ) {
-        throw new Error(
-          `oracle self-check: ${r.atMs} ${granularity} ${range.zoneName} bucket ${starts[index]}`,
-        );
-      }
-      const group = groupBy.map((d) => r[d]);
-      const key = JSON.stringify(group);
-      const row = buckets[index]?.get(key) ?? { group, sums: emptySums() };
-      buckets[index]?.set(key, row);
-      addRecording(row.sums, r);
+    // docs/contract.md §7 `compare`: the previous range's buckets, and which one each bucket pairs with.
+    let previous: ((bucket: number, group: Array<string | null>) => Sums) | undefined;
+    let previousRange: OracleRange | undefined;
+    if (compare !== undefined) {
+      previousRange = previousOf(compare, range);
+      const before = previousRange;
+      const previousStarts = startsOf(before);
+      const previousEdge = offGridEdge(before, previousStarts, options.nowMs);
+      if (previousEdge !== undefined) return { status: "not-comparable", edge: previousEdge };
+      const previousBuckets = collect(before, previousStarts);
+      const shift = shiftOf(compare, range);
+      const paired = starts.map((start) => pairedIndex(start, range, before, previousStarts, shift));
+      previous = (bucket, group) => {
+        const index = paired[bucket];
+        const row = index === undefined ? undefined : previousBuckets[index]?.get(JSON.stringify(group));
+        return row?.sums ?? emptySums();
+      };
     }
 
     // Each bucket's rows in the default order: by the first group_by dimension, then the next.
     const byGroup = (a: ShapedRow, b: ShapedRow) =>
       a.group.reduce((order, v, i) => order || compareCodePoints(v, b.group[i] ?? null), 0);
     const bucketRows = buckets.map((groups) => [...groups.values()].sort(byGroup));
-    const shaped = shapeBuckets(bucketRows, shape);
+    const shaped = shapeBuckets(bucketRows, shape, previous);
     const rows: ExpectedRow[] = [];
     shaped.forEach((groups, i) => {
       const label = formatIn(starts[i] ?? 0, range.zone);
-      for (const { group, sums } of groups) {
+      for (const { group, sums, previous: before } of groups) {
         const row: ExpectedRow = { time_bucket: label, metrics: rowMetrics(sums) };
         if (groupBy.length > 0) row.group = group;
+        if (before) row.previous = rowMetrics(before);
         rows.push(row);
       }
     });
@@ -146,10 +159,49 @@ export function answerStats(
         granularity,
         group_by: groupBy.length > 0 ? groupBy.join(",") : null,
         timezone: range.zoneName,
+        ...(compare !== undefined &&
+          previousRange && {
+            compare,
+            previous_start_date: formatIn(previousRange.startMs, range.zone),
+            previous_end_date: formatIn(previousRange.endMs, range.zone),
+          }),
       },
     };
   } catch (error) {
     if (error instanceof ExpectedBadRequest) return { status: 400, parameter: error.parameter };
     throw error;
   }
+}
+
+/** Each bucket's rows by group (JSON of the group's values), from the recordings that pass. */
+function collectBuckets(
+  recordings: readonly CountedRecording[],
+  range: OracleRange,
+  starts: readonly number[],
+  passes: (r: CountedRecording) => boolean,
+  groupBy: readonly Dimension[],
+  check: { granularity: StatsGranularity; selfCheck: boolean },
+): Array<Map<string, ShapedRow>> {
+  const buckets = starts.map(() => new Map<string, ShapedRow>());
+  for (let i = firstAtOrAfter(recordings, range.startMs); i < recordings.length; i++) {
+    const r = recordings[i] as CountedRecording;
+    if (r.atMs >= range.endMs) break;
+    if (!passes(r)) continue;
+    const index = bucketIndex(starts, r.atMs);
+    if (
+      check.selfCheck &&
+      check.granularity !== "all" &&
+      bucketStartOf(r.atMs, check.granularity, range.zone) !== starts[index]
+    ) {
+      throw new Error(
+        `oracle self-check: ${r.atMs} ${check.granularity} ${range.zoneName} bucket ${starts[index]}`,
+      );
+    }
+    const group = groupBy.map((d) => r[d]);
+    const key = JSON.stringify(group);
+    const row = buckets[index]?.get(key) ?? { group, sums: emptySums() };
+    buckets[index]?.set(key, row);
+    addRecording(row.sums, r);
+  }
+  return buckets;
 }

@@ -1,15 +1,19 @@
 import { firstAtOrAfter } from "./buckets";
 import { compareCodePoints } from "./byteOrder";
+import { previousOf, readCompare, summaryChange } from "./compare";
 import { isOnKeptGrid } from "./keptGrid";
 import { addRecording, emptySums, type Rounded, type SummaryField, summaryMetrics } from "./metrics";
 import { matchesAll, type QueryPairs, readFilters, readPairs, SUMMARY_KEYS } from "./params";
-import { ExpectedBadRequest, resolveRange } from "./range";
+import { ExpectedBadRequest, type OracleRange, resolveRange } from "./range";
 import type { CountedRecording } from "./recordings";
 import type { Answer, OracleOptions } from "./stats";
 
 export interface ExpectedSummary {
   status: 200;
   metrics: Record<SummaryField, Rounded>;
+  /** docs/contract.md §7 `compare`: the previous range's fields and each field's change. */
+  previous?: Record<SummaryField, Rounded>;
+  change?: Record<string, Rounded | null>;
 }
 
 /** `GET /api/v1/stats/summary`: the same range rules, one interval, minutes and seconds. */
@@ -21,16 +25,30 @@ export function answerSummary(
   try {
     const params = readPairs(pairs, SUMMARY_KEYS);
     const filters = [...readFilters(params), ...readFilters(params, "exclude")];
+    const compare = readCompare(params);
     const range = resolveRange(Object.fromEntries(params), options.nowMs);
-    const edge = [range.startMs, range.endMs].find((t) => !isOnKeptGrid(t, options.nowMs));
+    const before = compare === undefined ? undefined : previousOf(compare, range);
+    const edges = [range.startMs, range.endMs, ...(before ? [before.startMs, before.endMs] : [])];
+    const edge = edges.find((t) => !isOnKeptGrid(t, options.nowMs));
     if (edge !== undefined) return { status: "not-comparable", edge };
-    const sums = emptySums();
-    for (let i = firstAtOrAfter(recordings, range.startMs); i < recordings.length; i++) {
-      const r = recordings[i] as CountedRecording;
-      if (r.atMs >= range.endMs) break;
-      if (matchesAll(r, filters)) addRecording(sums, r);
-    }
-    return { status: 200, metrics: summaryMetrics(sums) };
+    const sumOver = (r: OracleRange) => {
+      const sums = emptySums();
+      for (let i = firstAtOrAfter(recordings, r.startMs); i < recordings.length; i++) {
+        const rec = recordings[i] as CountedRecording;
+        if (rec.atMs >= r.endMs) break;
+        if (matchesAll(rec, filters)) addRecording(sums, rec);
+      }
+      return sums;
+    };
+    const sums = sumOver(range);
+    if (before === undefined) return { status: 200, metrics: summaryMetrics(sums) };
+    const previous = sumOver(before);
+    return {
+      status: 200,
+      metrics: summaryMetrics(sums),
+      previous: summaryMetrics(previous),
+      change: summaryChange(sums, previous),
+    };
   } catch (error) {
     if (error instanceof ExpectedBadRequest) return { status: 400, parameter: error.parameter };
     throw error;

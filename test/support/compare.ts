@@ -38,7 +38,8 @@ export function diffStatsJson(reply: HttpReply, expected: ExpectedStats): string
     return `${Array.isArray(data) ? data.length : "no"} rows, expected ${expected.rows.length}`;
   for (const [i, want] of expected.rows.entries()) {
     const row = data[i] as Record<string, unknown>;
-    const keys = ["time_bucket", ...expected.groupBy, ...Object.keys(want.metrics)];
+    const previousKeys = want.previous ? Object.keys(want.previous).map((k) => `previous_${k}`) : [];
+    const keys = ["time_bucket", ...expected.groupBy, ...Object.keys(want.metrics), ...previousKeys];
     const where = `data[${i}] (${show(row)})`;
     // Members in order too: the group fields right after time_bucket, in the order asked.
     if (show(Object.keys(row ?? {})) !== show(keys))
@@ -50,6 +51,9 @@ export function diffStatsJson(reply: HttpReply, expected: ExpectedStats): string
     }
     for (const [k, v] of Object.entries(want.metrics)) {
       if (!sameNumber(row[k], v)) return `${where}: ${k}, expected ${expectation(v)}`;
+    }
+    for (const [k, v] of Object.entries(want.previous ?? {})) {
+      if (!sameNumber(row[`previous_${k}`], v)) return `${where}: previous_${k}, expected ${expectation(v)}`;
     }
   }
   return null;
@@ -80,7 +84,9 @@ export function diffStatsCsv(reply: HttpReply, expected: ExpectedStats): string 
     return `Link ${link} does not name page ${p.page + 1}`;
 
   const records = parse(reply.text, { bom: false }) as string[][];
-  const columns = ["time_bucket", ...expected.groupBy, ...STATS_METRIC_COLUMNS];
+  const compared = expected.meta.compare !== undefined;
+  const previousColumns = compared ? STATS_METRIC_COLUMNS.map((c) => `previous_${c}`) : [];
+  const columns = ["time_bucket", ...expected.groupBy, ...STATS_METRIC_COLUMNS, ...previousColumns];
   if (show(records[0]) !== show(columns)) return `header ${show(records[0])}`;
   if (records.length - 1 !== expected.rows.length)
     return `${records.length - 1} rows, expected ${expected.rows.length}`;
@@ -95,7 +101,10 @@ export function diffStatsCsv(reply: HttpReply, expected: ExpectedStats): string 
     if (cells.length !== columns.length) return `${where}: ${cells.length} cells`;
     for (const [c, column] of columns.entries()) {
       if (c < text.length) continue;
-      const metric = want.metrics[column as RowMetric];
+      const metric = column.startsWith("previous_")
+        ? want.previous?.[column.slice("previous_".length) as RowMetric]
+        : want.metrics[column as RowMetric];
+      if (metric === undefined) return `${where}: ${column} not expected`;
       const cell = cells[c] ?? "";
       if (cell === "" || !sameNumber(Number(cell), metric))
         return `${where}: ${column}, expected ${expectation(metric)}`;
@@ -106,9 +115,29 @@ export function diffStatsCsv(reply: HttpReply, expected: ExpectedStats): string 
 
 export function diffSummary(reply: HttpReply, expected: ExpectedSummary): string | null {
   const body = JSON.parse(reply.text) as Record<string, unknown>;
-  if (!sameKeys(body, Object.keys(expected.metrics))) return `members ${show(keysOf(body))}`;
+  const compared = expected.previous ? ["previous", "change"] : [];
+  // Members in order: the seed's fields, then previous and change.
+  if (show(Object.keys(body)) !== show([...Object.keys(expected.metrics), ...compared]))
+    return `members ${show(Object.keys(body))}`;
   for (const [k, v] of Object.entries(expected.metrics)) {
     if (!sameNumber(body[k], v)) return `${k} ${show(body[k])}, expected ${expectation(v)}`;
+  }
+  if (expected.previous) {
+    const previous = body.previous as Record<string, unknown>;
+    if (!sameKeys(previous, Object.keys(expected.previous)))
+      return `previous members ${show(keysOf(previous))}`;
+    for (const [k, v] of Object.entries(expected.previous)) {
+      if (!sameNumber(previous[k], v))
+        return `previous.${k} ${show(previous[k])}, expected ${expectation(v)}`;
+    }
+  }
+  if (expected.change) {
+    const change = body.change as Record<string, unknown>;
+    if (!sameKeys(change, Object.keys(expected.change))) return `change members ${show(keysOf(change))}`;
+    for (const [k, v] of Object.entries(expected.change)) {
+      const same = v === null ? change[k] === null : sameNumber(change[k], v);
+      if (!same) return `change.${k} ${show(change[k])}, expected ${v === null ? "null" : expectation(v)}`;
+    }
   }
   return null;
 }

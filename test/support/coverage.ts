@@ -69,9 +69,22 @@ export const REQUIRED_COVERAGE = [
   "§7 400",
   "summary exclude",
   "summary exclude with filter",
+  "compare:previous_period",
+  "compare:previous_year",
+  "compare grouped",
+  "compare with limit and other",
+  "compare with fill",
+  "compare with format:csv",
+  "compare granularity all",
+  "compare in a zone not UTC",
+  "§7 alone:compare",
+  "summary compare:previous_period",
+  "summary compare:previous_year",
+  "summary compare with exclude",
+  "summary change null",
 ] as const;
 
-const BEYOND_SEED = /^(exclude\[|sort$|limit$|other$|fill$)/;
+const BEYOND_SEED = /^(exclude\[|sort$|limit$|other$|fill$|compare$)/;
 
 /** Tallies the features of the queries compared (printed, and checked against REQUIRED_COVERAGE). */
 export function coverageOf(
@@ -110,7 +123,10 @@ export function coverageOf(
     for (const [k] of filters) add(`filter:${k.slice(7, -1)}`);
     if (filters.length > 1) add("filters combined");
     beyondSeedCoverage(query, answer, nowMs, add);
-    if (answer && answer.status === 200 && "metrics" in answer) summaryCoverage(query, add);
+    if (answer && answer.status === 200 && "metrics" in answer) {
+      summaryCoverage(query, add);
+      if (answer.change && Object.values(answer.change).some((v) => v === null)) add("summary change null");
+    }
   });
   return tally;
 }
@@ -156,6 +172,7 @@ function beyondSeedCoverage(
     ["sort", params.has("sort")],
     ["limit", params.has("limit") || params.has("other")],
     ["fill", params.has("fill")],
+    ["compare", params.has("compare")],
   ] as const;
   const alone = used.filter(([, present]) => present);
   if (alone.length === 1 && alone[0]) add(`§7 alone:${alone[0][0]}`);
@@ -164,6 +181,15 @@ function beyondSeedCoverage(
     add("§7 with page inside");
   if (answer.meta.timezone !== "UTC") add("§7 in a zone not UTC");
   if (Date.parse(answer.meta.start_date) < nowMs - 35 * 86_400_000) add("§7 older than 35 days");
+  const compare = params.get("compare");
+  if (compare === undefined) return;
+  add(`compare:${compare}`);
+  if (groupBy.length > 0) add("compare grouped");
+  if (params.get("other") === "true") add("compare with limit and other");
+  if (params.has("fill")) add("compare with fill");
+  if (answer.format === "csv") add("compare with format:csv");
+  if (answer.meta.granularity === "all") add("compare granularity all");
+  if (answer.meta.timezone !== "UTC") add("compare in a zone not UTC");
 }
 
 /** What docs/contract.md §7's parameters of /stats/summary exercised. */
@@ -172,6 +198,10 @@ function summaryCoverage(query: QueryCase, add: (key: string) => void): void {
   const excludes = keys.some((k) => k.startsWith("exclude["));
   if (excludes) add("summary exclude");
   if (excludes && keys.some((k) => k.startsWith("filter["))) add("summary exclude with filter");
+  const compare = new Map(query.pairs).get("compare");
+  if (compare === undefined) return;
+  add(`summary compare:${compare}`);
+  if (excludes) add("summary compare with exclude");
 }
 
 export function missingCoverage(tally: ReadonlyMap<string, number>): string[] {

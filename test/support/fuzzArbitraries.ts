@@ -33,6 +33,7 @@ const KEYS = [
   "limit",
   "other",
   "fill",
+  "compare",
 ];
 
 const ZONES = [
@@ -134,6 +135,8 @@ const valueText = fc.oneof(
     "--total_words",
     "-",
     "(other)",
+    "previous_period",
+    "previous_year",
   ),
   fc.string({ unit: "grapheme", maxLength: 30 }),
   fc.string({ unit: "binary", maxLength: 30 }),
@@ -218,6 +221,7 @@ const plausibleQuery = fc
         limit: numberText,
         other: fc.constantFrom("true", "false", "yes"),
         fill: fc.constantFrom("zero", "none"),
+        compare: fc.constantFrom("previous_period", "previous_year", "previous_month"),
       },
       { requiredKeys: [] },
     ),

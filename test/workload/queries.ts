@@ -74,6 +74,7 @@ const BROKEN: ReadonlyArray<readonly [string, string]> = [
   ["other", "true"],
   ["fill", "none"],
   ["exclude[team]", "x"],
+  ["compare", "previous_month"],
 ];
 
 function breakOne(pairs: Array<[string, string]>, random: Random): Array<[string, string]> {
@@ -96,6 +97,12 @@ function excludePairs(org: OrgVocabulary, random: Random): Array<[string, string
   return random
     .some(DIMENSIONS, 2)
     .map((d): [string, string] => [`exclude[${d}]`, filterList(org, d, random)]);
+}
+
+/** docs/contract.md §7 `compare`, on a third of the queries that carry §7's parameters. */
+function comparePairs(random: Random): Array<[string, string]> {
+  if (random.chance(0.67)) return [];
+  return [["compare", random.pick(["previous_period", "previous_year"])]];
 }
 
 /** One to four dimensions in a random order, written with a blank now and then. */
@@ -154,7 +161,12 @@ export function generateQuery(orgs: readonly OrgVocabulary[], ctx: RangeContext,
       pairs.push(["group_by", list]);
       groupBy = list.split(",").map((d) => d.trim());
     }
-    if (beyondSeed) pairs.push(...excludePairs(org, random), ...shapePairs(groupBy, granularity, random));
+    if (beyondSeed)
+      pairs.push(
+        ...excludePairs(org, random),
+        ...shapePairs(groupBy, granularity, random),
+        ...comparePairs(random),
+      );
     // Small pages of shaped answers, so that paging through them is exercised too.
     if (beyondSeed && random.chance(0.2)) {
       pairs.push(["page_size", String(random.int(1, 3))], ["page", "2"]);
@@ -165,7 +177,7 @@ export function generateQuery(orgs: readonly OrgVocabulary[], ctx: RangeContext,
     if (random.chance(0.3)) pairs.push(["format", "csv"]);
     else if (random.chance(0.1)) pairs.push(["format", "json"]);
   } else if (beyondSeed) {
-    pairs.push(...excludePairs(org, random));
+    pairs.push(...excludePairs(org, random), ...comparePairs(random));
   }
   if (random.chance(0.04)) return { endpoint, org: org.id, pairs: breakOne(pairs, random) };
   // Parameter order never matters.

@@ -1,6 +1,8 @@
 export {
   type Dimensions,
   dimensionsSchema,
+  PREVIOUS_METRIC_COLUMNS,
+  type PreviousMetricColumn,
   type Problem,
   problemSchema,
   STATS_METRIC_COLUMNS,
@@ -8,6 +10,8 @@ export {
   type StatsPage,
   type StatsRow,
   type Summary,
+  type SummaryChange,
+  type SummaryFields,
   statsPageSchema,
   summarySchema,
 } from "./responses";

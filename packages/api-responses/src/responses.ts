@@ -20,18 +20,33 @@ const groupFields = Object.fromEntries(
   ]),
 ) as { [D in Dimension]: GroupField<D> };
 
-const statsRowSchema = z
-  .object({
-    time_bucket: z.string().meta({ description: "Start of the bucket, ISO 8601 with offset" }),
-    ...groupFields,
-    recording_count: z.number(),
-    total_words: z.number(),
-    total_duration: z.number().meta({ description: "Milliseconds" }),
-    avg_llm_processing_time: z.number().meta({ description: "Milliseconds" }),
-    avg_voice_processing_time: z.number().meta({ description: "Milliseconds" }),
-    avg_wpm: z.number(),
-  })
-  .meta({ id: "StatsRow" });
+const statsRowSchema = z.object({
+  time_bucket: z.string().meta({ description: "Start of the bucket, ISO 8601 with offset" }),
+  ...groupFields,
+  recording_count: z.number(),
+  total_words: z.number(),
+  total_duration: z.number().meta({ description: "Milliseconds" }),
+  avg_llm_processing_time: z.number().meta({ description: "Milliseconds" }),
+  avg_voice_processing_time: z.number().meta({ description: "Milliseconds" }),
+  avg_wpm: z.number(),
+});
+
+/**
+ * docs/contract.md §7 `compare`: a row's `previous_<metric>`, the metric of the same group in the
+ * paired bucket of the previous range; present only when compare is asked.
+ */
+const previousFields = (metrics: readonly string[]) =>
+  Object.fromEntries(
+    metrics.map((m) => [
+      `previous_${m}`,
+      z
+        .number()
+        .optional()
+        .meta({
+          description: `With compare: ${m} of the same group in the paired bucket of the previous range`,
+        }),
+    ]),
+  );
 
 /** A row's metric fields: the numbers, as opposed to its bucket and group fields. */
 export type StatsMetricColumn = {
@@ -46,10 +61,25 @@ export const STATS_METRIC_COLUMNS = Object.entries(statsRowSchema.shape)
   .filter(([, schema]) => schema instanceof z.ZodNumber)
   .map(([column]) => column) as readonly StatsMetricColumn[];
 
+/** The row with its `previous_<metric>` fields (docs/contract.md §7 `compare`), in the metrics' order. */
+const comparedRowSchema = statsRowSchema
+  .extend(
+    previousFields(STATS_METRIC_COLUMNS) as {
+      [K in StatsMetricColumn as `previous_${K}`]: z.ZodOptional<z.ZodNumber>;
+    },
+  )
+  .meta({ id: "StatsRow" });
+
+/** A `previous_<metric>` field of a compared row. */
+export type PreviousMetricColumn = `previous_${StatsMetricColumn}`;
+export const PREVIOUS_METRIC_COLUMNS = STATS_METRIC_COLUMNS.map(
+  (column): PreviousMetricColumn => `previous_${column}`,
+);
+
 /** A JSON page of `GET /api/v1/stats`. */
 export const statsPageSchema = z
   .object({
-    data: z.array(statsRowSchema),
+    data: z.array(comparedRowSchema),
     pagination: z.object({
       page: z.number(),
       page_size: z.number(),
@@ -68,20 +98,51 @@ export const statsPageSchema = z
           "The group_by dimensions as asked, comma-separated (member_email,app_name); null without",
       }),
       timezone: z.string(),
+      compare: z.enum(["previous_period", "previous_year"]).optional().meta({
+        description: "With compare: what the rows' previous_<metric> fields are taken from",
+      }),
+      previous_start_date: z
+        .string()
+        .optional()
+        .meta({ description: "With compare: the previous range's start" }),
+      previous_end_date: z
+        .string()
+        .optional()
+        .meta({ description: "With compare: the previous range's end (exclusive)" }),
     }),
   })
   .meta({ id: "StatsPage" });
 
 /** `GET /api/v1/stats/summary`: minutes and seconds, unlike the rows (the seed's note on units). */
-export const summarySchema = z
-  .object({
-    total_recordings: z.number().meta({ description: "Count of recordings in the range" }),
-    total_duration_minutes: z.number().meta({ description: "Total recording duration, minutes" }),
-    total_words: z.number().meta({ description: "Total words transcribed" }),
-    avg_llm_processing_seconds: z
-      .number()
-      .meta({ description: "Average language-model processing time, seconds" }),
-    avg_voice_processing_seconds: z.number().meta({ description: "Average voice processing time, seconds" }),
+const summaryFieldsSchema = z.object({
+  total_recordings: z.number().meta({ description: "Count of recordings in the range" }),
+  total_duration_minutes: z.number().meta({ description: "Total recording duration, minutes" }),
+  total_words: z.number().meta({ description: "Total words transcribed" }),
+  avg_llm_processing_seconds: z
+    .number()
+    .meta({ description: "Average language-model processing time, seconds" }),
+  avg_voice_processing_seconds: z.number().meta({ description: "Average voice processing time, seconds" }),
+});
+
+/** docs/contract.md §7 `compare`: each field's relative change, null where the previous value is 0. */
+const summaryChangeSchema = z
+  .object(
+    Object.fromEntries(Object.keys(summaryFieldsSchema.shape).map((k) => [k, z.number().nullable()])) as {
+      [K in keyof typeof summaryFieldsSchema.shape]: z.ZodNullable<z.ZodNumber>;
+    },
+  )
+  .meta({
+    id: "SummaryChange",
+    description:
+      "(current − previous) ÷ previous per field, from the exact values, rounded to 3 decimals (halves away from zero); null where the previous value is 0",
+  });
+
+export const summarySchema = summaryFieldsSchema
+  .extend({
+    previous: summaryFieldsSchema
+      .optional()
+      .meta({ description: "With compare: the same fields for the previous range" }),
+    change: summaryChangeSchema.optional(),
   })
   .meta({ id: "Summary" });
 
@@ -113,8 +174,11 @@ export const problemSchema = z
   .meta({ id: "Problem", description: "RFC 9457 problem details" });
 
 /** A row of `/stats`; a grouped row carries the group's value under the dimension's name. */
-export type StatsRow = z.infer<typeof statsRowSchema>;
+export type StatsRow = z.infer<typeof comparedRowSchema>;
 export type StatsPage = z.infer<typeof statsPageSchema>;
 export type Summary = z.infer<typeof summarySchema>;
+/** The summary's numbers alone (also its `previous`). */
+export type SummaryFields = z.infer<typeof summaryFieldsSchema>;
+export type SummaryChange = z.infer<typeof summaryChangeSchema>;
 export type Dimensions = z.infer<typeof dimensionsSchema>;
 export type Problem = z.infer<typeof problemSchema>;

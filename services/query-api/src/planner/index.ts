@@ -9,6 +9,13 @@ export {
 } from "./block";
 export { coverInterval } from "./blockCover";
 export { cutBuckets, MAX_BUCKETS, type OutputBucket } from "./bucketCutting";
+export {
+  COMPARE_KINDS,
+  type CompareKind,
+  type PreviousRange,
+  pairBuckets,
+  previousRange,
+} from "./comparePeriod";
 export { createCoverCache } from "./coverCache";
 export { clampToExtent, type DataExtent, mayHoldData } from "./dataExtent";
 export { type DateParam, type DateParts, parseDateParam, type TimeParts } from "./dateParam";
@@ -26,7 +33,9 @@ export { InvalidParameterError } from "./invalidParameterError";
 export {
   type PlannedBucket,
   planQuery,
+  planStatsRange,
   planTotal,
+  planTotalRange,
   type RangeMeta,
   type StatsPlan,
   type StatsPlanParams,

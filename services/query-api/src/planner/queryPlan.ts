@@ -5,7 +5,7 @@ import { clampToExtent, mayHoldData } from "./dataExtent";
 import { DEFAULT_GRANULARITY, type StatsGranularity, WHOLE_RANGE } from "./granularity";
 import { formatInstant } from "./instantFormat";
 import { InvalidParameterError } from "./invalidParameterError";
-import { type RangeParams, resolveRange } from "./rangeResolution";
+import { type RangeParams, type ResolvedRange, resolveRange } from "./rangeResolution";
 import { snapBuckets } from "./retentionGrid";
 import { coverSigned } from "./signedCover";
 
@@ -70,9 +70,17 @@ function rangeMeta(range: TimeRange, zone: Zone, zoneName: string): RangeMeta {
  * Throws InvalidParameterError for invalid parameters and for ranges needing too many buckets.
  */
 export function planQuery(params: StatsPlanParams, context: PlanContext): StatsPlan {
-  const granularity = params.granularity ?? DEFAULT_GRANULARITY;
-  if (granularity === WHOLE_RANGE) return planWholeRange(params, context);
-  const { zone, zoneName, ...range } = resolveRange(params, context);
+  return planStatsRange(resolveRange(params, context), params.granularity ?? DEFAULT_GRANULARITY, context);
+}
+
+/** planQuery for a range already resolved (docs/contract.md §7 `compare`: the previous range). */
+export function planStatsRange(
+  resolved: ResolvedRange,
+  granularity: StatsGranularity,
+  context: PlanContext,
+): StatsPlan {
+  if (granularity === WHOLE_RANGE) return planWholeRange(resolved, context);
+  const { zone, zoneName, ...range } = resolved;
   const isKept = keptAt(context);
   const covers = context.covers?.retention === context.retention ? context.covers : undefined;
   const cover = (startMs: number, endMs: number): readonly SignedBlock[] =>
@@ -95,8 +103,8 @@ export function planQuery(params: StatsPlanParams, context: PlanContext): StatsP
  * `granularity=all`: the whole range as one bucket, labelled with the range's start and covered as
  * the summary's interval is (so it reads only where the organization has data).
  */
-function planWholeRange(params: RangeParams, context: PlanContext): StatsPlan {
-  const { range, zoneName, meta, blocks } = planTotal(params, context);
+function planWholeRange(resolved: ResolvedRange, context: PlanContext): StatsPlan {
+  const { range, zoneName, meta, blocks } = planTotalRange(resolved, context);
   // An empty range has no bucket, as it has none of any other size.
   const buckets = range.endMs > range.startMs ? [{ label: meta.start_date, ...range, blocks }] : [];
   return { range, zoneName, meta: { ...meta, granularity: WHOLE_RANGE }, buckets, rangeBuckets: buckets };
@@ -104,7 +112,12 @@ function planWholeRange(params: RangeParams, context: PlanContext): StatsPlan {
 
 /** Plans `GET /api/v1/stats/summary`: the same range, answered as one interval. */
 export function planTotal(params: RangeParams, context: PlanContext): TotalPlan {
-  const { zone, zoneName, ...range } = resolveRange(params, context);
+  return planTotalRange(resolveRange(params, context), context);
+}
+
+/** planTotal for a range already resolved (docs/contract.md §7 `compare`: the previous range). */
+export function planTotalRange(resolved: ResolvedRange, context: PlanContext): TotalPlan {
+  const { zone, zoneName, ...range } = resolved;
   const isKept = keptAt(context);
   const read = clampToExtent(range, context.dataExtent, isKept);
   const meta = rangeMeta(range, zone, zoneName);

@@ -25,7 +25,19 @@ export interface ShapeOptions {
    * group of the answer the bucket lacks (ungrouped: one zero row in an empty bucket).
    */
   fill?: readonly TableBucket[] | undefined;
+  /**
+   * docs/contract.md §7 `compare`: a row's previous sums, by its bucket's label and its group;
+   * undefined where the paired bucket has no such group (zeros). The "(other)" row's are those of
+   * the rows it folds, summed.
+   */
+  previous?: PreviousLookup | undefined;
 }
+
+/** Where a row's previous sums are (WIDTH values from `at`), or undefined for none. */
+export type PreviousLookup = (
+  label: string,
+  group: number,
+) => { values: Float64Array; at: number } | undefined;
 
 const ZEROS = new Float64Array(WIDTH);
 
@@ -55,7 +67,7 @@ function shapeBucket(
   table: RowTable,
   options: ShapeOptions,
   fillGroups: readonly number[],
-): { kept: Candidate[]; rest: Float64Array | undefined } {
+): { kept: Candidate[]; rest: Float64Array | undefined; cut: Candidate[] } {
   let candidates = rows;
   if (options.fill) {
     const has = new Set(rows.map((r) => r.group));
@@ -65,24 +77,37 @@ function shapeBucket(
   // Rows come in the default order; a fill's zero rows must join it, a sort reorders.
   if (options.sort.length > 0 || options.fill) candidates = sortCandidates(candidates, table, options.sort);
   if (options.limit === undefined || candidates.length <= options.limit)
-    return { kept: candidates, rest: undefined };
+    return { kept: candidates, rest: undefined, cut: [] };
   const kept = candidates.slice(0, options.limit);
-  if (!options.other) return { kept, rest: undefined };
-  const rest = new Float64Array(WIDTH);
-  for (const { sums, at } of candidates.slice(options.limit)) {
-    for (let k = 0; k < WIDTH; k++) rest[k] = (rest[k] as number) + (sums[at + k] as number);
+  if (!options.other) return { kept, rest: undefined, cut: [] };
+  const cut = candidates.slice(options.limit);
+  return { kept, rest: sumOf(cut.map(({ sums, at }) => ({ values: sums, at }))), cut };
+}
+
+/** The exact sum of rows' sums (each WIDTH values from `at`). */
+function sumOf(parts: ReadonlyArray<{ values: Float64Array; at: number } | undefined>): Float64Array {
+  const total = new Float64Array(WIDTH);
+  for (const part of parts) {
+    if (part === undefined) continue;
+    for (let k = 0; k < WIDTH; k++) total[k] = (total[k] as number) + (part.values[part.at + k] as number);
   }
-  return { kept, rest };
+  return total;
 }
 
 /**
  * The answer's rows after docs/contract.md §7's `fill`, `sort`, `limit` and `other`, in that order,
  * bucket by bucket: buckets stay in time order, and each is shaped on its own (top N per bucket).
  * The "(other)" row comes last in its bucket; its sums are the exact sum of the rows cut.
+ * With `previous` (docs/contract.md §7 `compare`) each row carries its previous sums too.
  */
 export function shapeRows(table: RowTable, options: ShapeOptions): RowTable {
-  const shaping = options.sort.length > 0 || options.limit !== undefined || options.fill !== undefined;
+  const shaping =
+    options.sort.length > 0 ||
+    options.limit !== undefined ||
+    options.fill !== undefined ||
+    options.previous !== undefined;
   if (!shaping) return table;
+  const previous = options.previous;
   const buckets = options.fill ?? table.buckets;
   const fillGroups = options.fill ? groupsPresent(table) : [];
   if (options.fill) checkFillSize(buckets.length, fillGroups.length, options);
@@ -91,7 +116,7 @@ export function shapeRows(table: RowTable, options: ShapeOptions): RowTable {
   groupValues.push(table.dimensions.map(() => OTHER_GROUP));
   const ranks = Int32Array.from([...table.ranks, table.ranks.length]);
 
-  const out = new RowTableBuilder();
+  const out = new RowTableBuilder({ withPrevious: previous !== undefined });
   let i = 0;
   buckets.forEach((bucket, b) => {
     const rows: Candidate[] = [];
@@ -100,9 +125,15 @@ export function shapeRows(table: RowTable, options: ShapeOptions): RowTable {
       rows.push({ group: table.groupOf[i] as number, sums: table.sumsOf, at: WIDTH * i });
       i++;
     }
-    const { kept, rest } = shapeBucket(rows, table, options, fillGroups);
-    for (const row of kept) out.push(b, row.group, row.sums, row.at);
-    if (rest) out.push(b, otherGroup, rest, 0);
+    const { kept, rest, cut } = shapeBucket(rows, table, options, fillGroups);
+    const previousOf = (group: number) => previous?.(bucket.label, group);
+    for (const row of kept) out.push(b, row.group, row.sums, row.at, previousOf(row.group));
+    if (rest) {
+      const restBefore = previous
+        ? { values: sumOf(cut.map((row) => previousOf(row.group))), at: 0 }
+        : undefined;
+      out.push(b, otherGroup, rest, 0, restBefore);
+    }
   });
   if (i !== table.length) throw new Error("shapeRows: a row's bucket is not among the range's buckets");
   return out.buildAsPushed(buckets, groupValues, table.dimensions as readonly Dimension[], ranks);

@@ -24,6 +24,11 @@ export interface AggregateOptions {
   filters: readonly DimensionFilter[];
   /** The dimensions to group by, in the order asked (docs/contract.md §7); none: one row per bucket. */
   groupBy?: readonly Dimension[];
+  /**
+   * Where the buckets' blocks start in the snapshot: a read may hold the blocks of two plans
+   * (docs/contract.md §7 `compare`: the range's, then the previous range's).
+   */
+  firstBlock?: number;
 }
 
 /** The class of a stored field whose field proper starts at `from` (see createClassifier). */
@@ -166,7 +171,7 @@ export function aggregateRows(
   };
   const accumulator = createCellAccumulator();
   const rows = new RowTableBuilder();
-  let blockIndex = 0;
+  let blockIndex = options.firstBlock ?? 0;
   buckets.forEach((bucket, b) => {
     for (const use of keyUses(bucket, snapshot, blockIndex, classifiers)) addKey(use, accumulator);
     blockIndex += bucket.blocks.length;

@@ -1,4 +1,4 @@
-import type { StatsMetricColumn, StatsRow, Summary } from "@vu/api-responses";
+import type { StatsMetricColumn, StatsRow, SummaryChange, SummaryFields } from "@vu/api-responses";
 import type { Dimension } from "@vu/events";
 import type { Sums } from "@vu/store";
 
@@ -34,24 +34,66 @@ export interface RowGroup {
   values: ReadonlyArray<string | null>;
 }
 
-/** A statistics row (milliseconds), with the group fields right after `time_bucket` when grouped. */
-export function toStatsRow(timeBucket: string, sums: Sums, group?: RowGroup): StatsRow {
+/**
+ * A statistics row (milliseconds), with the group fields right after `time_bucket` when grouped,
+ * and with `previous` (docs/contract.md §7 `compare`) a `previous_<metric>` after the metrics.
+ */
+export function toStatsRow(timeBucket: string, sums: Sums, group?: RowGroup, previous?: Sums): StatsRow {
   const row = { time_bucket: timeBucket } as Record<string, string | number | null>;
   // The group's fields right after time_bucket, in the order asked (JSON keeps insertion order);
   // only language_model can be null, which the store's combination values respect.
   group?.dimensions.forEach((dimension, i) => {
     row[dimension] = group.values[i] ?? null;
   });
-  return Object.assign(row, rowMetricValues(sums)) as StatsRow;
+  Object.assign(row, rowMetricValues(sums));
+  if (previous) {
+    for (const [metric, value] of Object.entries(rowMetricValues(previous)))
+      row[`previous_${metric}`] = value;
+  }
+  return row as StatsRow;
 }
 
-/** The summary object: minutes and seconds, unlike the rows (the seed's note on units). */
-export function toSummary(sums: Sums): Summary {
-  return {
-    total_recordings: sums.count,
-    total_duration_minutes: ratio3(big(sums.durationMs), 60_000n),
-    total_words: sums.words,
-    avg_llm_processing_seconds: ratio3(big(sums.llmMsSum), big(sums.llmMsCount) * 1000n),
-    avg_voice_processing_seconds: ratio3(big(sums.voiceMsSum), big(sums.voiceMsCount) * 1000n),
-  };
+/** Each summary field as an exact fraction of integer sums: minutes and seconds, unlike the rows. */
+const SUMMARY_FRACTIONS: Record<keyof SummaryFields, (s: Sums) => readonly [bigint, bigint]> = {
+  total_recordings: (s) => [big(s.count), 1n],
+  total_duration_minutes: (s) => [big(s.durationMs), 60_000n],
+  total_words: (s) => [big(s.words), 1n],
+  avg_llm_processing_seconds: (s) => [big(s.llmMsSum), big(s.llmMsCount) * 1000n],
+  avg_voice_processing_seconds: (s) => [big(s.voiceMsSum), big(s.voiceMsCount) * 1000n],
+};
+const SUMMARY_KEYS = Object.keys(SUMMARY_FRACTIONS) as Array<keyof SummaryFields>;
+
+/** The summary object (the seed's note on units); an average over nothing is 0 (§2). */
+export function toSummary(sums: Sums): SummaryFields {
+  return Object.fromEntries(
+    SUMMARY_KEYS.map((key) => [key, ratio3(...SUMMARY_FRACTIONS[key](sums))]),
+  ) as SummaryFields;
+}
+
+/** ratio3 for a signed numerator (positive denominator): halves round away from zero. */
+function signedRatio3(numerator: bigint, denominator: bigint): number {
+  const magnitude = ratio3(numerator < 0n ? -numerator : numerator, denominator);
+  return numerator < 0n && magnitude !== 0 ? -magnitude : magnitude;
+}
+
+/**
+ * (current − previous) ÷ previous of one exact fraction, rounded as §2; null when the previous
+ * value is 0. A value over nothing (an average of no recordings) is 0, as shown.
+ */
+export function relativeChange(current: readonly [bigint, bigint], previous: readonly [bigint, bigint]) {
+  const [pn, pd] = previous;
+  if (pn === 0n || pd === 0n) return null;
+  const [cn, cd] = current[1] === 0n ? [0n, 1n] : current;
+  // cn/cd ÷ pn/pd − 1 = (cn·pd − pn·cd) ÷ (cd·pn); every sum is ≥ 0, so the denominator is > 0.
+  return signedRatio3(cn * pd - pn * cd, cd * pn);
+}
+
+/** docs/contract.md §7 `compare` on the summary: the relative change of each field. */
+export function summaryChange(current: Sums, previous: Sums): SummaryChange {
+  return Object.fromEntries(
+    SUMMARY_KEYS.map((key) => [
+      key,
+      relativeChange(SUMMARY_FRACTIONS[key](current), SUMMARY_FRACTIONS[key](previous)),
+    ]),
+  ) as SummaryChange;
 }

@@ -17,6 +17,8 @@ export interface AggregatedRow {
   /** Present when grouped: a value per `group_by` dimension, `null` for "no language model". */
   group?: GroupValues;
   sums: Sums;
+  /** docs/contract.md §7 `compare`: the sums of the same group in the paired previous bucket. */
+  previous?: Sums;
 }
 
 /** The sums (SUM_FIELDS order) stored from `at` in `values`. */
@@ -47,6 +49,8 @@ export class RowTable {
     readonly length: number,
     /** Each group's place in the default order (docs/contract.md §2 "Rows"), by group index. */
     readonly ranks: Int32Array,
+    /** docs/contract.md §7 `compare`: per row, the previous sums from WIDTH × row. */
+    readonly previousOf?: Float64Array,
   ) {}
 
   sums(i: number): Sums {
@@ -57,6 +61,7 @@ export class RowTable {
     const bucket = this.buckets[this.bucketOf[i] as number] as TableBucket;
     const row: AggregatedRow = { label: bucket.label, startMs: bucket.startMs, sums: this.sums(i) };
     if (this.dimensions.length > 0) row.group = this.groupValues[this.groupOf[i] as number] ?? [];
+    if (this.previousOf) row.previous = sumsAt(this.previousOf, WIDTH * i);
     return row;
   }
 
@@ -83,9 +88,24 @@ export class RowTableBuilder {
   private groupOf = new Int32Array(256);
   private sumsOf = new Float64Array(256 * WIDTH);
   private length = 0;
+  /** docs/contract.md §7 `compare`: each row's previous sums (zeros where none is pushed). */
+  private previousOf: Float64Array | undefined;
 
-  /** Adds a row: `bucket`'s sums for `group`, the seven values at `from[at..]`. */
-  push(bucket: number, group: number, from: Float64Array, at: number): void {
+  constructor(options: { withPrevious?: boolean } = {}) {
+    if (options.withPrevious) this.previousOf = new Float64Array(256 * WIDTH);
+  }
+
+  /**
+   * Adds a row: `bucket`'s sums for `group`, the seven values at `from[at..]`; with `previous`
+   * (a builder made withPrevious), the row's previous sums at `previous.values[previous.at..]`.
+   */
+  push(
+    bucket: number,
+    group: number,
+    from: Float64Array,
+    at: number,
+    previous?: { values: Float64Array; at: number },
+  ): void {
     if (this.length === this.bucketOf.length) this.grow();
     const i = this.length++;
     this.bucketOf[i] = bucket;
@@ -93,6 +113,11 @@ export class RowTableBuilder {
     // Seven assignments rather than set(subarray(...)): no view object per row.
     const sums = this.sumsOf;
     for (let k = 0, to = WIDTH * i; k < WIDTH; k++) sums[to + k] = from[at + k] as number;
+    if (this.previousOf && previous) {
+      const into = this.previousOf;
+      for (let k = 0, to = WIDTH * i; k < WIDTH; k++)
+        into[to + k] = previous.values[previous.at + k] as number;
+    }
   }
 
   private grow(): void {
@@ -106,6 +131,11 @@ export class RowTableBuilder {
     const sumsOf = new Float64Array(size * WIDTH);
     sumsOf.set(this.sumsOf);
     this.sumsOf = sumsOf;
+    if (this.previousOf) {
+      const previousOf = new Float64Array(size * WIDTH);
+      previousOf.set(this.previousOf);
+      this.previousOf = previousOf;
+    }
   }
 
   /** The table with its rows in the order pushed (a shaping step that ordered them itself). */
@@ -125,6 +155,7 @@ export class RowTableBuilder {
       this.sumsOf.slice(0, n * WIDTH),
       n,
       ranks,
+      this.previousOf?.slice(0, n * WIDTH),
     );
   }
 

@@ -3,21 +3,29 @@ import type { Dimension } from "@vu/events";
 import { type ReadOptions, type RollupReader, viewFor } from "@vu/store";
 import type { ResultCache } from "../cache/resultCache";
 import {
+  type CompareKind,
   InvalidParameterError,
   keptState,
   type PlanContext,
+  pairBuckets,
   planQuery,
-  planTotal,
+  planStatsRange,
+  planTotalRange,
+  previousRange,
   type RangeMeta,
   type RangeParams,
+  resolveRange,
   type StatsGranularity,
+  type StatsPlan,
+  type TotalPlan,
 } from "../planner";
 import { shapeRows } from "./bucketShaping";
 import { type ConsistentReadOptions, readConsistently } from "./consistentRead";
 import { comboMatches, type DimensionFilter, parseFilters, type RawFilters } from "./filters";
 import { MAX_PAGE_SIZE, type Pagination, pageRange, RENDERED_PAGES_PER_ANSWER } from "./pagination";
+import { previousLookup } from "./previousRows";
 import { aggregateRows } from "./rowAggregation";
-import { toStatsRow, toSummary } from "./rowMetrics";
+import { summaryChange, toStatsRow, toSummary } from "./rowMetrics";
 import { checkSortKeys, type SortKey } from "./rowOrder";
 
 export interface QueryDeps {
@@ -64,6 +72,8 @@ interface CommonRequest extends RangeParams {
   exclusions: RawFilters;
   /** `Cache-Control: no-cache`: compute the answer even if one is kept. */
   noCache?: boolean;
+  /** docs/contract.md §7 `compare`: also answer for the previous range. */
+  compare?: CompareKind | undefined;
 }
 
 export interface StatsRequest extends CommonRequest {
@@ -86,6 +96,10 @@ export interface StatsMeta {
   /** The `group_by` dimensions as asked, comma-separated; null when not grouped. */
   group_by: string | null;
   timezone: string;
+  /** docs/contract.md §7 `compare`, only when asked: what the rows are compared with. */
+  compare?: CompareKind;
+  previous_start_date?: string;
+  previous_end_date?: string;
 }
 
 /**
@@ -135,29 +149,72 @@ function answerCache(deps: QueryDeps): ResultCache["answer"] {
 async function statsRows(org: string, request: StatsRequest, context: PlanContext, deps: QueryDeps) {
   const filters = parseFilters(request.filters, request.exclusions);
   const { plan, snapshot, view } = await readPlanned(org, filters, request.groupBy, context, deps, (c) => {
-    const plan = planQuery(request, c);
-    return { plan, blocks: plan.buckets.flatMap((b) => b.blocks) };
+    const current = planQuery(request, c);
+    const blocks = current.buckets.flatMap((b) => b.blocks);
+    const previous = request.compare && planPrevious(request, request.compare, c, current, blocks.length);
+    const previousBlocks = previous ? previous.plan.buckets.flatMap((b) => b.blocks) : [];
+    return {
+      plan: { current, previous, firstPrevious: blocks.length },
+      blocks: [...blocks, ...previousBlocks],
+    };
   });
-  const aggregated = aggregateRows(plan.buckets, snapshot, { filters, groupBy: request.groupBy });
+  const { current, previous } = plan;
+  const aggregated = aggregateRows(current.buckets, snapshot, { filters, groupBy: request.groupBy });
+  const before =
+    previous &&
+    aggregateRows(previous.plan.buckets, snapshot, {
+      filters,
+      groupBy: request.groupBy,
+      firstBlock: plan.firstPrevious,
+    });
   const rows = shapeRows(aggregated, {
     sort: request.sort,
     limit: request.limit,
     other: request.other,
-    fill: request.fill ? plan.rangeBuckets : undefined,
+    fill: request.fill ? current.rangeBuckets : undefined,
+    previous: previous && before && previousLookup(aggregated, before, previous.pairedLabel),
   });
   const value = {
     rows,
     meta: {
-      start_date: plan.meta.start_date,
-      end_date: plan.meta.end_date,
-      granularity: plan.meta.granularity,
+      start_date: current.meta.start_date,
+      end_date: current.meta.end_date,
+      granularity: current.meta.granularity,
       group_by: request.groupBy.length > 0 ? request.groupBy.join(",") : null,
-      timezone: plan.meta.timezone,
+      timezone: current.meta.timezone,
+      ...(previous && {
+        compare: request.compare,
+        previous_start_date: previous.plan.meta.start_date,
+        previous_end_date: previous.plan.meta.end_date,
+      }),
     },
   };
   // Weighed with the pages rendered from it (http/renderedPages.ts), at most a page size of rows each.
   const rendered = RENDERED_PAGES_PER_ANSWER * Math.min(rows.length, MAX_PAGE_SIZE);
   return { value, view, stamp: snapshot.stamp, rows: rows.length + rendered };
+}
+
+/**
+ * docs/contract.md §7 `compare` on /stats: the previous range planned like the range, within what
+ * is left of the request's block budget, and each bucket's label paired with its counterpart's.
+ */
+function planPrevious(
+  request: StatsRequest,
+  kind: CompareKind,
+  context: PlanContext,
+  current: StatsPlan,
+  spent: number,
+) {
+  const previous = previousRange(kind, resolveRange(request, context), context);
+  const budget = { ...context, maxBlocks: (context.maxBlocks ?? Number.POSITIVE_INFINITY) - spent };
+  const plan = planStatsRange(previous.range, request.granularity, budget);
+  const paired = pairBuckets(current.rangeBuckets, plan.rangeBuckets, previous.range, previous.shift);
+  const pairedLabel = new Map<string, string>();
+  current.rangeBuckets.forEach((bucket, i) => {
+    const counterpart = plan.rangeBuckets[paired[i] as number];
+    if (counterpart) pairedLabel.set(bucket.label, counterpart.label);
+  });
+  return { plan, pairedLabel };
 }
 
 /** What one parameter of docs/contract.md §7 needs of another: refused before anything is read. */
@@ -173,7 +230,9 @@ function checkShapeParameters(request: StatsRequest): void {
 function statsParameters(request: StatsRequest): unknown[] {
   const sort = request.sort.map((key) => (key.descending ? "-" : "") + key.field);
   const shape = [sort, request.limit ?? null, request.other, request.fill];
-  return [request.granularity, request.groupBy.join(",") || null, ...shape];
+  // compare follows the other parameters, so a key without it reads as it did before it.
+  const compared = request.compare ? [request.compare] : [];
+  return [request.granularity, request.groupBy.join(",") || null, ...shape, ...compared];
 }
 
 /** One page of `/stats` from the query's rows, kept or computed. */
@@ -194,6 +253,7 @@ export async function queryStats(org: string, request: StatsRequest, deps: Query
           row.label,
           row.sums,
           dimensions.length > 0 ? { dimensions, values: row.group ?? [] } : undefined,
+          row.previous,
         ),
       );
   return { data, pagination, meta: answer.meta, source: answer };
@@ -205,19 +265,30 @@ export type SummaryRequest = CommonRequest;
 async function summaryTotal(org: string, request: SummaryRequest, context: PlanContext, deps: QueryDeps) {
   const filters = parseFilters(request.filters, request.exclusions);
   const { plan, snapshot, view } = await readPlanned(org, filters, [], context, deps, (c) => {
-    const plan = planTotal(request, c);
-    return { plan, blocks: plan.blocks };
+    const range = resolveRange(request, c);
+    const current = planTotalRange(range, c);
+    // docs/contract.md §7 `compare`: the previous range in the same read, within the block budget.
+    const budget = { ...c, maxBlocks: (c.maxBlocks ?? Number.POSITIVE_INFINITY) - current.blocks.length };
+    const previous =
+      request.compare && planTotalRange(previousRange(request.compare, range, c).range, budget);
+    return {
+      plan: { current, previous },
+      blocks: previous ? [...current.blocks, ...previous.blocks] : current.blocks,
+    };
   });
-  const rows = aggregateRows([{ label: "", startMs: plan.range.startMs, blocks: plan.blocks }], snapshot, {
-    filters,
-  });
-  const total = rows.total();
-  return {
-    value: { summary: toSummary(total), meta: plan.meta },
-    view,
-    stamp: snapshot.stamp,
-    rows: 1,
-  };
+  const totalOf = (p: TotalPlan, firstBlock: number) =>
+    aggregateRows([{ label: "", startMs: p.range.startMs, blocks: p.blocks }], snapshot, {
+      filters,
+      firstBlock,
+    }).total();
+  const total = totalOf(plan.current, 0);
+  const summary: Summary = toSummary(total);
+  if (plan.previous) {
+    const before = totalOf(plan.previous, plan.current.blocks.length);
+    summary.previous = toSummary(before);
+    summary.change = summaryChange(total, before);
+  }
+  return { value: { summary, meta: plan.current.meta }, view, stamp: snapshot.stamp, rows: 1 };
 }
 
 export async function querySummary(
@@ -226,7 +297,7 @@ export async function querySummary(
   deps: QueryDeps,
 ): Promise<{ summary: Summary; meta: RangeMeta }> {
   const context = deps.planContext();
-  const key = answerKey("summary", request, [], context);
+  const key = answerKey("summary", request, request.compare ? [request.compare] : [], context);
   return answerCache(deps)(org, key, request.noCache ?? false, () =>
     summaryTotal(org, request, context, deps),
   );

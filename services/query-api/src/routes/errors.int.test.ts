@@ -2,6 +2,7 @@ import { recording } from "@vu/testkit";
 import { type ApiServer, bodyOf, startApiServer } from "@vu/testkit/api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { statsQuerySchema } from "./v1Stats";
+import { summaryQuerySchema } from "./v1StatsSummary";
 
 let api: ApiServer;
 let token: string;
@@ -82,7 +83,8 @@ describe("400 problem details", () => {
     ["/api/v1/stats", 1_001],
     // One more than /stats reads (its seed parameters, timezone and docs/contract.md §7's).
     ["/api/v1/stats", Object.keys(statsQuerySchema.shape).length + 1],
-    ["/api/v1/stats/summary", 9],
+    // One more than the summary reads (the seed's, timezone, exclude[...] and compare).
+    ["/api/v1/stats/summary", Object.keys(summaryQuerySchema.shape).length + 1],
   ])("refuses %s with %i parameters, more than it reads, in one bounded message", async (path, count) => {
     const query = Array.from({ length: count }, (_, i) => `p${i}=1`).join("&");
     const { status, body } = await problem(`${path}?${query}`);

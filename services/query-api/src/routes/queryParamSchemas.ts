@@ -1,6 +1,7 @@
 import "zod-openapi";
 import { DIMENSIONS, type Dimension } from "@vu/events";
 import { z } from "zod";
+import { COMPARE_KINDS } from "../planner";
 import type { RawFilters } from "../query/filters";
 
 /** Query parameters shared by `/stats` and `/stats/summary` (seed "Shared query parameters"). */
@@ -98,3 +99,9 @@ export type FilterQuery = { [K in keyof typeof filterParams]?: string | undefine
 export function rawFilters(query: FilterQuery): RawFilters {
   return Object.fromEntries(DIMENSIONS.map((d) => [d, query[filterParam(d)]]));
 }
+
+/** docs/contract.md §7 `compare`, on /stats and /stats/summary alike. */
+export const compareParam = z.enum(COMPARE_KINDS).optional().meta({
+  description:
+    "Also answers for the previous range: previous_period ends where the range starts and is as long on the wall clock; previous_year is one calendar year earlier in the query zone. /stats rows gain previous_<metric> (the same group in the paired bucket); the summary gains previous and change.",
+});

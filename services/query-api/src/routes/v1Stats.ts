@@ -11,6 +11,7 @@ import { MAX_PAGE_SIZE } from "../query/pagination";
 import { queryStats, type StatsResult } from "../query/statsQuery";
 import { renderStatsCsv } from "../render/statsCsv";
 import {
+  compareParam,
   excludeParams,
   filterParams,
   intParam,
@@ -37,6 +38,7 @@ export const statsQuerySchema = z
     limit: limitParam,
     other: otherParam,
     fill: fillParam,
+    compare: compareParam,
     page: intParam(1, 1, Number.MAX_SAFE_INTEGER),
     page_size: intParam(200, 1, MAX_PAGE_SIZE),
     format: z.enum(["json", "csv"]).default("json"),
@@ -91,6 +93,7 @@ export const registerV1Stats: Register = (router, deps) => {
           limit: query.limit,
           other: query.other,
           fill: query.fill === "zero",
+          compare: query.compare,
           page: query.page,
           pageSize: query.page_size,
           noCache: wantsFreshAnswer(req),
@@ -99,7 +102,8 @@ export const registerV1Stats: Register = (router, deps) => {
       );
       const page = `${query.format}:${query.page}:${query.page_size}`;
       const render = (): string => {
-        if (query.format === "csv") return renderStatsCsv(result.data(), query.group_by);
+        if (query.format === "csv")
+          return renderStatsCsv(result.data(), query.group_by, query.compare !== undefined);
         // Typed as the published response, so a result that drifts from the schema does not compile.
         const body: StatsPage = { data: result.data(), pagination: result.pagination, meta: result.meta };
         return JSON.stringify(body);

@@ -4,13 +4,22 @@ import { z } from "zod";
 import { authOf } from "../http/authenticate";
 import { wantsFreshAnswer } from "../http/cacheControl";
 import { querySummary } from "../query/statsQuery";
-import { excludeParams, filterParams, rangeParams, rawExclusions, rawFilters } from "./queryParamSchemas";
+import {
+  compareParam,
+  excludeParams,
+  filterParams,
+  rangeParams,
+  rawExclusions,
+  rawFilters,
+} from "./queryParamSchemas";
 import { type Register, withQuery } from "./routeDeps";
 
 export const SUMMARY_PATH = "/api/v1/stats/summary";
 
-/** The seed's parameters, then docs/contract.md §7's `exclude[...]` (as on /stats). */
-export const summaryQuerySchema = z.object({ ...rangeParams, ...filterParams, ...excludeParams }).strict();
+/** The seed's parameters, then docs/contract.md §7's `exclude[...]` (as on /stats) and `compare`. */
+export const summaryQuerySchema = z
+  .object({ ...rangeParams, ...filterParams, ...excludeParams, compare: compareParam })
+  .strict();
 
 export const registerV1StatsSummary: Register = (router, deps) => {
   router.get(
@@ -24,6 +33,7 @@ export const registerV1StatsSummary: Register = (router, deps) => {
           timezone: query.timezone,
           filters: rawFilters(query),
           exclusions: rawExclusions(query),
+          compare: query.compare,
           noCache: wantsFreshAnswer(req),
         },
         deps,
