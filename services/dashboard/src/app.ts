@@ -2,11 +2,12 @@ import { ApiError } from "./api/apiError";
 import { type ApiClient, createApiClient } from "./api/client";
 import type { Dimensions } from "./api/types";
 import { tokenStorage } from "./auth/tokenStorage";
-import { bucketStarts, buildSeries } from "./chart/series";
+import { buildSeries } from "./chart/series";
 import { statsQuery } from "./state/apiQuery";
 import { type LoadedView, loadView } from "./state/loadView";
 import { browserZone } from "./state/presets";
 import { updateView, type ViewState, viewStateFromUrl, viewStateToUrl } from "./state/viewState";
+import { TOP_DIMENSIONS } from "./state/vocabulary";
 import { renderCards } from "./ui/cards";
 import { type ChartPanel, createChartPanel } from "./ui/chartPanel";
 import { type Controls, createControls } from "./ui/controls";
@@ -16,9 +17,13 @@ import { formatRange } from "./ui/format";
 import { renderFailure, retryMessage } from "./ui/messages";
 import { renderSignIn } from "./ui/signIn";
 import { renderStatsTable } from "./ui/statsTable";
+import { renderTopTable } from "./ui/topTable";
 
 /** What the page is doing, on `<main data-state>`: for styling, and for tests to wait on. */
 type PageState = "signed-out" | "loading" | "ready" | "empty" | "error";
+
+/** How many members the picker offers for what was typed. */
+const MEMBER_SUGGESTIONS = 20;
 
 const isAbort = (error: unknown) => error instanceof DOMException && error.name === "AbortError";
 const zoneNames = (): string[] => {
@@ -51,13 +56,18 @@ export function startDashboard(main: HTMLElement, signOutButton: HTMLButtonEleme
     { "aria-labelledby": "chart-title" },
     el("h2", { id: "chart-title" }, "Over time"),
   );
+  const topSection = el(
+    "section",
+    { "aria-labelledby": "top-title" },
+    el("h2", { id: "top-title" }, "Top 10"),
+  );
   const csvButton = el("button", { type: "button", class: "secondary" }, "Download CSV");
   const rowsSection = el(
     "section",
     { "aria-labelledby": "rows-title" },
     el("div", { class: "section-head" }, el("h2", { id: "rows-title" }, "Rows"), csvButton),
   );
-  const body = el("div", { class: "view-body" }, summarySection, chartSection, rowsSection);
+  const body = el("div", { class: "view-body" }, summarySection, chartSection, topSection, rowsSection);
   // A view that failed shows only why (and a retry), not empty sections.
   const failure = el("div", { class: "view-failure", hidden: true });
 
@@ -110,7 +120,16 @@ export function startDashboard(main: HTMLElement, signOutButton: HTMLButtonEleme
       status.textContent = "";
       return;
     }
-    controls = createControls(view, dimensions, zoneNames(), (change) => navigate(updateView(view, change)));
+    const client = api;
+    controls = createControls({
+      initial: view,
+      dimensions,
+      zones: zoneNames(),
+      suggestMembers: async (typed) =>
+        (await client.dimensions({ q: typed, limit: MEMBER_SUGGESTIONS, include: "member_emails" }))
+          .member_emails ?? [],
+      onChange: (change) => navigate(updateView(view, change)),
+    });
     main.replaceChildren(controls.element, rangeLine, status, failure, body);
     await refresh();
   }
@@ -168,12 +187,15 @@ export function startDashboard(main: HTMLElement, signOutButton: HTMLButtonEleme
         rows: data.chartRows,
         groupBy: shown.groupBy,
         metric: shown.metric,
-        buckets: bucketStarts(data.range.start, data.range.end, shown.granularity),
       });
       chart = createChartPanel(series, shown, data.chartTruncated);
       replaceContent(chartSection, chart.element);
       chart.mount();
     }
+    replaceContent(
+      topSection,
+      el("div", { class: "top-grid" }, ...TOP_DIMENSIONS.map((d) => renderTopTable(d, data.top[d]))),
+    );
     replaceContent(
       rowsSection,
       renderStatsTable(data.table, shown, {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ApiError } from "./apiError";
-import { createApiClient } from "./client";
+import { createApiClient, nextPageOf } from "./client";
 import type { RetryNotice } from "./retryPolicy";
 import { retryDelaySeconds } from "./retryPolicy";
 
@@ -35,28 +35,32 @@ describe("the API client", () => {
     vi.useRealTimers();
   });
 
+  // In a page the base is the page's own origin; Node's Request needs it spelt out.
+  const baseUrl = "http://dashboard.test";
+
   it("sends the token only in the Authorization header", async () => {
-    const fetch = vi.fn(async (_url: string, _init?: RequestInit) => ok({ app_names: [] }));
-    await createApiClient({
-      token: "sk-vu-secret",
-      fetch: fetch as unknown as typeof globalThis.fetch,
-    }).dimensions();
-    const [url, init] = fetch.mock.calls[0] ?? [];
-    expect(url).toBe("/api/v1/stats/dimensions");
-    expect(new Headers(init?.headers).get("authorization")).toBe("Bearer sk-vu-secret");
-    expect(init?.credentials).toBe("omit");
+    const fetch = vi.fn(async (_request: Request) => ok({ app_names: [] }));
+    await createApiClient({ baseUrl, token: "sk-vu-secret", fetch }).dimensions();
+    const request = fetch.mock.calls[0]?.[0];
+    expect(request?.url).toBe(`${baseUrl}/api/v1/stats/dimensions`);
+    expect(request?.headers.get("authorization")).toBe("Bearer sk-vu-secret");
+    expect(request?.credentials).toBe("omit");
+  });
+
+  it("asks /stats/dimensions for members matching what was typed", async () => {
+    const fetch = vi.fn(async (_request: Request) => ok({ member_emails: ["ada@example.com"] }));
+    const client = createApiClient({ baseUrl, token: "t", fetch });
+    const answer = await client.dimensions({ q: "ada", limit: 20, include: "member_emails" });
+    expect(answer.member_emails).toEqual(["ada@example.com"]);
+    expect(new URL(fetch.mock.calls[0]?.[0].url ?? "").search).toBe("?q=ada&limit=20&include=member_emails");
   });
 
   it("retries a 429 after Retry-After and a 503 with backoff, telling the page each time", async () => {
     const answers = [problem(429, { "retry-after": "3" }), problem(503), ok({ total_recordings: 1 })];
-    const fetch = vi.fn(async () => answers.shift() ?? ok({}));
+    const fetch = vi.fn(async (_request: Request) => answers.shift() ?? ok({}));
     const notices: RetryNotice[] = [];
-    const client = createApiClient({
-      token: "t",
-      fetch: fetch as unknown as typeof globalThis.fetch,
-      onRetry: (n) => notices.push(n),
-    });
-    const result = client.summary(new URLSearchParams("start_date=2026-01-01"));
+    const client = createApiClient({ baseUrl, token: "t", fetch, onRetry: (n) => notices.push(n) });
+    const result = client.summary({ start_date: "2026-01-01" });
     await vi.advanceTimersByTimeAsync(2_999);
     expect(fetch).toHaveBeenCalledTimes(1);
     await vi.advanceTimersByTimeAsync(1);
@@ -71,17 +75,17 @@ describe("the API client", () => {
 
   it("turns other failures into an ApiError carrying the problem body", async () => {
     const body = { errors: [{ parameter: "granularity", message: "must be one of hour, day, week, month" }] };
-    const fetch = vi.fn(async () => problem(400, {}, body));
-    const client = createApiClient({ token: "t", fetch: fetch as unknown as typeof globalThis.fetch });
-    const error = await client.stats(new URLSearchParams()).catch((e: unknown) => e);
+    const fetch = vi.fn(async (_request: Request) => problem(400, {}, body));
+    const client = createApiClient({ baseUrl, token: "t", fetch });
+    const error = await client.stats({}).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).status).toBe(400);
     expect((error as ApiError).problem.errors).toEqual(body.errors);
   });
 
-  it("reads a CSV page's file name and next link from the API's headers", async () => {
+  it("reads a CSV page's file name and next page from the API's headers", async () => {
     const fetch = vi.fn(
-      async () =>
+      async (_request: Request) =>
         new Response("time_bucket,recording_count\r\n", {
           headers: {
             "content-disposition":
@@ -90,11 +94,20 @@ describe("the API client", () => {
           },
         }),
     );
-    const client = createApiClient({ token: "t", fetch: fetch as unknown as typeof globalThis.fetch });
-    expect(await client.csv(new URLSearchParams("format=csv"))).toEqual({
+    const client = createApiClient({ baseUrl, token: "t", fetch });
+    expect(await client.csv({ page: 1 })).toEqual({
       text: "time_bucket,recording_count\r\n",
       filename: "usage-stats_20261101T0000+0100_20261201T0000+0100.csv",
-      next: "/api/v1/stats?format=csv&page=2",
+      nextPage: 2,
     });
+    const request = fetch.mock.calls[0]?.[0];
+    expect(new URL(request?.url ?? "").searchParams.get("format")).toBe("csv");
+    expect(request?.headers.get("accept")).toBe("text/csv");
+  });
+
+  it("reads the next page from a Link header, none on the last page", () => {
+    expect(nextPageOf('</api/v1/stats?page=3&page_size=1000>; rel="next"')).toBe(3);
+    expect(nextPageOf('</api/v1/stats?page=1>; rel="prev"')).toBeNull();
+    expect(nextPageOf(null)).toBeNull();
   });
 });

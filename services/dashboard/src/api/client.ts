@@ -1,82 +1,86 @@
+import { createUsageStatsClient } from "@vu/client";
 import { ApiError, problemOf } from "./apiError";
-import { type RetryNotice, retryDelaySeconds } from "./retryPolicy";
-import type { Dimensions, StatsPage, Summary } from "./types";
+import { createRetryingFetch } from "./retryingFetch";
+import type { RetryNotice } from "./retryPolicy";
+import type { DimensionsQuery, Problem, StatsPage, StatsQuery, SummaryQuery } from "./types";
 
 export interface ApiClientOptions {
-  /** The API's base path; the dashboard is served by the API, so the same origin. */
+  /** The API's origin; the dashboard is served by the API, so its own (empty). */
   baseUrl?: string;
   token: string;
   /** Told before each wait for a retry, so the page can say what is happening. */
   onRetry?: (notice: RetryNotice) => void;
-  fetch?: typeof fetch;
+  fetch?: (request: Request) => Promise<Response>;
 }
 
 export interface CsvFile {
   text: string;
   filename: string;
-  /** The URL of the next page (`Link: <...>; rel="next"`), null on the last. */
-  next: string | null;
+  /** The page named by `Link: <...>; rel="next"`, null on the last. */
+  nextPage: number | null;
 }
-
-const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener("abort", () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    });
-  });
 
 const FILENAME = /filename="([^"]+)"/;
 const NEXT_LINK = /<([^>]+)>;\s*rel="next"/;
 
-/**
- * The three public operations, with the token only ever in the Authorization header. 429 and 503
- * are retried (after Retry-After, or with backoff); every other failure is an ApiError carrying
- * the problem body.
- */
-export function createApiClient({
-  baseUrl = "/api/v1",
-  token,
-  onRetry,
-  fetch: fetchFn = fetch,
-}: ApiClientOptions) {
-  async function request(url: string, accept: string, signal?: AbortSignal): Promise<Response> {
-    for (let attempt = 1; ; attempt++) {
-      const response = await fetchFn(url, {
-        headers: { authorization: `Bearer ${token}`, accept },
-        // The token is a header, never a cookie or a URL: nothing for the browser to remember.
-        credentials: "omit",
-        cache: "no-store",
-        referrerPolicy: "no-referrer",
-        ...(signal ? { signal } : {}),
-      });
-      if (response.ok) return response;
-      const wait = retryDelaySeconds(response.status, response.headers.get("retry-after"), attempt);
-      if (wait === null) throw new ApiError(response.status, await problemOf(response));
-      await response.body?.cancel();
-      onRetry?.({ status: response.status as 429 | 503, waitSeconds: wait, attempt });
-      await sleep(wait * 1000, signal);
-    }
-  }
-  const url = (path: string, params?: URLSearchParams) =>
-    `${baseUrl}${path}${params && params.size > 0 ? `?${params}` : ""}`;
-  const json = async <T>(path: string, params?: URLSearchParams, signal?: AbortSignal): Promise<T> =>
-    (await (await request(url(path, params), "application/json", signal)).json()) as T;
+/** The page number of the API's `rel="next"` link, null without one. */
+export function nextPageOf(link: string | null): number | null {
+  const target = NEXT_LINK.exec(link ?? "")?.[1];
+  if (target === undefined) return null;
+  const page = new URL(target, "http://next.invalid").searchParams.get("page");
+  return page !== null && /^\d+$/.test(page) ? Number(page) : null;
+}
 
+interface Answer<T> {
+  data?: T;
+  error?: unknown;
+  response: Response;
+}
+
+/** The answer's data, or an ApiError carrying the problem the API sent (docs/contract.md §3). */
+async function dataOf<T>(answer: Answer<T>): Promise<T> {
+  if (answer.response.ok && answer.data !== undefined) return answer.data;
+  const problem =
+    answer.error && typeof answer.error === "object"
+      ? (answer.error as Problem)
+      : await problemOf(answer.response);
+  throw new ApiError(answer.response.status, problem);
+}
+
+/**
+ * The three public operations through the typed client (@vu/client), the token only ever in the
+ * Authorization header. 429 and 503 are retried (after Retry-After, or with backoff); every other
+ * failure is an ApiError carrying the problem body.
+ */
+export function createApiClient({ baseUrl = "", token, onRetry, fetch: fetchFn }: ApiClientOptions) {
+  const client = createUsageStatsClient({
+    baseUrl,
+    token,
+    fetch: createRetryingFetch(fetchFn ?? ((request) => fetch(request)), onRetry),
+  });
   return {
-    dimensions: (signal?: AbortSignal) => json<Dimensions>("/stats/dimensions", undefined, signal),
-    summary: (params: URLSearchParams, signal?: AbortSignal) =>
-      json<Summary>("/stats/summary", params, signal),
-    stats: (params: URLSearchParams, signal?: AbortSignal) => json<StatsPage>("/stats", params, signal),
-    /** One page of `format=csv`, as the API wrote it; `next` follows its Link header. */
-    async csv(pageUrl: string | URLSearchParams, signal?: AbortSignal): Promise<CsvFile> {
-      const target = typeof pageUrl === "string" ? pageUrl : url("/stats", pageUrl);
-      const response = await request(target, "text/csv", signal);
-      const filename =
-        FILENAME.exec(response.headers.get("content-disposition") ?? "")?.[1] ?? "usage-stats.csv";
-      const next = NEXT_LINK.exec(response.headers.get("link") ?? "")?.[1] ?? null;
-      return { text: await response.text(), filename, next };
+    dimensions: async (query?: DimensionsQuery, signal?: AbortSignal) =>
+      dataOf(await client.GET("/api/v1/stats/dimensions", { params: { query }, signal })),
+    summary: async (query: SummaryQuery, signal?: AbortSignal) =>
+      dataOf(await client.GET("/api/v1/stats/summary", { params: { query }, signal })),
+    // The operation answers JSON or CSV (format=csv); without `format`, always the JSON page.
+    stats: async (query: Omit<StatsQuery, "format">, signal?: AbortSignal): Promise<StatsPage> =>
+      (await dataOf(await client.GET("/api/v1/stats", { params: { query }, signal }))) as StatsPage,
+    /** One page of `format=csv`, as the API wrote it; `nextPage` follows its Link header. */
+    async csv(query: StatsQuery, signal?: AbortSignal): Promise<CsvFile> {
+      const answer = await client.GET("/api/v1/stats", {
+        params: { query: { ...query, format: "csv" } },
+        parseAs: "text",
+        headers: { accept: "text/csv" },
+        signal,
+      });
+      const text = await dataOf(answer);
+      const disposition = answer.response.headers.get("content-disposition") ?? "";
+      return {
+        text,
+        filename: FILENAME.exec(disposition)?.[1] ?? "usage-stats.csv",
+        nextPage: nextPageOf(answer.response.headers.get("link")),
+      };
     },
   };
 }

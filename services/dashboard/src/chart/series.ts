@@ -1,11 +1,13 @@
 import type { Dimension } from "@vu/events/vocabulary";
-import type { DateTime, DateTimeUnit } from "luxon";
 import type { StatsRow } from "../api/types";
-import { CHART_METRIC_LABELS, type ChartMetric, type Granularity } from "../state/vocabulary";
+import { CHART_METRIC_LABELS, type ChartMetric } from "../state/vocabulary";
 import { SERIES_COLOURS } from "./palette";
 
-/** A group's key in a series: its value, null for "no language model", or all the groups past the top. */
-export type SeriesKey = string | null | typeof OTHER;
+/** A group: its value in each grouped dimension, in the order grouped (null: no language model). */
+export type GroupValues = readonly (string | null)[];
+
+/** A series' key: its group (empty when ungrouped), or all the groups past the top. */
+export type SeriesKey = GroupValues | typeof OTHER;
 export const OTHER: unique symbol = Symbol("other");
 
 export interface ChartSeries {
@@ -39,106 +41,101 @@ const toMetricUnit = (metric: ChartMetric, sum: number): number =>
 export const groupLabel = (dimension: Dimension, value: string | null): string =>
   value === null ? (dimension === "language_model" ? "(no language model)" : "(none)") : value;
 
-const LUXON_UNIT: Readonly<Record<Granularity, DateTimeUnit>> = {
-  hour: "hour",
-  day: "day",
-  week: "week", // ISO weeks, Monday first, as the API's
-  month: "month",
-};
+/** A group's label: each dimension's value in words, joined in the order grouped. */
+export const groupsLabel = (groupBy: readonly Dimension[], values: GroupValues): string =>
+  groupBy.map((dimension, i) => groupLabel(dimension, values[i] ?? null)).join(" · ");
 
-/**
- * Every bucket start of [start, end) in the zone's calendar, epoch ms: the chart shows empty
- * buckets as zero rather than joining the buckets around them (the API lists only buckets with
- * recordings). Capped, as the API caps a query at 10,000 buckets.
- */
-export function bucketStarts(start: DateTime, end: DateTime, granularity: Granularity): number[] {
-  const unit = LUXON_UNIT[granularity];
-  const starts: number[] = [];
-  for (let t = start.startOf(unit); t < end && starts.length <= 10_000; t = t.plus({ [unit]: 1 })) {
-    starts.push(t.toMillis());
-  }
-  return starts;
-}
+/** A row's group: its value in each grouped dimension. */
+export const rowGroup = (row: StatsRow, groupBy: readonly Dimension[]): GroupValues =>
+  groupBy.map((dimension) => row[dimension] ?? null);
 
 export interface BuildSeriesOptions {
+  /** The API's rows; with `fill=zero` every bucket of the range has rows, zeros included. */
   rows: readonly StatsRow[];
-  groupBy: Dimension | null;
+  groupBy: readonly Dimension[];
   metric: ChartMetric;
-  /** Buckets to show even without rows (bucketStarts); rows in other buckets are added too. */
-  buckets?: readonly number[];
   topGroups?: number;
 }
 
-/** Orders groups biggest first; ties by value in byte order, null last (as the API orders rows). */
-function compareGroups(a: [string | null, number], b: [string | null, number]): number {
-  if (a[1] !== b[1]) return b[1] - a[1];
-  if (a[0] === b[0]) return 0;
-  if (a[0] === null) return 1;
-  if (b[0] === null) return -1;
-  return a[0] < b[0] ? -1 : 1;
+/** Orders values as the API orders groups: byte order, null last. */
+function compareValues(a: GroupValues, b: GroupValues): number {
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    const x = a[i] ?? null;
+    const y = b[i] ?? null;
+    if (x === y) continue;
+    if (x === null) return 1;
+    if (y === null) return -1;
+    return x < y ? -1 : 1;
+  }
+  return 0;
+}
+
+interface GroupSums {
+  values: GroupValues;
+  /** Per bucket, in the API's integer units. */
+  sums: number[];
+  total: number;
+}
+
+/** Sums per group and bucket; `x` are the buckets' starts in ms, ascending. */
+function sumByGroup(rows: readonly StatsRow[], groupBy: readonly Dimension[], metric: ChartMetric) {
+  const field = METRIC_FIELD[metric];
+  const xMs = [...new Set(rows.map((row) => Date.parse(row.time_bucket)))].sort((a, b) => a - b);
+  const index = new Map(xMs.map((ms, i) => [ms, i]));
+  const groups = new Map<string, GroupSums>();
+  for (const row of rows) {
+    const values = rowGroup(row, groupBy);
+    const id = JSON.stringify(values);
+    let group = groups.get(id);
+    if (!group) {
+      group = { values, sums: new Array<number>(xMs.length).fill(0), total: 0 };
+      groups.set(id, group);
+    }
+    const i = index.get(Date.parse(row.time_bucket)) ?? 0;
+    group.sums[i] = (group.sums[i] ?? 0) + row[field];
+    group.total += row[field];
+  }
+  return { xMs, groups: [...groups.values()] };
 }
 
 /**
- * The chart's series from the API's rows: one series when ungrouped; when grouped, one per group
- * for the biggest groups over the whole range (by the plotted metric) and "Other" for the rest.
+ * The chart's series from the API's rows: one series when ungrouped; when grouped (by one
+ * dimension or a combination), one per group for the biggest groups over the whole range (by the
+ * plotted metric; ties in the API's order) and "Other" for the rest.
  */
 export function buildSeries({
   rows,
   groupBy,
   metric,
-  buckets = [],
   topGroups = TOP_GROUPS,
 }: BuildSeriesOptions): ChartData {
-  const field = METRIC_FIELD[metric];
-  const bucketMs = new Set(buckets);
-  for (const row of rows) bucketMs.add(Date.parse(row.time_bucket));
-  const xMs = [...bucketMs].sort((a, b) => a - b);
-  const index = new Map(xMs.map((ms, i) => [ms, i]));
-
-  // Sums per group and bucket, in the API's integer units.
-  const sums = new Map<string | null, number[]>();
-  for (const row of rows) {
-    const group = groupBy === null ? null : ((row[groupBy] as string | null | undefined) ?? null);
-    let values = sums.get(group);
-    if (!values) {
-      values = new Array<number>(xMs.length).fill(0);
-      sums.set(group, values);
-    }
-    const i = index.get(Date.parse(row.time_bucket)) ?? 0;
-    values[i] = (values[i] ?? 0) + row[field];
-  }
+  const { xMs, groups } = sumByGroup(rows, groupBy, metric);
   const x = xMs.map((ms) => ms / 1000);
-  const finish = (key: SeriesKey, label: string, raw: number[]): ChartSeries => {
-    const values = raw.map((v) => toMetricUnit(metric, v));
-    return {
-      key,
-      label,
-      values,
-      total: toMetricUnit(
-        metric,
-        raw.reduce((a, b) => a + b, 0),
-      ),
-    };
-  };
+  const finish = (key: SeriesKey, label: string, raw: readonly number[], total: number): ChartSeries => ({
+    key,
+    label,
+    values: raw.map((v) => toMetricUnit(metric, v)),
+    total: toMetricUnit(metric, total),
+  });
 
-  if (groupBy === null) {
-    const raw = sums.get(null) ?? new Array<number>(xMs.length).fill(0);
-    return { x, series: [finish(null, CHART_METRIC_LABELS[metric], raw)], otherGroups: 0 };
+  if (groupBy.length === 0) {
+    const only = groups[0] ?? { values: [], sums: new Array<number>(xMs.length).fill(0), total: 0 };
+    return { x, series: [finish([], CHART_METRIC_LABELS[metric], only.sums, only.total)], otherGroups: 0 };
   }
-  const ranked = [...sums.entries()]
-    .map(([group, values]) => [group, values.reduce((a, b) => a + b, 0)] as [string | null, number])
-    .sort(compareGroups);
+  const ranked = groups.sort((a, b) => b.total - a.total || compareValues(a.values, b.values));
   const shown = ranked.slice(0, topGroups);
   const rest = ranked.slice(shown.length);
-  const series = shown.map(([group]) => finish(group, groupLabel(groupBy, group), sums.get(group) ?? []));
+  const series = shown.map((g) => finish(g.values, groupsLabel(groupBy, g.values), g.sums, g.total));
   if (rest.length > 0) {
     const other = new Array<number>(xMs.length).fill(0);
-    for (const [group] of rest) {
-      (sums.get(group) ?? []).forEach((v, i) => {
+    for (const group of rest) {
+      group.sums.forEach((v, i) => {
         other[i] = (other[i] ?? 0) + v;
       });
     }
-    series.push(finish(OTHER, `Other (${rest.length} ${rest.length === 1 ? "group" : "groups"})`, other));
+    const total = rest.reduce((n, g) => n + g.total, 0);
+    const label = `Other (${rest.length} ${rest.length === 1 ? "group" : "groups"})`;
+    series.push(finish(OTHER, label, other, total));
   }
   return { x, series, otherGroups: rest.length };
 }

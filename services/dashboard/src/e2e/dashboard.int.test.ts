@@ -1,11 +1,12 @@
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
+import type { Dimension } from "@vu/events/vocabulary";
 import { stderrLog } from "@vu/infra";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { StatsPage, StatsRow, Summary } from "../api/types";
 import { type DashboardStack, startDashboardStack } from "./dashboardStack";
-import { readCards, readChart, readTable, recordApiRequests, settled } from "./pageReaders";
+import { readCards, readChart, readTable, readTopTable, recordApiRequests, settled } from "./pageReaders";
 
 // The dashboard as a user meets it: headless Chromium (Debian's package, driven by playwright-core)
 // against the real API, over recordings produced to Kafka and counted by the real worker. What the
@@ -43,6 +44,14 @@ async function act(page: Page, recorder: ReturnType<typeof recordApiRequests>, a
   return settled(page);
 }
 
+/** The rows table's /stats requests: neither the chart's (fill) nor the top 10's (limit). */
+const tableQueries = (recorder: ReturnType<typeof recordApiRequests>) =>
+  recorder
+    .urls()
+    .filter(
+      (u) => u.pathname === "/api/v1/stats" && !u.searchParams.has("fill") && !u.searchParams.has("limit"),
+    );
+
 /** Every row of a /stats query, all pages (the chart's input). */
 async function allRows(firstPage: URL): Promise<StatsRow[]> {
   const rows: StatsRow[] = [];
@@ -68,13 +77,17 @@ const inChartUnit = (metric: keyof typeof METRIC_FIELD, sum: number) =>
 async function expectPageMatchesApi(page: Page, urls: URL[]): Promise<void> {
   const summaryUrl = last(urls.filter((u) => u.pathname === "/api/v1/stats/summary"));
   const stats = urls.filter((u) => u.pathname === "/api/v1/stats");
-  const chartUrl = last(stats.filter((u) => u.searchParams.get("page_size") === "1000"));
-  const tableUrl = last(stats.filter((u) => u.searchParams.get("page_size") !== "1000"));
-  // One resolved range for every part of the view.
-  for (const url of [chartUrl, tableUrl]) {
-    for (const key of ["start_date", "end_date", "timezone"]) {
-      expect(url.searchParams.get(key), key).toBe(summaryUrl.searchParams.get(key));
-    }
+  // The chart asks for every bucket (fill=zero), the top tables for a ranking (limit), the table neither.
+  const chartUrl = last(stats.filter((u) => u.searchParams.get("fill") === "zero"));
+  const tableUrl = last(stats.filter((u) => !u.searchParams.has("fill") && !u.searchParams.has("limit")));
+  const topUrls = TOP.map((dimension) =>
+    last(stats.filter((u) => u.searchParams.has("limit") && u.searchParams.get("group_by") === dimension)),
+  );
+  // One resolved range, and the same filters and exclusions, for every part of the view.
+  const shared = (url: URL) =>
+    [...url.searchParams].filter(([key]) => /^(start_date|end_date|timezone|filter\[|exclude\[)/.test(key));
+  for (const url of [chartUrl, tableUrl, ...topUrls]) {
+    expect(shared(url), `${url}`).toEqual(shared(summaryUrl));
   }
 
   const summary = await apiJson<Summary>(summaryUrl);
@@ -89,7 +102,7 @@ async function expectPageMatchesApi(page: Page, urls: URL[]): Promise<void> {
   const view = new URL(page.url()).searchParams;
   const metric = (view.get("metric") ?? "recordings") as keyof typeof METRIC_FIELD;
   const field = METRIC_FIELD[metric];
-  const groupBy = chartUrl.searchParams.get("group_by") as keyof StatsRow | null;
+  const groupBy = (chartUrl.searchParams.get("group_by")?.split(",") ?? []) as Dimension[];
   const rows = await allRows(chartUrl);
   const chart = await readChart(page);
   // Per bucket, the stack's height is the API's sum of that bucket.
@@ -106,13 +119,13 @@ async function expectPageMatchesApi(page: Page, urls: URL[]): Promise<void> {
   const emptyBuckets = [...chartTotals].filter(([bucket]) => !perBucket.has(bucket));
   expect(emptyBuckets.every(([, sum]) => sum === 0)).toBe(true);
   // Per group, each named series is the API's rows of that group.
-  if (groupBy) {
+  // fill=zero: every bucket of the range is in the API's answer and on the chart.
+  expect(chart.rows.map((r) => r.bucketMs)).toEqual([...perBucket.keys()].sort((a, b) => a - b));
+  if (groupBy.length > 0) {
     chart.labels.forEach((label, i) => {
       if (label.startsWith("Other (")) return;
-      // A null group is labelled in words, "(no language model)".
-      const fromApi = rows.filter((r) =>
-        r[groupBy] === null ? label.startsWith("(") : r[groupBy] === label,
-      );
+      const fromApi = rows.filter((r) => labelOf(r, groupBy) === label);
+      expect(fromApi.length, label).toBeGreaterThan(0);
       const plotted = chart.rows.reduce((n, r) => n + (r.values[i] ?? 0), 0);
       expect(plotted, label).toBeCloseTo(
         inChartUnit(
@@ -123,7 +136,23 @@ async function expectPageMatchesApi(page: Page, urls: URL[]): Promise<void> {
       );
     });
   }
+
+  // The top 10 tables: the API's ranking, "(other)" last; together they are the whole range.
+  for (const [i, dimension] of TOP.entries()) {
+    const top = await apiJson<StatsPage>(topUrls[i] as URL);
+    // One bucket, the whole range: the table leaves out its time_bucket.
+    expect(new Set(top.data.map((r) => r.time_bucket))).toEqual(new Set([top.meta.start_date]));
+    const ranked = top.data.map(({ time_bucket: _, ...row }) => row);
+    expect(await readTopTable(page, dimension), dimension).toEqual(ranked);
+    expect(top.data.reduce((n, r) => n + r.recording_count, 0)).toBe(summary.total_recordings);
+  }
 }
+
+const TOP = ["member_email", "app_name"] as const;
+
+/** A group's label as the chart writes it: the values in the order grouped, null in words. */
+const labelOf = (row: StatsRow, groupBy: readonly Dimension[]) =>
+  groupBy.map((d) => row[d] ?? (d === "language_model" ? "(no language model)" : "(none)")).join(" · ");
 
 describe("the dashboard in headless Chromium", () => {
   it("signs in, follows zone, granularity, group_by and a filter, and shows exactly the API's numbers", async () => {
@@ -168,7 +197,7 @@ describe("the dashboard in headless Chromium", () => {
         .selectOption("last_quarter")
         .then(() => undefined),
     );
-    expect(last(recorder.urls()).searchParams.get("granularity")).toBe("week");
+    expect(last(tableQueries(recorder)).searchParams.get("granularity")).toBe("week");
     await expectPageMatchesApi(page, recorder.urls());
 
     await act(page, recorder, () =>
@@ -190,7 +219,7 @@ describe("the dashboard in headless Chromium", () => {
     );
     await act(page, recorder, () => page.getByRole("button", { name: "Next" }).click());
     expect(new URL(page.url()).searchParams.get("page")).toBe("2");
-    expect(last(recorder.urls()).searchParams.get("page_size")).toBe("25");
+    expect(last(tableQueries(recorder)).searchParams.get("page_size")).toBe("25");
     await expectPageMatchesApi(page, recorder.urls());
 
     const apps = await page.locator('select[name="filter-app_name"] option').allTextContents();
@@ -216,6 +245,115 @@ describe("the dashboard in headless Chromium", () => {
     expect(await page.getByLabel("Time zone").inputValue()).toBe("America/New_York");
     await expectPageMatchesApi(page, recorder.urls());
 
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it("groups by two dimensions, leaves values out, picks members from the API and ranks the top 10", async () => {
+    const context = await stack.newContext({
+      viewport: { width: 1280, height: 800 },
+      timezoneId: "Asia/Kathmandu",
+    });
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on("pageerror", (e) => problems.push(e.message));
+    const recorder = recordApiRequests(page);
+    // Every recording of the stack (its 200 days), so every member is in the range.
+    const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+    const from = day(Date.now() - 202 * 86_400_000);
+    await page.goto(
+      `/dashboard/?range=custom&from=${from}&to=${day(Date.now() + 86_400_000)}&granularity=month`,
+    );
+    expect(await act(page, recorder, () => signIn(page))).toBe("ready");
+    await expectPageMatchesApi(page, recorder.urls());
+    expect((await readCards(page)).total_recordings).toBe(stack.recordings);
+    // Twelve members: ten ranked, and the exact rest in one "(other)" row, last.
+    const everyone = await apiJson<{ member_emails: string[] }>(
+      new URL("/api/v1/stats/dimensions?include=member_emails", stack.api.baseUrl),
+    );
+    expect(everyone.member_emails.length).toBeGreaterThan(10);
+    const members = await readTopTable(page, "member_email");
+    expect(members).toHaveLength(11);
+    expect(members.at(-1)?.member_email).toBe("(other)");
+
+    // Two dimensions: app × voice model, one column and one chart series per combination.
+    await act(page, recorder, () =>
+      page
+        .getByLabel("Group by")
+        .selectOption("app_name")
+        .then(() => undefined),
+    );
+    await act(page, recorder, () =>
+      page
+        .getByLabel("And by")
+        .selectOption("voice_model")
+        .then(() => undefined),
+    );
+    expect(new URL(page.url()).searchParams.get("group_by")).toBe("app_name,voice_model");
+    expect(last(recorder.urls().filter((u) => u.searchParams.has("fill"))).searchParams.get("group_by")).toBe(
+      "app_name,voice_model",
+    );
+    await expectPageMatchesApi(page, recorder.urls());
+    expect(Object.keys((await readTable(page))[0] ?? {})).toEqual(
+      expect.arrayContaining(["app_name", "voice_model"]),
+    );
+    expect((await readChart(page)).labels[0]).toContain(" · ");
+
+    // Leave an app out: exclude[app_name] on every request, and the app gone from every part.
+    const unfiltered = await readCards(page);
+    const apps = await page.locator('select[name="filter-app_name"] option').allTextContents();
+    const leftOut = apps[0] ?? "";
+    await act(page, recorder, () =>
+      page
+        .locator('select[name="filter-app_name"]')
+        .selectOption([leftOut])
+        .then(() => undefined),
+    );
+    await act(page, recorder, () => page.getByRole("checkbox", { name: "Leave these out (App)" }).check());
+    expect(new URL(page.url()).searchParams.get("exclude[app_name]")).toBe(leftOut);
+    expect(new URL(page.url()).searchParams.has("filter[app_name]")).toBe(false);
+    for (const url of recorder.urls().filter((u) => u.pathname !== "/api/v1/stats/dimensions")) {
+      expect(url.searchParams.get("exclude[app_name]"), `${url}`).toBe(leftOut);
+    }
+    await expectPageMatchesApi(page, recorder.urls());
+    expect((await readTable(page)).some((row) => row.app_name === leftOut)).toBe(false);
+    expect((await readTopTable(page, "app_name")).some((row) => row.app_name === leftOut)).toBe(false);
+    expect((await readCards(page)).total_recordings).toBeLessThan(unfiltered.total_recordings ?? 0);
+
+    // The member picker asks /stats/dimensions for what is typed and offers the API's members.
+    const member = String(members[0]?.member_email);
+    const typed = member.slice(0, 3);
+    recorder.clear();
+    await page.getByLabel("Members", { exact: true }).fill(typed);
+    await expect.poll(() => page.locator("#member-suggestions").getAttribute("data-for")).toBe(typed);
+    const asked = last(recorder.urls().filter((u) => u.pathname === "/api/v1/stats/dimensions"));
+    expect(asked.searchParams.get("q")).toBe(typed);
+    expect(asked.searchParams.get("include")).toBe("member_emails");
+    const offered = await page
+      .locator("#member-suggestions option")
+      .evaluateAll((options) => options.map((o) => o.getAttribute("value")));
+    const { member_emails } = await apiJson<{ member_emails: string[] }>(asked);
+    expect(offered).toEqual(member_emails);
+    expect(offered).toContain(member);
+    // Chosen, then left out: exclude[member_email] beside exclude[app_name].
+    await act(page, recorder, async () => {
+      await page.getByLabel("Members", { exact: true }).fill(member);
+      await page.getByLabel("Members", { exact: true }).press("Enter");
+    });
+    expect(new URL(page.url()).searchParams.get("filter[member_email]")).toBe(member);
+    await expectPageMatchesApi(page, recorder.urls());
+    await act(page, recorder, () => page.getByRole("checkbox", { name: "Leave these out (Member)" }).check());
+    expect(new URL(page.url()).searchParams.get("exclude[member_email]")).toBe(member);
+    await expectPageMatchesApi(page, recorder.urls());
+    expect((await readTopTable(page, "member_email")).some((row) => row.member_email === member)).toBe(false);
+
+    // The whole view, exclusions and both dimensions, comes back from the URL alone.
+    const bookmark = page.url();
+    await act(page, recorder, () => page.reload().then(() => undefined));
+    expect(page.url()).toBe(bookmark);
+    await expect.poll(() => page.getByLabel("And by").inputValue()).toBe("voice_model");
+    expect(await page.getByRole("checkbox", { name: "Leave these out (App)" }).isChecked()).toBe(true);
+    await expectPageMatchesApi(page, recorder.urls());
     expect(problems).toEqual([]);
     await context.close();
   });
@@ -257,10 +395,9 @@ describe("the dashboard in headless Chromium", () => {
     // A query the API refuses: more than 10,000 hourly buckets.
     await page.goto("/dashboard/?range=custom&from=2020-01-01&to=2026-01-01&granularity=hour&timezone=UTC");
     expect(await settled(page)).toBe("error");
-    const refused = await stack.api.get(
-      `${last(recorder.urls()).pathname}${last(recorder.urls()).search}`,
-      token,
-    );
+    // The rows table's query (the top 10 ask for one bucket, which the API answers).
+    const tableQuery = last(recorder.urls().filter((u) => u.searchParams.get("granularity") === "hour"));
+    const refused = await stack.api.get(`${tableQuery.pathname}${tableQuery.search}`, token);
     const problem = (await refused.json()) as { errors: { parameter: string; message: string }[] };
     expect(refused.status).toBe(400);
     const failure = await page.locator(".failure").textContent();

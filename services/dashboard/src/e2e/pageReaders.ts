@@ -18,9 +18,9 @@ export async function readCards(page: Page): Promise<Record<string, number>> {
   );
 }
 
-/** The table's rows as the API's row objects (from each cell's `data-field` / `data-value`). */
-export async function readTable(page: Page): Promise<Record<string, string | number | null>[]> {
-  return page.$$eval("table.stats tbody tr", (rows) =>
+/** Rows of a table as the API's row objects (from each cell's `data-field` / `data-value`). */
+async function readRows(page: Page, rowSelector: string): Promise<Record<string, string | number | null>[]> {
+  return page.$$eval(rowSelector, (rows) =>
     rows.map((row) =>
       Object.fromEntries(
         [...row.querySelectorAll("[data-field]")].map((cell) => {
@@ -34,6 +34,13 @@ export async function readTable(page: Page): Promise<Record<string, string | num
     ),
   );
 }
+
+/** The rows table's rows as the API's row objects. */
+export const readTable = (page: Page) => readRows(page, "table.stats tbody tr");
+
+/** A "top 10" table's rows (without their rank) as the API's row objects, "(other)" row included. */
+export const readTopTable = (page: Page, dimension: string) =>
+  readRows(page, `.top-block[data-dimension="${dimension}"] tbody tr`);
 
 export interface ChartTable {
   labels: string[];

@@ -1,7 +1,8 @@
-import { DIMENSIONS } from "@vu/events/vocabulary";
+import { DIMENSIONS, type Dimension } from "@vu/events/vocabulary";
+import type { StatsQuery, SummaryQuery } from "../api/types";
 import { apiInstant, customRange, presetRange, type ZonedRange } from "./presets";
 import type { ViewState } from "./viewState";
-import { filterParam } from "./vocabulary";
+import { excludeParam, filterParam, TOP_N } from "./vocabulary";
 
 /**
  * The view's range at `nowMs`. A custom range that cannot be read falls back to the last 30 days
@@ -16,20 +17,25 @@ export function viewRange(view: ViewState, nowMs: number): ZonedRange {
 }
 
 /**
- * The parameters `/stats/summary` takes (seed: range and filters) plus the zone. The range is
- * resolved once per view and passed to every request, so cards, chart and table count the same
- * instants.
+ * The parameters `/stats/summary` takes: the range, the zone, the filters and the exclusions. The
+ * range is resolved once per view and passed to every request, so cards, chart and tables count the
+ * same instants.
  */
-export function summaryQuery(view: ViewState, range: ZonedRange): URLSearchParams {
-  const params = new URLSearchParams();
-  params.set("start_date", apiInstant(range.start));
-  params.set("end_date", apiInstant(range.end));
-  params.set("timezone", view.timezone);
+export function summaryQuery(view: ViewState, range: ZonedRange): SummaryQuery {
+  const query: SummaryQuery = {
+    start_date: apiInstant(range.start),
+    end_date: apiInstant(range.end),
+    timezone: view.timezone,
+  };
   for (const dimension of DIMENSIONS) {
-    const values = view.filters[dimension];
-    if (values.length > 0) params.set(filterParam(dimension), values.join(","));
+    const kept = view.filters[dimension];
+    if (kept.length > 0) query[filterParam(dimension)] = kept.join(",");
   }
-  return params;
+  for (const dimension of DIMENSIONS) {
+    const left = view.exclude[dimension];
+    if (left.length > 0) query[excludeParam(dimension)] = left.join(",");
+  }
+  return query;
 }
 
 export interface StatsPaging {
@@ -38,13 +44,38 @@ export interface StatsPaging {
   format?: "json" | "csv";
 }
 
-/** The parameters of `/stats`: the summary's plus granularity, group_by, paging and format. */
-export function statsQuery(view: ViewState, range: ZonedRange, paging: StatsPaging): URLSearchParams {
-  const params = summaryQuery(view, range);
-  params.set("granularity", view.granularity);
-  if (view.groupBy !== null) params.set("group_by", view.groupBy);
-  params.set("page", String(paging.page));
-  params.set("page_size", String(paging.pageSize));
-  if (paging.format === "csv") params.set("format", "csv");
-  return params;
+/** The parameters of `/stats` for the table and the CSV: the summary's plus granularity, group_by and paging. */
+export function statsQuery(view: ViewState, range: ZonedRange, paging: StatsPaging): StatsQuery {
+  return {
+    ...summaryQuery(view, range),
+    granularity: view.granularity,
+    ...(view.groupBy.length > 0 ? { group_by: view.groupBy.join(",") } : {}),
+    page: paging.page,
+    page_size: paging.pageSize,
+    ...(paging.format === "csv" ? { format: "csv" as const } : {}),
+  };
+}
+
+/**
+ * The chart's `/stats`: the table's with every bucket of the range (`fill=zero`), so an empty
+ * bucket is a zero the API answered, not one the page made up.
+ */
+export function chartQuery(view: ViewState, range: ZonedRange, paging: StatsPaging): StatsQuery {
+  return { ...statsQuery(view, range, paging), fill: "zero" };
+}
+
+/**
+ * A "top 10" table: one bucket for the whole range (`granularity=all`), the dimension's groups by
+ * minutes, the first TOP_N and one exact "(other)" row for the rest (`limit`, `other=true`).
+ */
+export function topQuery(view: ViewState, range: ZonedRange, dimension: Dimension): StatsQuery {
+  return {
+    ...summaryQuery(view, range),
+    granularity: "all",
+    group_by: dimension,
+    sort: "-total_duration",
+    limit: TOP_N,
+    other: "true",
+    page_size: TOP_N + 1,
+  };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { statsQuery, summaryQuery, viewRange } from "./apiQuery";
+import { chartQuery, statsQuery, summaryQuery, topQuery, viewRange } from "./apiQuery";
 import { defaultViewState, updateView, viewStateFromUrl, viewStateToUrl } from "./viewState";
 
 describe("view state ⇄ URL", () => {
@@ -11,13 +11,14 @@ describe("view state ⇄ URL", () => {
       to: "2026-03-31",
       timezone: "Asia/Kathmandu",
       granularity: "week" as const,
-      groupBy: "app_name" as const,
+      groupBy: ["app_name", "voice_model"] as const,
       filters: {
         member_email: ["ada@example.com"],
         voice_model: [],
         language_model: ["gpt-4o", "null"],
         app_name: ["Zoom", "Slack & Teams"],
       },
+      exclude: { member_email: [], voice_model: ["v2"], language_model: [], app_name: [] },
       metric: "minutes" as const,
       page: 3,
       pageSize: 100,
@@ -25,9 +26,9 @@ describe("view state ⇄ URL", () => {
     const url = viewStateToUrl(view).toString();
     expect(viewStateFromUrl(url, "UTC")).toEqual(view);
     expect(url).toBe(
-      "range=custom&from=2026-03-01&to=2026-03-31&timezone=Asia%2FKathmandu&granularity=week&group_by=app_name" +
+      "range=custom&from=2026-03-01&to=2026-03-31&timezone=Asia%2FKathmandu&granularity=week&group_by=app_name%2Cvoice_model" +
         "&filter%5Bmember_email%5D=ada%40example.com&filter%5Blanguage_model%5D=gpt-4o%2Cnull" +
-        "&filter%5Bapp_name%5D=Zoom%2CSlack+%26+Teams&metric=minutes&page=3&page_size=100",
+        "&filter%5Bapp_name%5D=Zoom%2CSlack+%26+Teams&exclude%5Bvoice_model%5D=v2&metric=minutes&page=3&page_size=100",
     );
   });
 
@@ -39,6 +40,25 @@ describe("view state ⇄ URL", () => {
 
   it("opens the default view in the browser's zone for an empty query string", () => {
     expect(viewStateFromUrl("", "Australia/Adelaide")).toEqual(defaultViewState("Australia/Adelaide"));
+  });
+
+  it("reads group_by as up to two known dimensions, and anything else as no grouping", () => {
+    expect(viewStateFromUrl("group_by=app_name, voice_model", "UTC").groupBy).toEqual([
+      "app_name",
+      "voice_model",
+    ]);
+    expect(viewStateFromUrl("group_by=app_name,org", "UTC").groupBy).toEqual([]);
+    expect(viewStateFromUrl("group_by=app_name,voice_model,member_email", "UTC").groupBy).toEqual([]);
+  });
+
+  it("keeps one list per dimension: a filter drops the same dimension's exclusions", () => {
+    const view = viewStateFromUrl(
+      "filter[app_name]=Zoom&exclude[app_name]=Slack&exclude[voice_model]=v1",
+      "UTC",
+    );
+    expect(view.filters.app_name).toEqual(["Zoom"]);
+    expect(view.exclude.app_name).toEqual([]);
+    expect(view.exclude.voice_model).toEqual(["v1"]);
   });
 
   it("falls back to defaults for anything it does not understand", () => {
@@ -73,32 +93,68 @@ describe("view state → API parameters", () => {
       "UTC",
     );
     const range = viewRange(view, now);
-    expect(Object.fromEntries(summaryQuery(view, range))).toEqual({
+    expect(summaryQuery(view, range)).toEqual({
       start_date: "2026-03-25T00:00:00+01:00",
       end_date: "2026-04-01T00:00:00+02:00",
       timezone: "Europe/Berlin",
       "filter[app_name]": "Zoom,Slack",
     });
-    expect(
-      Object.fromEntries(statsQuery(view, range, { page: view.page, pageSize: 50, format: "csv" })),
-    ).toEqual({
+    expect(statsQuery(view, range, { page: view.page, pageSize: 50, format: "csv" })).toEqual({
       start_date: "2026-03-25T00:00:00+01:00",
       end_date: "2026-04-01T00:00:00+02:00",
       timezone: "Europe/Berlin",
       "filter[app_name]": "Zoom,Slack",
       granularity: "hour",
       group_by: "voice_model",
-      page: "2",
-      page_size: "50",
+      page: 2,
+      page_size: 50,
       format: "csv",
+    });
+  });
+
+  it("sends exclusions to every operation, two-dimension grouping and fill=zero to the chart", () => {
+    const view = viewStateFromUrl(
+      "range=last_7_days&timezone=UTC&group_by=app_name,voice_model&exclude[member_email]=bot@example.com&exclude[language_model]=null",
+      "UTC",
+    );
+    const range = viewRange(view, now);
+    const exclusions = {
+      "exclude[member_email]": "bot@example.com",
+      "exclude[language_model]": "null",
+    };
+    expect(summaryQuery(view, range)).toMatchObject(exclusions);
+    expect(chartQuery(view, range, { page: 1, pageSize: 1000 })).toMatchObject({
+      ...exclusions,
+      group_by: "app_name,voice_model",
+      fill: "zero",
+    });
+    expect(statsQuery(view, range, { page: 1, pageSize: 50 }).fill).toBeUndefined();
+  });
+
+  it("asks the top 10 of a dimension over the whole range by minutes, with the exact rest", () => {
+    const view = viewStateFromUrl(
+      "range=last_7_days&timezone=UTC&group_by=voice_model&filter[app_name]=Zoom",
+      "UTC",
+    );
+    expect(topQuery(view, viewRange(view, now), "member_email")).toEqual({
+      start_date: "2026-03-25T00:00:00Z",
+      end_date: "2026-04-01T00:00:00Z",
+      timezone: "UTC",
+      "filter[app_name]": "Zoom",
+      granularity: "all",
+      group_by: "member_email",
+      sort: "-total_duration",
+      limit: 10,
+      other: "true",
+      page_size: 11,
     });
   });
 
   it("sends a custom range as whole local days, the last one included", () => {
     const view = viewStateFromUrl("range=custom&from=2026-10-20&to=2026-10-25&timezone=Europe/London", "UTC");
-    const params = summaryQuery(view, viewRange(view, now));
-    expect(params.get("start_date")).toBe("2026-10-20T00:00:00+01:00");
+    const query = summaryQuery(view, viewRange(view, now));
+    expect(query.start_date).toBe("2026-10-20T00:00:00+01:00");
     // 25 October 2026 is the day London leaves summer time: the day after starts at +00:00.
-    expect(params.get("end_date")).toBe("2026-10-26T00:00:00+00:00");
+    expect(query.end_date).toBe("2026-10-26T00:00:00+00:00");
   });
 });

@@ -4,10 +4,12 @@ import { isKnownZone } from "./presets";
 import {
   CHART_METRICS,
   type ChartMetric,
+  excludeParam,
   filterParam,
   GRANULARITIES,
   type Granularity,
   includes,
+  MAX_GROUP_BY,
   PAGE_SIZES,
   RANGE_PRESETS,
   type RangeChoice,
@@ -21,9 +23,15 @@ export interface ViewState {
   to: string | null;
   timezone: string;
   granularity: Granularity;
-  groupBy: Dimension | null;
+  /** Up to MAX_GROUP_BY distinct dimensions, in the order asked; empty: no grouping. */
+  groupBy: readonly Dimension[];
   /** Selected values per dimension; an empty list is no filter. */
   filters: Readonly<Record<Dimension, readonly string[]>>;
+  /**
+   * Values left out per dimension (`exclude[...]`). A dimension either keeps or leaves out its
+   * selection, so a dimension with a filter has no exclusions.
+   */
+  exclude: Readonly<Record<Dimension, readonly string[]>>;
   metric: ChartMetric;
   /** The table's page (the API's pagination). */
   page: number;
@@ -46,7 +54,15 @@ const noFilters = (): Record<Dimension, string[]> => ({
 });
 
 export function defaultViewState(timezone: string): ViewState {
-  return { ...DEFAULTS, from: null, to: null, timezone, groupBy: null, filters: noFilters() };
+  return {
+    ...DEFAULTS,
+    from: null,
+    to: null,
+    timezone,
+    groupBy: [],
+    filters: noFilters(),
+    exclude: noFilters(),
+  };
 }
 
 const isLocalDate = (value: string | null): value is string =>
@@ -56,6 +72,13 @@ const isLocalDate = (value: string | null): value is string =>
 export function splitList(value: string | null): string[] {
   if (value === null) return [];
   return [...new Set(value.split(",").map((item) => item.trim()))].filter((item) => item !== "");
+}
+
+/** `group_by` as the view takes it: known dimensions, no repeats, at most MAX_GROUP_BY; else none. */
+export function parseGroupBy(value: string | null): Dimension[] {
+  const names = splitList(value);
+  const valid = names.every((name) => includes(DIMENSIONS, name)) && names.length <= MAX_GROUP_BY;
+  return valid ? (names as Dimension[]) : [];
 }
 
 function positiveInt(value: string | null, fallback: number, allowed?: readonly number[]): number {
@@ -86,13 +109,18 @@ export function viewStateFromUrl(search: string | URLSearchParams, defaultZone: 
 
   const granularity = params.get("granularity");
   if (includes(GRANULARITIES, granularity)) view.granularity = granularity;
-  const groupBy = params.get("group_by");
-  if (includes(DIMENSIONS, groupBy)) view.groupBy = groupBy;
+  view.groupBy = parseGroupBy(params.get("group_by"));
   const metric = params.get("metric");
   if (includes(CHART_METRICS, metric)) view.metric = metric;
   const filters = noFilters();
-  for (const dimension of DIMENSIONS) filters[dimension] = splitList(params.get(filterParam(dimension)));
+  const exclude = noFilters();
+  for (const dimension of DIMENSIONS) {
+    filters[dimension] = splitList(params.get(filterParam(dimension)));
+    // One list per dimension: a filter already names what is kept.
+    if (filters[dimension].length === 0) exclude[dimension] = splitList(params.get(excludeParam(dimension)));
+  }
   view.filters = filters;
+  view.exclude = exclude;
   view.page = positiveInt(params.get("page"), DEFAULTS.page);
   view.pageSize = positiveInt(params.get("page_size"), DEFAULTS.pageSize, PAGE_SIZES);
   return view;
@@ -111,10 +139,14 @@ export function viewStateToUrl(view: ViewState): URLSearchParams {
   }
   params.set("timezone", view.timezone);
   if (view.granularity !== DEFAULTS.granularity) params.set("granularity", view.granularity);
-  if (view.groupBy !== null) params.set("group_by", view.groupBy);
+  if (view.groupBy.length > 0) params.set("group_by", view.groupBy.join(","));
   for (const dimension of DIMENSIONS) {
     const values = view.filters[dimension];
     if (values.length > 0) params.set(filterParam(dimension), values.join(","));
+  }
+  for (const dimension of DIMENSIONS) {
+    const values = view.exclude[dimension];
+    if (values.length > 0) params.set(excludeParam(dimension), values.join(","));
   }
   if (view.metric !== DEFAULTS.metric) params.set("metric", view.metric);
   if (view.page !== DEFAULTS.page) params.set("page", String(view.page));

@@ -15,7 +15,17 @@ export const DIMENSION_LABELS: Readonly<Record<Dimension, string>> = {
 };
 
 /** The API's query parameter for a dimension's filter. */
-export const filterParam = (dimension: Dimension): string => `filter[${dimension}]`;
+export const filterParam = <D extends Dimension>(dimension: D): `filter[${D}]` => `filter[${dimension}]`;
+
+/** The API's query parameter for a dimension's exclusions (docs/contract.md §7: NOT IN, ANDed with the filters). */
+export const excludeParam = <D extends Dimension>(dimension: D): `exclude[${D}]` => `exclude[${dimension}]`;
+
+/** How many dimensions the view groups by at once (the API takes up to four; two stay readable). */
+export const MAX_GROUP_BY = 2;
+
+/** The "top 10" tables: their dimensions, their length, and the sum they rank by. */
+export const TOP_DIMENSIONS = ["member_email", "app_name"] as const satisfies readonly Dimension[];
+export const TOP_N = 10;
 
 /** In `filter[language_model]`, this item selects recordings without a language model (docs/contract.md §2). */
 export const NO_LANGUAGE_MODEL = "null";

@@ -71,7 +71,10 @@ export function createChartPanel(data: ChartData, view: ViewState, truncated: bo
       ),
     ),
   );
-  const grouping = view.groupBy ? ` by ${DIMENSION_LABELS[view.groupBy].toLowerCase()}` : "";
+  const grouping =
+    view.groupBy.length > 0
+      ? ` by ${view.groupBy.map((d) => DIMENSION_LABELS[d].toLowerCase()).join(" and ")}`
+      : "";
   const element = el(
     "div",
     { class: "chart-block" },

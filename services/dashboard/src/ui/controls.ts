@@ -1,20 +1,23 @@
 import { DIMENSIONS, type Dimension } from "@vu/events/vocabulary";
 import type { Dimensions } from "../api/types";
 import { isKnownZone } from "../state/presets";
+import { type SelectionMode, selectionOf, withGroupAt, withSelection } from "../state/selection";
 import type { ViewState } from "../state/viewState";
-import { splitList } from "../state/viewState";
 import {
   CHART_METRIC_LABELS,
   CHART_METRICS,
   DIMENSION_LABELS,
   GRANULARITIES,
+  MAX_GROUP_BY,
   NO_LANGUAGE_MODEL,
   RANGE_LABELS,
   RANGE_PRESETS,
   type RangeChoice,
 } from "../state/vocabulary";
 import { el } from "./dom";
+import { createMemberPicker } from "./memberPicker";
 import { createMultiSelect, type MultiSelect, type MultiSelectOption } from "./multiSelect";
+import { createModeToggle, type ModeToggle } from "./selectionMode";
 
 export interface Controls {
   element: HTMLElement;
@@ -29,10 +32,11 @@ function labelledSelect(id: string, label: string, choices: [string, string][], 
   return { select, field: el("div", { class: "field" }, el("label", { for: id }, label), select) };
 }
 
-/** The filter choices per dimension from /stats/dimensions; members are typed (the API lists none). */
-function filterChoices(
-  dimensions: Dimensions,
-): Record<Exclude<Dimension, "member_email">, MultiSelectOption[]> {
+type ListedDimension = Exclude<Dimension, "member_email">;
+const LISTED: readonly ListedDimension[] = ["voice_model", "language_model", "app_name"];
+
+/** The filter choices per dimension from /stats/dimensions; members are picked as they are typed. */
+function filterChoices(dimensions: Dimensions): Record<ListedDimension, MultiSelectOption[]> {
   const plain = (values: string[]) => values.map((value) => ({ value, label: value }));
   return {
     voice_model: plain(dimensions.voice_models),
@@ -45,12 +49,15 @@ function filterChoices(
 }
 
 /** Every setting of the view, each labelled and reachable by keyboard; changes apply at once. */
-export function createControls(
-  initial: ViewState,
-  dimensions: Dimensions,
-  zones: readonly string[],
-  onChange: (change: Partial<ViewState>) => void,
-): Controls {
+export function createControls(options: {
+  initial: ViewState;
+  dimensions: Dimensions;
+  zones: readonly string[];
+  /** Members whose address contains what was typed (`/stats/dimensions?q=…`). */
+  suggestMembers: (typed: string) => Promise<string[]>;
+  onChange: (change: Partial<ViewState>) => void;
+}): Controls {
+  const { initial, dimensions, zones, onChange } = options;
   const range = labelledSelect(
     "range",
     "Range",
@@ -94,11 +101,18 @@ export function createControls(
     GRANULARITIES.map((g) => [g, g[0]?.toUpperCase() + g.slice(1)]),
     initial.granularity,
   );
-  const groupBy = labelledSelect(
-    "group_by",
-    "Group by",
-    [["", "No grouping"], ...DIMENSIONS.map((d): [string, string] => [d, DIMENSION_LABELS[d]])],
-    initial.groupBy ?? "",
+  const groupChoices = (none: string): [string, string][] => [
+    ["", none],
+    ...DIMENSIONS.map((d): [string, string] => [d, DIMENSION_LABELS[d]]),
+  ];
+  // One select per position: "Group by", then "and by" (a combination of dimensions).
+  const groupSelects = Array.from({ length: MAX_GROUP_BY }, (_, position) =>
+    labelledSelect(
+      position === 0 ? "group_by" : `group_by_${position + 1}`,
+      position === 0 ? "Group by" : "And by",
+      groupChoices(position === 0 ? "No grouping" : "Nothing more"),
+      initial.groupBy[position] ?? "",
+    ),
   );
   const metric = labelledSelect(
     "metric",
@@ -108,43 +122,29 @@ export function createControls(
   );
 
   const choices = filterChoices(dimensions);
-  const multi: Record<Exclude<Dimension, "member_email">, MultiSelect> = {
-    voice_model: createMultiSelect({
-      label: DIMENSION_LABELS.voice_model,
-      name: "filter-voice_model",
-      choices: choices.voice_model,
-      onChange: (values) => onChange({ filters: { ...current.filters, voice_model: values } }),
-    }),
-    language_model: createMultiSelect({
-      label: DIMENSION_LABELS.language_model,
-      name: "filter-language_model",
-      choices: choices.language_model,
-      onChange: (values) => onChange({ filters: { ...current.filters, language_model: values } }),
-    }),
-    app_name: createMultiSelect({
-      label: DIMENSION_LABELS.app_name,
-      name: "filter-app_name",
-      choices: choices.app_name,
-      onChange: (values) => onChange({ filters: { ...current.filters, app_name: values } }),
-    }),
-  };
-  const members = el("input", {
-    id: "filter-member_email",
-    name: "filter-member_email",
-    type: "text",
-    inputmode: "email",
-    autocomplete: "off",
-    spellcheck: "false",
-    placeholder: "ada@example.com, bob@example.com",
-    "aria-describedby": "members-hint",
+  const select = (dimension: Dimension, mode: SelectionMode, values: readonly string[]) =>
+    onChange(withSelection(current, dimension, { mode, values }));
+  const toggles = {} as Record<Dimension, ModeToggle>;
+  for (const dimension of DIMENSIONS) {
+    toggles[dimension] = createModeToggle(DIMENSION_LABELS[dimension], (mode) =>
+      select(dimension, mode, selectionOf(current, dimension).values),
+    );
+  }
+  const multi = {} as Record<ListedDimension, MultiSelect>;
+  for (const dimension of LISTED) {
+    multi[dimension] = createMultiSelect({
+      label: DIMENSION_LABELS[dimension],
+      name: `filter-${dimension}`,
+      choices: choices[dimension],
+      onChange: (values) => select(dimension, toggles[dimension].mode(), values),
+    });
+    multi[dimension].element.append(toggles[dimension].element);
+  }
+  const members = createMemberPicker({
+    suggest: options.suggestMembers,
+    onChange: (values) => select("member_email", toggles.member_email.mode(), values),
   });
-  const membersField = el(
-    "div",
-    { class: "field multi" },
-    el("label", { for: "filter-member_email" }, "Members"),
-    members,
-    el("span", { id: "members-hint", class: "hint" }, "E-mail addresses, comma-separated; empty: all"),
-  );
+  members.element.append(toggles.member_email.element);
 
   const form = el(
     "form",
@@ -160,20 +160,13 @@ export function createControls(
       "fieldset",
       {},
       el("legend", {}, "Breakdown"),
-      el("div", { class: "row" }, granularity.field, groupBy.field, metric.field),
+      el("div", { class: "row" }, granularity.field, ...groupSelects.map((g) => g.field), metric.field),
     ),
     el(
       "fieldset",
       { class: "filters" },
       el("legend", {}, "Filters"),
-      el(
-        "div",
-        { class: "row" },
-        multi.voice_model.element,
-        multi.language_model.element,
-        multi.app_name.element,
-        membersField,
-      ),
+      el("div", { class: "row" }, ...LISTED.map((dimension) => multi[dimension].element), members.element),
     ),
   );
 
@@ -186,12 +179,15 @@ export function createControls(
     to.value = view.to ?? "";
     if (document.activeElement !== zone) zone.value = view.timezone;
     granularity.select.value = view.granularity;
-    groupBy.select.value = view.groupBy ?? "";
+    groupSelects.forEach((g, position) => {
+      g.select.value = view.groupBy[position] ?? "";
+      // A second dimension needs a first.
+      g.select.disabled = position > view.groupBy.length;
+    });
     metric.select.value = view.metric;
-    multi.voice_model.setSelected(view.filters.voice_model);
-    multi.language_model.setSelected(view.filters.language_model);
-    multi.app_name.setSelected(view.filters.app_name);
-    if (document.activeElement !== members) members.value = view.filters.member_email.join(", ");
+    for (const dimension of DIMENSIONS) toggles[dimension].setMode(selectionOf(view, dimension).mode);
+    for (const dimension of LISTED) multi[dimension].setSelected(selectionOf(view, dimension).values);
+    members.setSelected(selectionOf(view, "member_email").values);
   };
 
   range.select.addEventListener("change", () => {
@@ -223,14 +219,14 @@ export function createControls(
   granularity.select.addEventListener("change", () =>
     onChange({ granularity: granularity.select.value as ViewState["granularity"] }),
   );
-  groupBy.select.addEventListener("change", () =>
-    onChange({ groupBy: (groupBy.select.value || null) as Dimension | null }),
-  );
+  groupSelects.forEach((g, position) => {
+    g.select.addEventListener("change", () => {
+      const dimension = (g.select.value || null) as Dimension | null;
+      onChange({ groupBy: withGroupAt(current.groupBy, position, dimension) });
+    });
+  });
   metric.select.addEventListener("change", () =>
     onChange({ metric: metric.select.value as ViewState["metric"] }),
-  );
-  members.addEventListener("change", () =>
-    onChange({ filters: { ...current.filters, member_email: splitList(members.value) } }),
   );
 
   show(initial);

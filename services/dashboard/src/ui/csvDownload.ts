@@ -1,20 +1,21 @@
 import type { ApiClient } from "../api/client";
+import type { StatsQuery } from "../api/types";
 
 /** The most rows one CSV page carries (the API's page_size maximum). */
 export const CSV_PAGE_SIZE = 1000;
 
 /**
  * The current view as the API's CSV (format=csv), every page: the first page is kept whole and
- * each next page (its Link rel="next") without its header row. The header is a fixed line of
+ * each next page (the page its Link rel="next" names) without its header row. The header is a fixed line of
  * column names, so it ends at the first line break; cells are never re-parsed or re-quoted.
  */
-export async function downloadCsv(api: ApiClient, firstPage: URLSearchParams): Promise<string> {
+export async function downloadCsv(api: ApiClient, firstPage: StatsQuery): Promise<string> {
   const first = await api.csv(firstPage);
   const parts = [first.text];
-  for (let next = first.next; next !== null; ) {
-    const page = await api.csv(next);
+  for (let next = first.nextPage; next !== null; ) {
+    const page = await api.csv({ ...firstPage, page: next });
     parts.push(page.text.slice(page.text.indexOf("\n") + 1));
-    next = page.next;
+    next = page.nextPage;
   }
   const url = URL.createObjectURL(new Blob(parts, { type: "text/csv;charset=utf-8" }));
   const link = document.createElement("a");

@@ -1,3 +1,4 @@
+import type { Dimension } from "@vu/events/vocabulary";
 import type { StatsPage, StatsRow } from "../api/types";
 import { groupLabel } from "../chart/series";
 import type { ViewState } from "../state/viewState";
@@ -5,8 +6,12 @@ import { DIMENSION_LABELS, PAGE_SIZES } from "../state/vocabulary";
 import { el, scrollRegion } from "./dom";
 import { formatBucket, formatDecimal, formatInteger, formatPrecise } from "./format";
 
+type MetricField = {
+  [K in keyof StatsRow]-?: StatsRow[K] extends number ? K : never;
+}[keyof StatsRow];
+
 /** The row fields shown, in the API's order and units (rows are in milliseconds). */
-const COLUMNS: readonly { field: keyof StatsRow; label: string; format: (n: number) => string }[] = [
+export const COLUMNS: readonly { field: MetricField; label: string; format: (n: number) => string }[] = [
   { field: "recording_count", label: "Recordings", format: formatInteger },
   { field: "total_words", label: "Words", format: formatInteger },
   { field: "total_duration", label: "Duration (min)", format: (ms) => formatDecimal(ms / 60_000) },
@@ -14,6 +19,23 @@ const COLUMNS: readonly { field: keyof StatsRow; label: string; format: (n: numb
   { field: "avg_llm_processing_time", label: "Avg LLM (ms)", format: formatPrecise },
   { field: "avg_wpm", label: "Avg WPM", format: formatPrecise },
 ];
+
+/** A row's group fields, one cell each, the API's value in `data-value` (null marked apart). */
+export const groupCells = (row: StatsRow, groupBy: readonly Dimension[]): HTMLElement[] =>
+  groupBy.map((dimension) => {
+    const value = row[dimension] ?? null;
+    return el(
+      "td",
+      { "data-field": dimension, "data-value": value ?? "", "data-null": value === null },
+      groupLabel(dimension, value),
+    );
+  });
+
+/** A row's metrics, rounded for reading, exact in `data-value`. */
+export const metricCells = (row: StatsRow): HTMLElement[] =>
+  COLUMNS.map((c) =>
+    el("td", { class: "num", "data-field": c.field, "data-value": row[c.field] }, c.format(row[c.field])),
+  );
 
 export interface TablePaging {
   onPage: (page: number) => void;
@@ -25,12 +47,11 @@ export interface TablePaging {
  * `data-value` (the text is rounded for reading).
  */
 export function renderStatsTable(page: StatsPage, view: ViewState, paging: TablePaging): HTMLElement {
-  const groupBy = view.groupBy;
   const head = el(
     "tr",
     {},
     el("th", { scope: "col" }, "Period"),
-    groupBy ? el("th", { scope: "col" }, DIMENSION_LABELS[groupBy]) : null,
+    ...view.groupBy.map((dimension) => el("th", { scope: "col" }, DIMENSION_LABELS[dimension])),
     ...COLUMNS.map((c) => el("th", { scope: "col", class: "num" }, c.label)),
   );
   const rows = page.data.map((row) =>
@@ -42,20 +63,8 @@ export function renderStatsTable(page: StatsPage, view: ViewState, paging: Table
         { scope: "row", "data-field": "time_bucket", "data-value": row.time_bucket },
         formatBucket(row.time_bucket, view.granularity),
       ),
-      groupBy
-        ? el(
-            "td",
-            { "data-field": groupBy, "data-value": row[groupBy] ?? "", "data-null": row[groupBy] === null },
-            groupLabel(groupBy, row[groupBy] ?? null),
-          )
-        : null,
-      ...COLUMNS.map((c) =>
-        el(
-          "td",
-          { class: "num", "data-field": c.field, "data-value": row[c.field] as number },
-          c.format(row[c.field] as number),
-        ),
-      ),
+      ...groupCells(row, view.groupBy),
+      ...metricCells(row),
     ),
   );
   const { page: current, total_pages: totalPages, total_rows: totalRows } = page.pagination;
