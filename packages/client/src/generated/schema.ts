@@ -94,6 +94,28 @@ export interface components {
       avg_llm_processing_seconds: number;
       /** @description Average voice processing time, seconds */
       avg_voice_processing_seconds: number;
+      /** @description With compare: the same fields for the previous range */
+      previous?: {
+        /** @description Count of recordings in the range */
+        total_recordings: number;
+        /** @description Total recording duration, minutes */
+        total_duration_minutes: number;
+        /** @description Total words transcribed */
+        total_words: number;
+        /** @description Average language-model processing time, seconds */
+        avg_llm_processing_seconds: number;
+        /** @description Average voice processing time, seconds */
+        avg_voice_processing_seconds: number;
+      };
+      change?: components["schemas"]["SummaryChange"];
+    };
+    /** @description (current − previous) ÷ previous per field, from the exact values, rounded to 3 decimals (halves away from zero); null where the previous value is 0 */
+    SummaryChange: {
+      total_recordings: number | null;
+      total_duration_minutes: number | null;
+      total_words: number | null;
+      avg_llm_processing_seconds: number | null;
+      avg_voice_processing_seconds: number | null;
     };
     StatsPage: {
       data: components["schemas"]["StatsRow"][];
@@ -112,6 +134,15 @@ export interface components {
         /** @description The group_by dimensions as asked, comma-separated (member_email,app_name); null without */
         group_by: string | null;
         timezone: string;
+        /**
+         * @description With compare: what the rows' previous_<metric> fields are taken from
+         * @enum {string}
+         */
+        compare?: "previous_period" | "previous_year";
+        /** @description With compare: the previous range's start */
+        previous_start_date?: string;
+        /** @description With compare: the previous range's end (exclusive) */
+        previous_end_date?: string;
       };
     };
     StatsRow: {
@@ -134,6 +165,18 @@ export interface components {
       /** @description Milliseconds */
       avg_voice_processing_time: number;
       avg_wpm: number;
+      /** @description With compare: recording_count of the same group in the paired bucket of the previous range */
+      previous_recording_count?: number;
+      /** @description With compare: total_words of the same group in the paired bucket of the previous range */
+      previous_total_words?: number;
+      /** @description With compare: total_duration of the same group in the paired bucket of the previous range */
+      previous_total_duration?: number;
+      /** @description With compare: avg_llm_processing_time of the same group in the paired bucket of the previous range */
+      previous_avg_llm_processing_time?: number;
+      /** @description With compare: avg_voice_processing_time of the same group in the paired bucket of the previous range */
+      previous_avg_voice_processing_time?: number;
+      /** @description With compare: avg_wpm of the same group in the paired bucket of the previous range */
+      previous_avg_wpm?: number;
     };
   };
   responses: never;
@@ -235,6 +278,8 @@ export interface operations {
         "exclude[language_model]"?: string;
         /** @description Leaves out recordings whose value is one of these (NOT IN), ANDed with the filters. Application names. Comma-separated. */
         "exclude[app_name]"?: string;
+        /** @description Also answers for the previous range: previous_period ends where the range starts and is as long on the wall clock; previous_year is one calendar year earlier in the query zone. /stats rows gain previous_<metric> (the same group in the paired bucket); the summary gains previous and change. */
+        compare?: "previous_period" | "previous_year";
       };
       header?: {
         /** @description `no-cache` (or `no-store`): compute the answer now instead of serving the kept one. Kept answers are exact: they are served only while no recording of the organization was counted since. */
@@ -325,6 +370,8 @@ export interface operations {
         other?: "true" | "false";
         /** @description Every bucket of the range appears: without group_by a zero row for each empty bucket; with it a zero row for each group of the answer that a bucket lacks (before sort and limit). */
         fill?: "zero";
+        /** @description Also answers for the previous range: previous_period ends where the range starts and is as long on the wall clock; previous_year is one calendar year earlier in the query zone. /stats rows gain previous_<metric> (the same group in the paired bucket); the summary gains previous and change. */
+        compare?: "previous_period" | "previous_year";
         page?: number;
         page_size?: number;
         format?: "json" | "csv";

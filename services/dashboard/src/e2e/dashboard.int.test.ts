@@ -90,7 +90,10 @@ async function expectPageMatchesApi(page: Page, urls: URL[]): Promise<void> {
     expect(shared(url), `${url}`).toEqual(shared(summaryUrl));
   }
 
+  // The cards: the totals, and each one's change against the previous period, as the API answers.
+  expect(summaryUrl.searchParams.get("compare")).toBe("previous_period");
   const summary = await apiJson<Summary>(summaryUrl);
+  expect(summary.previous).toBeDefined();
   expect(await readCards(page)).toEqual(summary);
 
   const table = await apiJson<StatsPage>(tableUrl);
@@ -177,6 +180,10 @@ describe("the dashboard in headless Chromium", () => {
     expect(await page.evaluate(() => Object.values(sessionStorage))).toEqual([stack.token]);
     expect(new URL(page.url()).searchParams.get("timezone")).toBe("Europe/Berlin");
     await expectPageMatchesApi(page, recorder.urls());
+    // The 30 days before had recordings too: every card shows a change, in numbers and in words.
+    const { change } = (await readCards(page)) as { change: Record<string, number | null> };
+    expect(Object.values(change).every((v) => typeof v === "number")).toBe(true);
+    expect(await page.locator(".card-change").first().textContent()).toMatch(/%.* in the previous period$/);
 
     await act(page, recorder, async () => {
       await page.getByLabel("Time zone").fill("America/New_York");
@@ -267,6 +274,10 @@ describe("the dashboard in headless Chromium", () => {
     expect(await act(page, recorder, () => signIn(page))).toBe("ready");
     await expectPageMatchesApi(page, recorder.urls());
     expect((await readCards(page)).total_recordings).toBe(stack.recordings);
+    // Before the stack's first recording there is nothing to compare with: the API's null, in words.
+    const cards = (await readCards(page)) as { change: Record<string, number | null> };
+    expect(Object.values(cards.change).every((v) => v === null)).toBe(true);
+    expect(await page.locator(".card-change").first().textContent()).toBe("none in the previous period");
     // Twelve members: ten ranked, and the exact rest in one "(other)" row, last.
     const everyone = await apiJson<{ member_emails: string[] }>(
       new URL("/api/v1/stats/dimensions?include=member_emails", stack.api.baseUrl),
@@ -318,7 +329,7 @@ describe("the dashboard in headless Chromium", () => {
     await expectPageMatchesApi(page, recorder.urls());
     expect((await readTable(page)).some((row) => row.app_name === leftOut)).toBe(false);
     expect((await readTopTable(page, "app_name")).some((row) => row.app_name === leftOut)).toBe(false);
-    expect((await readCards(page)).total_recordings).toBeLessThan(unfiltered.total_recordings ?? 0);
+    expect((await readCards(page)).total_recordings).toBeLessThan(Number(unfiltered.total_recordings));
 
     // The member picker asks /stats/dimensions for what is typed and offers the API's members.
     const member = String(members[0]?.member_email);

@@ -9,13 +9,27 @@ export async function settled(page: Page): Promise<string> {
   return (await page.locator("main").getAttribute("data-state")) ?? "";
 }
 
-/** The summary cards' exact values (`data-value`), by summary field. */
-export async function readCards(page: Page): Promise<Record<string, number>> {
-  return page.$$eval(".card", (cards) =>
-    Object.fromEntries(
-      cards.map((c) => [c.getAttribute("data-field"), Number(c.getAttribute("data-value"))]),
-    ),
-  );
+/**
+ * The summary cards' exact values (`data-value`), by summary field; with a comparison also the
+ * previous period's (`previous`) and the change (`change`, null where the API answered null), as
+ * the summary's JSON holds them.
+ */
+export async function readCards(page: Page): Promise<Record<string, unknown>> {
+  return page.$$eval(".card", (cards) => {
+    const summary: Record<string, unknown> = {};
+    const previous: Record<string, number> = {};
+    const change: Record<string, number | null> = {};
+    for (const card of cards) {
+      const field = card.getAttribute("data-field") ?? "";
+      summary[field] = Number(card.getAttribute("data-value"));
+      const line = card.querySelector(".card-change");
+      if (!line) continue;
+      previous[field] = Number(line.getAttribute("data-previous"));
+      change[field] = line.hasAttribute("data-change-null") ? null : Number(line.getAttribute("data-change"));
+    }
+    if (Object.keys(previous).length > 0) Object.assign(summary, { previous, change });
+    return summary;
+  });
 }
 
 /** Rows of a table as the API's row objects (from each cell's `data-field` / `data-value`). */

@@ -1,6 +1,6 @@
 import type { ApiClient } from "../api/client";
 import type { StatsPage, StatsRow, Summary } from "../api/types";
-import { chartQuery, statsQuery, summaryQuery, topQuery, viewRange } from "./apiQuery";
+import { cardsQuery, chartQuery, statsQuery, topQuery, viewRange } from "./apiQuery";
 import type { ZonedRange } from "./presets";
 import type { ViewState } from "./viewState";
 import type { TOP_DIMENSIONS } from "./vocabulary";
@@ -48,7 +48,7 @@ export async function loadView(
   const topRows = (dimension: TopDimension) =>
     api.stats(topQuery(view, range, dimension), signal).then((answer) => answer.data);
   const [summary, chart, table, members, apps] = await Promise.all([
-    api.summary(summaryQuery(view, range), signal),
+    api.summary(cardsQuery(view, range), signal),
     allRows(api, view, range, signal),
     api.stats(statsQuery(view, range, { page: view.page, pageSize: view.pageSize }), signal),
     topRows("member_email"),

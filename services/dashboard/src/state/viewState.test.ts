@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { chartQuery, statsQuery, summaryQuery, topQuery, viewRange } from "./apiQuery";
+import { cardsQuery, chartQuery, statsQuery, summaryQuery, topQuery, viewRange } from "./apiQuery";
 import { defaultViewState, updateView, viewStateFromUrl, viewStateToUrl } from "./viewState";
 
 describe("view state ⇄ URL", () => {
@@ -123,6 +123,9 @@ describe("view state → API parameters", () => {
       "exclude[language_model]": "null",
     };
     expect(summaryQuery(view, range)).toMatchObject(exclusions);
+    // The cards compare with the previous period; nothing else asks for it.
+    expect(cardsQuery(view, range)).toEqual({ ...summaryQuery(view, range), compare: "previous_period" });
+    expect(chartQuery(view, range, { page: 1, pageSize: 1000 })).not.toHaveProperty("compare");
     expect(chartQuery(view, range, { page: 1, pageSize: 1000 })).toMatchObject({
       ...exclusions,
       group_by: "app_name,voice_model",

@@ -27,6 +27,10 @@ export const MAX_GROUP_BY = 2;
 export const TOP_DIMENSIONS = ["member_email", "app_name"] as const satisfies readonly Dimension[];
 export const TOP_N = 10;
 
+/** What the cards compare with (`compare=previous_period`: the range moved back by its own length). */
+export const COMPARE = "previous_period";
+export const COMPARE_LABEL = "previous period";
+
 /** In `filter[language_model]`, this item selects recordings without a language model (docs/contract.md §2). */
 export const NO_LANGUAGE_MODEL = "null";
 

@@ -1,9 +1,13 @@
 import type { Summary } from "../api/types";
+import { COMPARE_LABEL } from "../state/vocabulary";
 import { el } from "./dom";
-import { formatDecimal, formatInteger, formatPrecise } from "./format";
+import { formatChange, formatDecimal, formatInteger, formatPrecise } from "./format";
+
+/** The summary's numbers, as opposed to its `previous` and `change` (compare). */
+type SummaryField = Exclude<keyof Summary, "previous" | "change">;
 
 /** The summary's fields, in its own units (minutes and seconds; seed: "the units differ"). */
-const CARDS: readonly { field: keyof Summary; label: string; unit: string; format: (n: number) => string }[] =
+const CARDS: readonly { field: SummaryField; label: string; unit: string; format: (n: number) => string }[] =
   [
     { field: "total_recordings", label: "Recordings", unit: "", format: formatInteger },
     { field: "total_duration_minutes", label: "Minutes recorded", unit: "min", format: formatDecimal },
@@ -22,6 +26,35 @@ const CARDS: readonly { field: keyof Summary; label: string; unit: string; forma
     },
   ];
 
+/**
+ * A card's line against the previous period: the API's relative change, or why there is none (the
+ * API answers null where the previous value is 0). Carries the API's numbers in data attributes.
+ */
+function changeLine(
+  summary: Summary,
+  field: SummaryField,
+  format: (n: number) => string,
+): HTMLElement | null {
+  const previous = summary.previous?.[field];
+  const change = summary.change?.[field];
+  if (previous === undefined || change === undefined) return null;
+  const direction = change === null || change === 0 ? "flat" : change > 0 ? "up" : "down";
+  const text =
+    change === null
+      ? `none in the ${COMPARE_LABEL}`
+      : `${formatChange(change)} vs ${format(previous)} in the ${COMPARE_LABEL}`;
+  return el(
+    "span",
+    {
+      class: `card-change ${direction}`,
+      "data-previous": previous,
+      "data-change": change ?? "",
+      "data-change-null": change === null,
+    },
+    text,
+  );
+}
+
 /** The summary cards; each carries the API's exact number in `data-value` beside the rounded text. */
 export function renderCards(summary: Summary): HTMLElement {
   return el(
@@ -38,6 +71,7 @@ export function renderCards(summary: Summary): HTMLElement {
           format(summary[field]),
           unit ? el("span", { class: "unit" }, ` ${unit}`) : null,
         ),
+        changeLine(summary, field, format),
       ),
     ),
   );

@@ -36,3 +36,11 @@ export function formatRange(start: string, end: string): string {
   const last = wholeDays ? to.minus({ days: 1 }) : to;
   return `${from.toFormat(pattern)} – ${last.toFormat(pattern)}`;
 }
+
+const percent = new Intl.NumberFormat(undefined, {
+  style: "percent",
+  maximumFractionDigits: 1,
+  signDisplay: "exceptZero",
+});
+/** The API's relative change (a fraction, 0.123 = 12.3 % more) as a signed percentage. */
+export const formatChange = (fraction: number): string => percent.format(fraction);
