@@ -24,7 +24,13 @@ export interface NoisyNeighbourResult {
 interface PhaseResult {
   small: LatencySummary;
   smallFailed: number;
+  /** PING round trips from the bench: Redis' latency as a client sees it (the bench's own load included). */
   redisPing: LatencySummary;
+  /**
+   * Redis' own: the longest a command (a script, a MULTI) ran in Redis during the phase, from its
+   * latency monitor (`LATENCY LATEST`, threshold 1 ms; 0 when none took that long). Absent in older results.
+   */
+  redisLongestCommandMs?: number;
 }
 
 export interface NoisyNeighbourOptions {
@@ -69,9 +75,16 @@ export async function benchNoisyNeighbour(options: NoisyNeighbourOptions): Promi
   log(
     `  small p50/p99 alone ${fmt(alone.small.p50, 1)}/${fmt(alone.small.p99, 1)} ms, beside the heavy ` +
       `${fmt(withHeavy.small.p50, 1)}/${fmt(withHeavy.small.p99, 1)} ms; Redis PING p99 ` +
-      `${fmt(alone.redisPing.p99, 2)} → ${fmt(withHeavy.redisPing.p99, 2)} ms (max ${fmt(withHeavy.redisPing.max, 1)})`,
+      `${fmt(alone.redisPing.p99, 2)} → ${fmt(withHeavy.redisPing.p99, 2)} ms (max ${fmt(withHeavy.redisPing.max, 1)}); ` +
+      `longest command in Redis ${fmt(alone.redisLongestCommandMs ?? 0)} → ${fmt(withHeavy.redisLongestCommandMs ?? 0)} ms`,
   );
   return result;
+}
+
+/** The longest event of Redis' latency monitor since its reset, in ms (0: none over the threshold). */
+async function longestCommandMs(redis: RedisClient): Promise<number> {
+  const events = (await redis.call("LATENCY", "LATEST")) as Array<[string, number, number, number]>;
+  return events.reduce((longest, [, , , max]) => Math.max(longest, Number(max)), 0);
 }
 
 const LATER_PAGES = 10;
@@ -148,7 +161,14 @@ async function phase(
     }
     await Promise.all(inFlight);
   };
+  await options.redis.call("CONFIG", "SET", "latency-monitor-threshold", "1");
+  await options.redis.call("LATENCY", "RESET");
   await Promise.all([smallLoop(), pingLoop(), heavyLoop()]);
-  const base = { small: summarize(small), smallFailed, redisPing: summarize(pings) };
+  const base = {
+    small: summarize(small),
+    smallFailed,
+    redisPing: summarize(pings),
+    redisLongestCommandMs: await longestCommandMs(options.redis),
+  };
   return heavy === undefined ? base : { ...base, heavy: summarize(heavyTimes), heavyRefused, heavyFailed };
 }

@@ -5,7 +5,7 @@ import type { TargetCheck } from "./targetCheck";
 
 /** Issue #20's bounds. */
 const MAX_SMALL_P99_RATIO = 2;
-const MAX_REDIS_PING_P99_MS = 10;
+const MAX_REDIS_COMMAND_MS = 10;
 const MAX_LATER_PAGE_SHARE = 0.1;
 
 const withNoise = (r: BenchResults) =>
@@ -14,6 +14,7 @@ const withNoise = (r: BenchResults) =>
   );
 
 const ms = (n: number) => `${f(n, n < 10 ? 2 : 1)} ms`;
+const longest = (n: number | undefined) => (n === undefined ? "–" : n === 0 ? "< 1 ms" : `${f(n)} ms`);
 
 /** The report's section: each multi-tenant run's small organization alone and beside the heavy one. */
 export function noisySection(r: BenchResults): string {
@@ -24,7 +25,9 @@ export function noisySection(r: BenchResults): string {
 closed loop with \`Cache-Control: no-cache\` (every answer computed), first alone, then while its
 largest organization asks \`${first?.noisyNeighbour.heavyPath}\` (every member by hour over 30 days, uncached) at
 a steady rate, whether or not the previous one ended; a PING every 10 ms on a Redis connection of
-its own measures Redis' latency (what ingest and every other organization wait) meanwhile.
+its own measures the latency a client sees, and Redis' latency monitor (\`LATENCY LATEST\`,
+threshold 1 ms) the longest any command ran in Redis (what ingest and every other organization
+waited behind) meanwhile.
 
 ${table(
   [
@@ -35,6 +38,7 @@ ${table(
     "Heavy: answered p50 / refused (429/503)",
     "Redis PING p99 / max alone",
     "Redis PING p99 / max beside",
+    "Longest command in Redis alone / beside",
   ],
   runs.map((s) => {
     const n = s.noisyNeighbour;
@@ -46,6 +50,7 @@ ${table(
       `${f(n.withHeavy.heavy.samples)} at ${ms(n.withHeavy.heavy.p50)} / ${f(n.withHeavy.heavyRefused)} (${n.heavyRate}/s asked)`,
       `${ms(n.alone.redisPing.p99)} / ${ms(n.alone.redisPing.max)}`,
       `${ms(n.withHeavy.redisPing.p99)} / ${ms(n.withHeavy.redisPing.max)}`,
+      `${longest(n.alone.redisLongestCommandMs)} / ${longest(n.withHeavy.redisLongestCommandMs)}`,
     ];
   }),
 )}
@@ -75,7 +80,7 @@ export function noisyChecks(r: BenchResults): TargetCheck[] {
   const largest = withNoise(r).at(-1);
   const area = "Noisy neighbour";
   const small = `a small organization's p99 beside heavy uncached questions ≤ ${MAX_SMALL_P99_RATIO} × alone`;
-  const redis = `Redis PING p99 < ${MAX_REDIS_PING_P99_MS} ms while they run`;
+  const redis = `Redis' own latency (its longest command, LATENCY LATEST) < ${MAX_REDIS_COMMAND_MS} ms while they run`;
   if (largest === undefined) {
     const measured = "not run (needs the multi-tenant set with queries)";
     return [
@@ -102,8 +107,13 @@ export function noisyChecks(r: BenchResults): TargetCheck[] {
     {
       area,
       target: `${redis} (at ${runLabel(largest)})`,
-      measured: `${ms(n.withHeavy.redisPing.p99)} (max ${ms(n.withHeavy.redisPing.max)})`,
-      met: n.withHeavy.redisPing.p99 < MAX_REDIS_PING_P99_MS,
+      measured:
+        `${longest(n.withHeavy.redisLongestCommandMs)} (a client's PING p99 ${ms(n.withHeavy.redisPing.p99)}, ` +
+        `max ${ms(n.withHeavy.redisPing.max)}, the bench's own load included)`,
+      met:
+        n.withHeavy.redisLongestCommandMs === undefined
+          ? null
+          : n.withHeavy.redisLongestCommandMs < MAX_REDIS_COMMAND_MS,
     },
     {
       area,
