@@ -49,6 +49,23 @@ const SHOTS: readonly Shot[] = [
     },
   },
   {
+    file: "top-10-1280.png",
+    viewport: DESKTOP,
+    view: "range=last_30_days&timezone=Europe/Berlin",
+    fullPage: false,
+    prepare: async (page) => {
+      await page.locator(".top-grid").scrollIntoViewIfNeeded();
+    },
+  },
+  {
+    file: "app-by-voice-model-1280.png",
+    viewport: DESKTOP,
+    view:
+      "range=last_quarter&timezone=Europe/Berlin&granularity=week&group_by=app_name,voice_model" +
+      "&exclude[language_model]=null&metric=minutes",
+    fullPage: true,
+  },
+  {
     file: "refused-query-1280.png",
     viewport: DESKTOP,
     view: "range=custom&from=2020-01-01&to=2026-01-01&timezone=UTC&granularity=hour",
