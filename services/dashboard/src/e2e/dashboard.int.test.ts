@@ -346,17 +346,24 @@ describe("the dashboard in headless Chromium", () => {
     const { member_emails } = await apiJson<{ member_emails: string[] }>(asked);
     expect(offered).toEqual(member_emails);
     expect(offered).toContain(member);
-    // Chosen, then left out: exclude[member_email] beside exclude[app_name].
+    // "Leave these out" before choosing: no new view yet, the member chosen next is left out.
+    const leaveOutMembers = page.getByRole("checkbox", { name: "Leave these out (Member)" });
+    await leaveOutMembers.check();
+    expect(new URL(page.url()).searchParams.has("exclude[member_email]")).toBe(false);
     await act(page, recorder, async () => {
       await page.getByLabel("Members", { exact: true }).fill(member);
       await page.getByLabel("Members", { exact: true }).press("Enter");
     });
-    expect(new URL(page.url()).searchParams.get("filter[member_email]")).toBe(member);
-    await expectPageMatchesApi(page, recorder.urls());
-    await act(page, recorder, () => page.getByRole("checkbox", { name: "Leave these out (Member)" }).check());
     expect(new URL(page.url()).searchParams.get("exclude[member_email]")).toBe(member);
+    expect(await leaveOutMembers.isChecked()).toBe(true);
     await expectPageMatchesApi(page, recorder.urls());
     expect((await readTopTable(page, "member_email")).some((row) => row.member_email === member)).toBe(false);
+    // Unchecked, the same member is the only one kept: filter[member_email].
+    await act(page, recorder, () => leaveOutMembers.uncheck());
+    expect(new URL(page.url()).searchParams.get("filter[member_email]")).toBe(member);
+    expect(new URL(page.url()).searchParams.has("exclude[member_email]")).toBe(false);
+    await expectPageMatchesApi(page, recorder.urls());
+    expect((await readTopTable(page, "member_email")).map((row) => row.member_email)).toEqual([member]);
 
     // The whole view, exclusions and both dimensions, comes back from the URL alone.
     const bookmark = page.url();

@@ -1,4 +1,4 @@
-import { generateEvents, produceEvents, smallOrganization } from "@vu/demo-data";
+import { buildOrganization, generateEvents, produceEvents } from "@vu/demo-data";
 import { type Log, waitFor } from "@vu/infra";
 import { type ApiServer, startApiServer } from "@vu/testkit/api";
 import { isolatedTopics, testKafka } from "@vu/testkit/kafka";
@@ -45,7 +45,16 @@ export async function startDashboardStack(options: DashboardStackOptions): Promi
   try {
     worker = await startInProcessWorker({ kafka, names });
     api = await startApiServer({ nowMs, prefix: names.prefix, orgs: [org] });
-    const profile = smallOrganization(org, 12, { homeTimeZone: "Europe/Berlin" });
+    // A small organization's shape with a fixed member count (smallOrganization draws 10 to 14 from
+    // the name): more members than a top 10, so the members' ranking always has its "(other)" row.
+    const profile = buildOrganization(org, 12, {
+      memberCount: 13,
+      voiceModelCount: 3,
+      namedLanguageModelCount: 2,
+      appCount: 6,
+      homeTimeZone: "Europe/Berlin",
+      homeShare: 0.75,
+    });
     const events = generateEvents({
       profile,
       seed: 12,

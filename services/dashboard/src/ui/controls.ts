@@ -126,9 +126,11 @@ export function createControls(options: {
     onChange(withSelection(current, dimension, { mode, values }));
   const toggles = {} as Record<Dimension, ModeToggle>;
   for (const dimension of DIMENSIONS) {
-    toggles[dimension] = createModeToggle(DIMENSION_LABELS[dimension], (mode) =>
-      select(dimension, mode, selectionOf(current, dimension).values),
-    );
+    toggles[dimension] = createModeToggle(DIMENSION_LABELS[dimension], (mode) => {
+      // With nothing chosen yet the box only says how the next choice applies: no new view.
+      const { values } = selectionOf(current, dimension);
+      if (values.length > 0) select(dimension, mode, values);
+    });
   }
   const multi = {} as Record<ListedDimension, MultiSelect>;
   for (const dimension of LISTED) {
@@ -185,7 +187,11 @@ export function createControls(options: {
       g.select.disabled = position > view.groupBy.length;
     });
     metric.select.value = view.metric;
-    for (const dimension of DIMENSIONS) toggles[dimension].setMode(selectionOf(view, dimension).mode);
+    for (const dimension of DIMENSIONS) {
+      const selection = selectionOf(view, dimension);
+      // An empty selection has no mode of its own: the box keeps what the user set for the next choice.
+      if (selection.values.length > 0) toggles[dimension].setMode(selection.mode);
+    }
     for (const dimension of LISTED) multi[dimension].setSelected(selectionOf(view, dimension).values);
     members.setSelected(selectionOf(view, "member_email").values);
   };
