@@ -38,8 +38,11 @@ export {
   type LogRecord,
   type OpenEpochOptions,
   partitionKey,
+  standingOf,
+  type ViewStanding,
   type ViewState,
   type ViewStatus,
+  viewAsOf,
 } from "./logPosition";
 export { type OrganizationExtent, sameExtent } from "./organizationExtent";
 export { ALL_QUARTERS, WHOLE_BLOCK } from "./quarterCells";

@@ -95,6 +95,51 @@ describe.each(redisTargets())("the view's position in the log on $name", (target
     expect(record.targets).toEqual(new Map([["t:0", "90"]]));
   });
 
+  it("records a partition's as-of with its checkpoint, in the same call, and the view is as of the earliest", async () => {
+    const { log, reader, keyspace } = setup();
+    const { epoch } = await log.open(1, replay([]));
+    const advance = (partition: string, expected: string | null, next: string, asOfMs?: number) =>
+      log.advance(1, { epoch, partition, expected, next, ...(asOfMs === undefined ? {} : { asOfMs }) });
+    // Without the argument the script works as before: a checkpoint, and no as-of.
+    expect(await advance("t:0", null, "10")).toEqual({ kind: "advanced", state: "live" });
+    expect((await log.read(1)).asOf).toEqual(new Map());
+    expect((await reader.view()).asOfMs).toBeNull();
+
+    expect(await advance("t:0", "10", "20", 1_700_000_000_123)).toEqual({ kind: "advanced", state: "live" });
+    expect(await redis.hget(keyspace.log(1), "asof:t:0")).toBe("1700000000123");
+    // The same checkpoint again only refreshes the as-of (an idle partition's watcher).
+    expect(await advance("t:0", "20", "20", 1_700_000_005_000)).toEqual({ kind: "advanced", state: "live" });
+    expect((await log.read(1)).checkpoints.get("t:0")).toBe("20");
+    // A partition with a checkpoint and no as-of yet: nothing is known about the view as a whole.
+    await advance("t:1", null, "7");
+    const fresh = createRollupReader({ redis, keyspace });
+    expect((await fresh.view()).asOfMs).toBeNull();
+    await advance("t:1", "7", "7", 1_700_000_001_000);
+    expect((await log.read(1)).asOf).toEqual(
+      new Map([
+        ["t:0", 1_700_000_005_000],
+        ["t:1", 1_700_000_001_000],
+      ]),
+    );
+    expect((await createRollupReader({ redis, keyspace }).view()).asOfMs).toBe(1_700_000_001_000);
+
+    // Refused advances write nothing, the as-of included.
+    expect(await advance("t:1", "3", "9", 1_800_000_000_000)).toEqual({ kind: "moved", checkpoint: "7" });
+    expect(
+      await log.advance(1, {
+        epoch: "older",
+        partition: "t:1",
+        expected: "7",
+        next: "9",
+        asOfMs: 1_800_000_000_000,
+      }),
+    ).toEqual({
+      kind: "epochChanged",
+      epoch,
+    });
+    expect(await redis.hget(keyspace.log(1), "asof:t:1")).toBe("1700000001000");
+  });
+
   it("lets a reader answer only from a live epoch, and only if it is still the same after the read", async () => {
     const { log, reader, keyspace } = setup();
     await expect(reader.view()).rejects.toBeInstanceOf(ViewNotLiveError);
@@ -102,7 +147,7 @@ describe.each(redisTargets())("the view's position in the log on $name", (target
     await expect(reader.view()).rejects.toThrow(/replaying/);
     await log.advance(1, { epoch, partition: "t:0", expected: null, next: "5" });
     const view = await reader.view();
-    expect(view).toEqual({ generation: 1, epoch });
+    expect(view).toEqual({ generation: 1, epoch, asOfMs: null });
     await expect(reader.confirm(view)).resolves.toBeUndefined();
     await redis.del(keyspace.log(1));
     await expect(reader.confirm(view)).rejects.toThrow(/no data epoch/);

@@ -17,7 +17,9 @@ import { StoreError } from "./storeError";
  *   "replaying" (not yet: the API answers 503), or "incomplete" (the topic no longer holds events
  *   the view needs: 503 until an operator rebuilds with `--allow-partial`);
  * - per partition, the **checkpoint**: every message before it is applied (the worker seeks
- *   there), and while replaying the **target** it must reach.
+ *   there), and while replaying the **target** it must reach;
+ * - per partition, the **as of** instant, moved with the checkpoint: every message produced before
+ *   it is below the checkpoint. The view as a whole is as of the earliest of them (`asOfMs`).
  */
 export type ViewState = "live" | "replaying" | "incomplete";
 
@@ -34,6 +36,17 @@ export interface LogRecord extends ViewStatus {
   checkpoints: ReadonlyMap<string, string>;
   /** "<topic>:<partition>" → the offset a replay must reach. */
   targets: ReadonlyMap<string, string>;
+  /** "<topic>:<partition>" → its "as of" instant (ms since the Unix epoch); `read` always fills it. */
+  asOf?: ReadonlyMap<string, number>;
+}
+
+/** The view's status, and the instant up to which every partition with a checkpoint is applied. */
+export interface ViewStanding extends ViewStatus {
+  /**
+   * The earliest "as of" of the partitions that have a checkpoint: the view holds every event
+   * produced before it. Null while none is known, or while a partition with a checkpoint has none.
+   */
+  asOfMs: number | null;
 }
 
 export interface OpenEpochOptions {
@@ -52,6 +65,11 @@ export interface AdvanceOptions {
   /** The checkpoint the caller last saw (null: none). */
   expected: string | null;
   next: string;
+  /**
+   * The partition's "as of" instant (ms since the Unix epoch), stored atomically with the
+   * checkpoint: every message produced before it is below `next`. Omitted: left as it is.
+   */
+  asOfMs?: number;
 }
 
 export type AdvanceResult =
@@ -74,6 +92,29 @@ export function partitionKey(topic: string, partition: number): string {
   return `${topic}:${partition}`;
 }
 
+/**
+ * The earliest "as of" over the partitions that have a checkpoint (`next:` fields), or null when no
+ * partition has a checkpoint or one of them has no "as of" yet (nothing is known about it).
+ */
+export function viewAsOf(
+  checkpoints: ReadonlyMap<string, string>,
+  asOf: ReadonlyMap<string, number>,
+): number | null {
+  let earliest: number | null = null;
+  for (const partition of checkpoints.keys()) {
+    const at = asOf.get(partition);
+    if (at === undefined) return null;
+    earliest = earliest === null ? at : Math.min(earliest, at);
+  }
+  return earliest;
+}
+
+/** The status of a record, and the view's "as of" instant (`viewAsOf`). */
+export function standingOf(record: LogRecord): ViewStanding {
+  const { epoch, state, reason } = record;
+  return { epoch, state, reason, asOfMs: viewAsOf(record.checkpoints, record.asOf ?? new Map()) };
+}
+
 const STATES: ReadonlySet<string> = new Set<ViewState>(["live", "replaying", "incomplete"]);
 
 function failed(what: string, cause: unknown): StoreError {
@@ -93,6 +134,25 @@ export function createLogPosition({
     state: typeof state === "string" && STATES.has(state) ? (state as ViewState) : null,
     reason: typeof reason === "string" && reason !== "" ? reason : null,
   });
+  async function read(generation: number): Promise<LogRecord> {
+    let fields: Record<string, string>;
+    try {
+      fields = await redis.hgetall(keyspace.log(generation));
+    } catch (cause) {
+      throw failed("reading the view's checkpoints", cause);
+    }
+    const checkpoints = new Map<string, string>();
+    const targets = new Map<string, string>();
+    const asOf = new Map<string, number>();
+    for (const [field, value] of Object.entries(fields)) {
+      if (field.startsWith("next:")) checkpoints.set(field.slice(5), value);
+      else if (field.startsWith("target:")) targets.set(field.slice(7), value);
+      else if (field.startsWith("asof:") && Number.isFinite(Number(value)) && value !== "")
+        asOf.set(field.slice(5), Number(value));
+    }
+    return { ...status(fields.epoch, fields.state, fields.reason), checkpoints, targets, asOf };
+  }
+
   return {
     async status(generation) {
       try {
@@ -108,21 +168,7 @@ export function createLogPosition({
       }
     },
 
-    async read(generation) {
-      let fields: Record<string, string>;
-      try {
-        fields = await redis.hgetall(keyspace.log(generation));
-      } catch (cause) {
-        throw failed("reading the view's checkpoints", cause);
-      }
-      const checkpoints = new Map<string, string>();
-      const targets = new Map<string, string>();
-      for (const [field, value] of Object.entries(fields)) {
-        if (field.startsWith("next:")) checkpoints.set(field.slice(5), value);
-        else if (field.startsWith("target:")) targets.set(field.slice(7), value);
-      }
-      return { ...status(fields.epoch, fields.state, fields.reason), checkpoints, targets };
-    },
+    read,
 
     async open(generation, options) {
       const id = randomUUID();
@@ -151,6 +197,7 @@ export function createLogPosition({
           options.partition,
           options.expected ?? "",
           options.next,
+          ...(options.asOfMs === undefined ? [] : [String(Math.floor(options.asOfMs))]),
         );
       } catch (cause) {
         throw failed("advancing a checkpoint", cause);

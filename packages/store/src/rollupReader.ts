@@ -4,7 +4,7 @@ import { LAYOUT_FIELDS, parseLayout } from "./blockPlacement";
 import { cellsByBlock, type StoredCells } from "./containerCells";
 import { createGenerationSource } from "./generation";
 import type { Keyspace } from "./keyspace";
-import { createLogPosition, type ViewStatus } from "./logPosition";
+import { createLogPosition, standingOf, type ViewStanding, type ViewStatus } from "./logPosition";
 import { type OrganizationExtent, parseExtent } from "./organizationExtent";
 import { type BlockRef, NOT_READ, type ReadPlan, readPlan, storedBlocks } from "./readPlan";
 import type { RedisClient } from "./redisClient";
@@ -62,6 +62,12 @@ export const DEFAULT_SLICE_FIELDS = 20_000;
 export interface ReadView {
   generation: number;
   epoch: string;
+  /**
+   * Read with the epoch, before any read made in this view: the view then held every event
+   * produced before this instant (ms since the Unix epoch; docs/contract.md §7 `X-Data-As-Of`).
+   * Null or missing: not known.
+   */
+  asOfMs?: number | null;
 }
 
 /**
@@ -246,7 +252,7 @@ export function createRollupReader(options: RollupReaderOptions): RollupReader {
   let knownView: { view: ReadView; at: number } | undefined;
 
   /** The view of `status`, or why there is none; a new epoch drops every cache. */
-  function viewOf(generation: number, status: ViewStatus): ReadView {
+  function viewOf(generation: number, status: ViewStanding): ReadView {
     if (status.epoch === null || status.state !== "live") throw new ViewNotLiveError(status);
     if (knownView !== undefined && knownView.view.epoch !== status.epoch) {
       comboCache.clear();
@@ -254,13 +260,14 @@ export function createRollupReader(options: RollupReaderOptions): RollupReader {
       layoutHints.clear();
       recordingHints.clear();
     }
-    const view = { generation, epoch: status.epoch };
+    const view = { generation, epoch: status.epoch, asOfMs: status.asOfMs };
     knownView = { view, at: now() };
     return view;
   }
 
   async function viewFromRedis(generation: number): Promise<ReadView> {
-    return viewOf(generation, await log.status(generation));
+    // The whole log hash (a few fields per partition): the status and the "as of" in one read.
+    return viewOf(generation, standingOf(await log.read(generation)));
   }
 
   function rememberExtent(generation: number, org: string, extent: OrganizationExtent): OrganizationExtent {

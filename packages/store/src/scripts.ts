@@ -62,6 +62,7 @@ declare module "ioredis" {
       partition: string,
       expected: string,
       next: string,
+      ...asOf: string[]
     ): Result<[number, string], Context>;
     /** countHit-1.lua: `[hits in the window, ms until it ends]`. */
     vuCountHit(key: string, windowMs: number): Result<[number, number], Context>;

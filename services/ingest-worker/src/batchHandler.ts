@@ -77,6 +77,9 @@ type Retrying = <T>(
  * or ahead of Redis) is not applied: the partition is sought to the checkpoint instead.
  */
 export async function handleBatch(ctx: BatchContext, payload: EachBatchPayload): Promise<void> {
+  // Just before working on the batch: the partition held no message beyond the batch's high
+  // watermark before this instant (the batch's "as of" once it is applied to the end).
+  const fetchedAtMs = ctx.now();
   const { partition } = payload.batch;
   const retrying = retrierFor(ctx, payload);
   const generation = await retrying("position", () => ctx.generation.current(), isRetriable);
@@ -96,8 +99,15 @@ export async function handleBatch(ctx: BatchContext, payload: EachBatchPayload):
       const messages = payload.batch.messages.slice(from, from + CHUNK_SIZE);
       const chunk = prepareChunk(ctx, payload.batch, messages, seen);
       if (chunk === undefined) break;
+      const asOfMs = chunkAsOf({
+        throughOffset: chunk.origin.throughOffset,
+        highWatermark: payload.batch.highWatermark,
+        fetchedAtMs,
+        firstNotApplied: payload.batch.messages[from + CHUNK_SIZE],
+        lastApplied: messages.at(-1),
+      });
       await inFlight;
-      inFlight = applyChunk(ctx, payload, retrying, position, chunk);
+      inFlight = applyChunk(ctx, payload, retrying, position, chunk, asOfMs);
     }
     await inFlight;
   } catch (error) {
@@ -110,6 +120,40 @@ export async function handleBatch(ctx: BatchContext, payload: EachBatchPayload):
   }
   await payload.commitOffsetsIfNecessary();
   await payload.heartbeat();
+}
+
+/**
+ * The instant up to which a partition is complete once a chunk through `throughOffset` is applied
+ * (docs/contract.md §7 `X-Data-As-Of`): when the chunk reaches the high watermark Kafka reported
+ * with the batch, the instant the batch was taken up (`fetchedAtMs`); otherwise the Kafka
+ * timestamp of the first message not yet applied minus 1 ms, or, when that message is not in the
+ * batch, the last applied message's timestamp. Never later than `fetchedAtMs` (a producer's clock
+ * ahead does not move it past what the worker has seen). Undefined when no timestamp is usable.
+ */
+export function chunkAsOf({
+  throughOffset,
+  highWatermark,
+  fetchedAtMs,
+  firstNotApplied,
+  lastApplied,
+}: {
+  throughOffset: string;
+  highWatermark: string;
+  fetchedAtMs: number;
+  firstNotApplied: Pick<KafkaMessage, "timestamp"> | undefined;
+  lastApplied: Pick<KafkaMessage, "timestamp"> | undefined;
+}): number | undefined {
+  if (Number(throughOffset) + 1 >= Number(highWatermark)) return fetchedAtMs;
+  const timestamp = (message: Pick<KafkaMessage, "timestamp"> | undefined) => {
+    const ms = Number(message?.timestamp ?? Number.NaN);
+    return message !== undefined && message.timestamp !== "" && Number.isSafeInteger(ms) && ms >= 0
+      ? ms
+      : undefined;
+  };
+  const next = timestamp(firstNotApplied);
+  const last = timestamp(lastApplied);
+  const asOf = next !== undefined ? next - 1 : last;
+  return asOf === undefined ? undefined : Math.min(asOf, fetchedAtMs);
 }
 
 /** Anything but a programming error: Redis or Kafka away, or refusing for a while. */
@@ -170,6 +214,7 @@ async function applyChunk(
   retrying: Retrying,
   position: { current: Position },
   chunk: PreparedChunk,
+  asOfMs: number | undefined,
 ): Promise<void> {
   const started = performance.now();
   // Taken once the previous chunk moved the checkpoint; every call of this chunk, retries
@@ -210,7 +255,7 @@ async function applyChunk(
   const next = String(Number(lastOffset) + 1);
   const moved = await retrying(
     "checkpoint",
-    () => ctx.positions.advance(partition, position.current, next),
+    () => ctx.positions.advance(partition, position.current, next, asOfMs),
     isRetriable,
   );
   if (moved === undefined) throw new PositionMovedError();

@@ -18,9 +18,16 @@ export interface PartitionPositions {
    * the batch in hand started from, and moved since: never looked up again, so that a batch of one
    * epoch never writes into the next). Resolves with the position after it, or undefined when the
    * view moved under the worker (another epoch, or a checkpoint elsewhere): every partition has
-   * been sought to where the view stands, and the batch in hand must stop.
+   * been sought to where the view stands, and the batch in hand must stop. `asOfMs`: the
+   * partition's "as of" instant (every message produced before it is below `next`), recorded in
+   * the same script call (docs/contract.md §7 `X-Data-As-Of`).
    */
-  advance(partition: number, position: Position, next: string): Promise<Position | undefined>;
+  advance(
+    partition: number,
+    position: Position,
+    next: string,
+    asOfMs?: number,
+  ): Promise<Position | undefined>;
   /**
    * Whether a batch starting at `first` must be dropped for a seek to `next`. A batch that starts
    * past `next` right after a seek there is taken as it is: the log has no messages in between
@@ -34,6 +41,8 @@ export interface PartitionPositions {
   /**
    * Follows the view: a lost or replaced epoch, a checkpoint that went back (Redis restored from an
    * older snapshot), or a new generation repositions every partition; with `force`, always.
+   * Otherwise it refreshes the "as of" instant of each owned partition that is caught up (its
+   * checkpoint is the partition's high watermark), so an idle partition never holds it back.
    */
   watch(generation: () => Promise<number>, force?: boolean): Promise<void>;
   /** Why the view cannot answer, if it cannot (for readiness). */
@@ -59,6 +68,8 @@ export interface PartitionPositionsOptions {
   beforeOpening(): Promise<void>;
   logger: Logger;
   metrics: IngestMetrics;
+  /** The clock of the "as of" instants (Date.now). */
+  now?: () => number;
 }
 
 const LOST = "Redis lost its state (no epoch, while the consumer group had committed offsets)";
@@ -67,6 +78,7 @@ const REGRESSED =
 
 export function createPartitionPositions(options: PartitionPositionsOptions): PartitionPositions {
   const { log, admin, topic, groupId, logger, metrics } = options;
+  const now = options.now ?? Date.now;
   const positions = new Map<number, Promise<Position>>();
   /** The settled ones, for synchronous reads. */
   const settled = new Map<number, Position>();
@@ -231,16 +243,40 @@ export function createPartitionPositions(options: PartitionPositionsOptions): Pa
     }
   }
 
+  /**
+   * An owned partition whose checkpoint is its high watermark holds every message appended before
+   * the high watermark was asked for: its "as of" becomes the instant just before asking. Written
+   * only if the checkpoint is still the one read (an advance to the same checkpoint: compare and
+   * set), so a batch moving it meanwhile keeps its own. One offsets request per check, and none
+   * while this worker owns no partition with a checkpoint.
+   */
+  async function refreshAsOf(generation: number, record: LogRecord): Promise<void> {
+    const { epoch } = record;
+    if (epoch === null) return;
+    const withCheckpoint = owned.filter((p) => record.checkpoints.has(partitionKey(topic, p)));
+    if (withCheckpoint.length === 0) return;
+    const asOfMs = now();
+    const offsets = await topicOffsets();
+    for (const { partition, high } of offsets) {
+      const key = partitionKey(topic, partition);
+      const stored = record.checkpoints.get(key);
+      if (!withCheckpoint.includes(partition) || stored === undefined || Number(stored) !== Number(high))
+        continue;
+      await log.advance(generation, { epoch, partition: key, expected: stored, next: stored, asOfMs });
+    }
+  }
+
   return {
     resumeAt,
 
-    async advance(partition, position, next) {
+    async advance(partition, position, next, asOfMs) {
       const { generation } = position;
       const result = await log.advance(generation, {
         epoch: position.epoch,
         partition: partitionKey(topic, partition),
         expected: position.stored,
         next,
+        ...(asOfMs === undefined ? {} : { asOfMs }),
       });
       if (result.kind === "advanced") {
         const moved = { ...position, next, stored: next };
@@ -295,6 +331,12 @@ export function createPartitionPositions(options: PartitionPositionsOptions): Pa
       for (const partition of owned.filter((p) => !positions.has(p))) {
         options.seek(partition, (await refresh(current, partition)).next);
       }
+      await refreshAsOf(current, record).catch((error: unknown) =>
+        logger.debug(
+          { err: error },
+          "refreshing the partitions' as-of instants failed; the next check tries again",
+        ),
+      );
     },
 
     status: () => lastStatus,

@@ -6,7 +6,10 @@
   ARGV[1] the epoch the caller works in
   ARGV[2] "<topic>:<partition>"
   ARGV[3] the checkpoint the caller last saw ("" = none)
-  ARGV[4] the new checkpoint (the next offset to consume)
+  ARGV[4] the new checkpoint (the next offset to consume; the same one again only refreshes ARGV[5])
+  ARGV[5] optional: the partition's "as of" instant (ms since the Unix epoch): every message produced
+          before it is below the new checkpoint. Stored as "asof:<topic>:<partition>" with the
+          checkpoint, in the same call, so the two never disagree; omitted or "": left as it is
 
   Returns
     {1, state}       advanced; the view's state afterwards ("live" once a replay reached its targets)
@@ -27,5 +30,9 @@ local current = redis.call("HGET", key, field) or ""
 if current ~= ARGV[3] or (current ~= "" and tonumber(ARGV[4]) < tonumber(current)) then
   return {-2, current}
 end
-redis.call("HSET", key, field, ARGV[4])
+if ARGV[5] ~= nil and ARGV[5] ~= "" then
+  redis.call("HSET", key, field, ARGV[4], "asof:" .. ARGV[2], ARGV[5])
+else
+  redis.call("HSET", key, field, ARGV[4])
+end
 return {1, settleReplay(key)}

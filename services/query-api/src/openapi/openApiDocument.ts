@@ -24,6 +24,16 @@ const freshnessHeaders = z.object({
   }),
 });
 
+/** docs/contract.md §7: how complete the answer is, sent with every answer of /stats and /stats/summary. */
+const asOfHeaders = z.object({
+  "X-Data-As-Of": z.string().optional().meta({
+    format: "date-time",
+    description:
+      "The instant (ISO 8601, UTC, milliseconds) up to which every partition of the topic has been applied: the answer holds every event produced before it. Absent while the store knows no such instant yet.",
+    example: "2026-03-04T12:34:56.789Z",
+  }),
+});
+
 /** OpenAPI 3.1 of the three operations, generated from the zod schemas that validate them. */
 export function createOpenApiDocument(): ReturnType<typeof createDocument> {
   return createDocument({
@@ -63,6 +73,7 @@ export function createOpenApiDocument(): ReturnType<typeof createDocument> {
           responses: {
             "200": {
               description: "Summary",
+              headers: asOfHeaders,
               content: { "application/json": { schema: summarySchema } },
             },
             "400": problem("Invalid parameters"),
@@ -80,6 +91,7 @@ export function createOpenApiDocument(): ReturnType<typeof createDocument> {
           responses: {
             "200": {
               description: "A page of statistics (JSON), or a CSV file with format=csv",
+              headers: asOfHeaders,
               content: {
                 "application/json": { schema: statsPageSchema },
                 "text/csv": { schema: z.string() },

@@ -19,7 +19,7 @@ import {
   rawExclusions,
   rawFilters,
 } from "./queryParamSchemas";
-import { type Register, withQuery } from "./routeDeps";
+import { type Register, type RouteDeps, withQuery } from "./routeDeps";
 import { fillParam, groupByParam, limitParam, otherParam, sortParam } from "./statsShapeParams";
 
 export const STATS_PATH = "/api/v1/stats";
@@ -44,6 +44,31 @@ export const statsQuerySchema = z
     format: z.enum(["json", "csv"]).default("json"),
   })
   .strict();
+
+/** docs/contract.md §7: the header naming the instant up to which the answer holds every event. */
+export const DATA_AS_OF_HEADER = "X-Data-As-Of";
+
+/**
+ * Sends `X-Data-As-Of` with an answer (docs/contract.md §7). `before` is the store's view taken
+ * before the answer was read or found kept (the reader's view, cached for a moment, so a request
+ * costs no round trip for it): its "as of" was read from the log hash before the answer's data, so
+ * the answer holds every event produced before it. A kept answer is exact for the current state,
+ * so it gets the current header. Nothing is sent when no instant is known, or when the epoch
+ * changed under the request (the instant described another state).
+ */
+export async function viewAsOfBefore(
+  deps: Pick<RouteDeps, "reader">,
+): Promise<(res: Response) => Promise<void>> {
+  const before = await deps.reader.view();
+  return async (res) => {
+    const asOfMs = before.asOfMs;
+    if (asOfMs === undefined || asOfMs === null) return;
+    // The answer was confirmed already; a store that stopped being live since only loses the header.
+    const after = await deps.reader.view().catch(() => undefined);
+    if (after?.epoch !== before.epoch) return;
+    res.set(DATA_AS_OF_HEADER, new Date(asOfMs).toISOString());
+  };
+}
 
 function compactStamp(iso: string): string {
   return DateTime.fromISO(iso, { setZone: true }).toFormat("yyyyMMdd'T'HHmmZZZ");
@@ -79,6 +104,7 @@ export const registerV1Stats: Register = (router, deps) => {
   router.get(
     STATS_PATH,
     withQuery(statsQuerySchema, async (query, req, res) => {
+      const sendAsOf = await viewAsOfBefore(deps);
       const result = await queryStats(
         authOf(res.locals).org,
         {
@@ -109,6 +135,7 @@ export const registerV1Stats: Register = (router, deps) => {
         return JSON.stringify(body);
       };
       const body = () => pages.body(result.source, page, render);
+      await sendAsOf(res);
       if (query.format === "csv") return sendCsv(req, res, result, body);
       res.type("json").send(body());
     }),

@@ -13,6 +13,7 @@ import {
   rawFilters,
 } from "./queryParamSchemas";
 import { type Register, withQuery } from "./routeDeps";
+import { viewAsOfBefore } from "./v1Stats";
 
 export const SUMMARY_PATH = "/api/v1/stats/summary";
 
@@ -25,6 +26,7 @@ export const registerV1StatsSummary: Register = (router, deps) => {
   router.get(
     SUMMARY_PATH,
     withQuery(summaryQuerySchema, async (query, req, res) => {
+      const sendAsOf = await viewAsOfBefore(deps);
       const { summary } = await querySummary(
         authOf(res.locals).org,
         {
@@ -39,6 +41,7 @@ export const registerV1StatsSummary: Register = (router, deps) => {
         deps,
       );
       const body: Summary = summary;
+      await sendAsOf(res);
       res.json(body);
     }),
   );
