@@ -293,6 +293,8 @@ export interface operations {
       /** @description Summary */
       200: {
         headers: {
+          /** @description The instant (ISO 8601, UTC, milliseconds) up to which every partition of the topic has been applied: the answer holds every event produced before it. Absent while the store knows no such instant yet. */
+          "X-Data-As-Of"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -388,6 +390,8 @@ export interface operations {
       /** @description A page of statistics (JSON), or a CSV file with format=csv */
       200: {
         headers: {
+          /** @description The instant (ISO 8601, UTC, milliseconds) up to which every partition of the topic has been applied: the answer holds every event produced before it. Absent while the store knows no such instant yet. */
+          "X-Data-As-Of"?: string;
           [name: string]: unknown;
         };
         content: {
