@@ -128,4 +128,30 @@ describe("createPartitionPositions", () => {
     expect(seeks).toEqual([]);
     expect(await positions.resumeAt(1, 0)).toMatchObject({ next: "9", stored: "9" });
   });
+
+  it("does not seek a newly given partition back when a batch of it began, applied and moved on while the watcher read its position", async () => {
+    let batchDuringRead: (() => Promise<void>) | undefined;
+    let reads = 0;
+    const { positions, seeks } = fakes({
+      committed: "4",
+      record: { epoch: "e0", state: "live", checkpoints: new Map([["t:0", "4"]]) },
+      // The watcher's own read of the log comes first; the second is its read of the partition's position.
+      duringRead: async () => {
+        if (++reads === 2) await batchDuringRead?.();
+      },
+    });
+    positions.assigned([0]);
+    batchDuringRead = async () => {
+      batchDuringRead = undefined;
+      const at = await positions.resumeAt(1, 0);
+      await positions.advance(0, at, "9");
+    };
+    await positions.watch(async () => 1);
+    expect(seeks).toEqual([]);
+    // With no batch under way, a newly given partition is sought to where the view stands.
+    positions.assigned([]);
+    positions.assigned([0]);
+    await positions.watch(async () => 1);
+    expect(seeks).toEqual([[0, "9"]]);
+  });
 });

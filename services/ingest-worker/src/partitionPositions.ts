@@ -85,6 +85,8 @@ export function createPartitionPositions(options: PartitionPositionsOptions): Pa
   const sentBelow = new Map<number, number>();
   const soughtTo = new Map<number, string>();
   let owned: readonly number[] = [];
+  /** Batches begun per partition (each asks `resumeAt` first): the watcher leaves a busy one alone. */
+  const begun = new Map<number, number>();
   let lastStatus: ViewStatus | undefined;
 
   const dropAll = () => {
@@ -197,6 +199,7 @@ export function createPartitionPositions(options: PartitionPositionsOptions): Pa
   }
 
   function resumeAt(generation: number, partition: number): Promise<Position> {
+    begun.set(partition, (begun.get(partition) ?? 0) + 1);
     const known = positions.get(partition);
     if (known !== undefined) {
       return known.then((p) => (p.generation === generation ? p : refresh(generation, partition)));
@@ -327,9 +330,14 @@ export function createPartitionPositions(options: PartitionPositionsOptions): Pa
         record.epoch === null ||
         [...settled.values()].some((p) => p.epoch !== record.epoch || p.generation !== current);
       if (stale) return reposition(current);
-      // Partitions newly given to this worker: sought to where the view stands; the others go on.
+      // Partitions newly given to this worker: sought to where the view stands (an idle one gets no
+      // batch that would seek it); the others go on. A batch of the partition that began while the
+      // position was read seeks for itself (mustSeek) and may have applied and moved on since:
+      // seeking it back would replay what it applied.
       for (const partition of owned.filter((p) => !positions.has(p))) {
-        options.seek(partition, (await refresh(current, partition)).next);
+        const before = begun.get(partition) ?? 0;
+        const { next } = await refresh(current, partition);
+        if ((begun.get(partition) ?? 0) === before) options.seek(partition, next);
       }
       await refreshAsOf(current, record).catch((error: unknown) =>
         logger.debug(
