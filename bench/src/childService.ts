@@ -25,6 +25,32 @@ export interface StartOptions {
   onStdout?: (chunk: string) => void;
 }
 
+/** Services still running: stopped with the bench, however it ends. */
+const running = new Set<ChildProcess>();
+let hooked = false;
+
+/**
+ * A bench stopped by Ctrl-C or SIGTERM takes its services with it: left running, an API's cluster
+ * primary would go on restarting its processes, and a worker would go on consuming.
+ */
+function stopChildrenWithTheBench(): void {
+  if (hooked) return;
+  hooked = true;
+  const stopAll = () => {
+    for (const child of running) child.kill("SIGTERM");
+  };
+  process.on("exit", stopAll);
+  for (const [signal, code] of [
+    ["SIGINT", 130],
+    ["SIGTERM", 143],
+  ] as const) {
+    process.once(signal, () => {
+      stopAll();
+      process.exit(code);
+    });
+  }
+}
+
 /**
  * The real services run as child processes, as deployed, so the bench measures their own start-up
  * config, logging and event loop rather than a copy wired up in the bench's process. Output goes
@@ -40,6 +66,9 @@ export function startChild(options: StartOptions): ChildService {
     stdio: ["ignore", options.onStdout ? "pipe" : fd, fd],
   });
   closeSync(fd);
+  running.add(child);
+  child.once("exit", () => running.delete(child));
+  stopChildrenWithTheBench();
   if (options.onStdout) {
     const onStdout = options.onStdout;
     child.stdout?.setEncoding("utf8").on("data", (chunk: string) => onStdout(chunk));
