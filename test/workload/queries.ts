@@ -1,3 +1,4 @@
+import { STATS_METRIC_COLUMNS } from "@vu/api-responses";
 import type { Dimension, QueryPairs } from "../oracle";
 import type { Random } from "../support/random";
 import { generateRange, type RangeContext } from "./queryRanges";
@@ -82,15 +83,6 @@ function breakOne(pairs: Array<[string, string]>, random: Random): Array<[string
   return [...pairs.filter(([k]) => k !== key), [key, value]];
 }
 
-const METRICS = [
-  "recording_count",
-  "total_words",
-  "total_duration",
-  "avg_llm_processing_time",
-  "avg_voice_processing_time",
-  "avg_wpm",
-] as const;
-
 /** `exclude[...]` lists (docs/contract.md §7), written as filters are, on one or two dimensions. */
 function excludePairs(org: OrgVocabulary, random: Random): Array<[string, string]> {
   if (random.chance(0.7)) return [];
@@ -118,7 +110,9 @@ function groupByList(random: Random): string {
 function shapePairs(groupBy: readonly string[], granularity: string | undefined, random: Random) {
   const pairs: Array<[string, string]> = [];
   if (random.chance(0.4)) {
-    const fields = random.chance(0.05) ? [...METRICS, ...DIMENSIONS] : [...METRICS, ...groupBy];
+    const fields = random.chance(0.05)
+      ? [...STATS_METRIC_COLUMNS, ...DIMENSIONS]
+      : [...STATS_METRIC_COLUMNS, ...groupBy];
     const keys = random.some(fields, 3);
     pairs.push(["sort", keys.map((k) => (random.chance(0.6) ? `-${k}` : k)).join(",")]);
   }
