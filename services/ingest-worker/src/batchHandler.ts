@@ -89,6 +89,7 @@ export async function handleBatch(ctx: BatchContext, payload: EachBatchPayload):
   const first = payload.batch.firstOffset();
   const position = { current: at };
   if (first !== null && ctx.positions.mustSeek(partition, first, at.next)) {
+    ctx.logger.debug({ partition, first, next: at.next }, "a batch began off the view's checkpoint; seeking");
     ctx.seek(partition, at.next);
     return;
   }

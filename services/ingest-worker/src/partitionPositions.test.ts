@@ -30,6 +30,7 @@ function fakes(options: {
       return before;
     },
     async open(_generation, open) {
+      if (open.expected !== record.epoch) return { opened: false, epoch: record.epoch ?? "" };
       opened.push(open);
       record = {
         ...record,
@@ -153,5 +154,53 @@ describe("createPartitionPositions", () => {
     positions.assigned([0]);
     await positions.watch(async () => 1);
     expect(seeks).toEqual([[0, "9"]]);
+  });
+  it("leaves alone a newly given partition whose batch began while the watcher read another's position", async () => {
+    let batchDuringRead: (() => Promise<void>) | undefined;
+    let reads = 0;
+    const { positions, seeks } = fakes({
+      record: {
+        epoch: "e0",
+        state: "live",
+        checkpoints: new Map([
+          ["t:0", "4"],
+          ["t:1", "4"],
+        ]),
+      },
+      // The watcher's own read of the log comes first; the second is its read of partition 0's position.
+      duringRead: async () => {
+        if (++reads === 2) await batchDuringRead?.();
+      },
+    });
+    positions.assigned([0, 1]);
+    // Partition 1's batch begins, applies a chunk and goes on with the next (Kafka has fetched past 9).
+    batchDuringRead = async () => {
+      batchDuringRead = undefined;
+      const at = await positions.resumeAt(1, 1);
+      await positions.advance(1, at, "9");
+    };
+    await positions.watch(async () => 1);
+    expect(seeks).toEqual([[0, "4"]]);
+    expect(await positions.resumeAt(1, 1)).toMatchObject({ next: "9", stored: "9" });
+  });
+  it("leaves alone a partition whose batch began while the watcher opened the first epoch and sought the others", async () => {
+    let batchDuringRead: (() => Promise<void>) | undefined;
+    let reads = 0;
+    const { positions, seeks, opened } = fakes({
+      duringRead: async () => {
+        if (++reads === 2) await batchDuringRead?.();
+      },
+    });
+    positions.assigned([0, 1]);
+    // Partition 1's batch opens the epoch itself, applies a chunk and goes on with the next.
+    batchDuringRead = async () => {
+      batchDuringRead = undefined;
+      const at = await positions.resumeAt(1, 1);
+      await positions.advance(1, at, "9");
+    };
+    await positions.watch(async () => 1);
+    expect(opened).toHaveLength(1);
+    expect(seeks).toEqual([[0, "0"]]);
+    expect(await positions.resumeAt(1, 1)).toMatchObject({ epoch: "e1", next: "9", stored: "9" });
   });
 });

@@ -237,12 +237,27 @@ export function createPartitionPositions(options: PartitionPositionsOptions): Pa
     return undefined;
   }
 
-  /** Seeks every owned partition to where the view stands now. */
+  /** Seeks every owned partition to where the view stands now (its positions forgotten first). */
   async function reposition(generation: number): Promise<void> {
     dropAll();
-    for (const partition of owned) {
+    await seekIdle(generation, owned);
+  }
+
+  /**
+   * Seeks each of `partitions` to where the view stands, unless a batch of it begins before the
+   * seek: that batch reads the view itself (its position is newer than any forgotten or missing
+   * here), seeks for itself if it must (mustSeek), and may have applied and moved on since.
+   * Seeking it would replay what it applied (on a cluster, where no checkpoint guards the script
+   * call, its dead letters would go out again); reading its position again would take the batch's
+   * own from it.
+   */
+  async function seekIdle(generation: number, partitions: readonly number[]): Promise<void> {
+    const begunBefore = new Map(partitions.map((p) => [p, begun.get(p) ?? 0]));
+    const idle = (partition: number) => (begun.get(partition) ?? 0) === begunBefore.get(partition);
+    for (const partition of partitions) {
+      if (!idle(partition)) continue;
       const { next } = await refresh(generation, partition);
-      options.seek(partition, next);
+      if (idle(partition)) options.seek(partition, next);
     }
   }
 
@@ -330,15 +345,11 @@ export function createPartitionPositions(options: PartitionPositionsOptions): Pa
         record.epoch === null ||
         [...settled.values()].some((p) => p.epoch !== record.epoch || p.generation !== current);
       if (stale) return reposition(current);
-      // Partitions newly given to this worker: sought to where the view stands (an idle one gets no
-      // batch that would seek it); the others go on. A batch of the partition that began while the
-      // position was read seeks for itself (mustSeek) and may have applied and moved on since:
-      // seeking it back would replay what it applied.
-      for (const partition of owned.filter((p) => !positions.has(p))) {
-        const before = begun.get(partition) ?? 0;
-        const { next } = await refresh(current, partition);
-        if ((begun.get(partition) ?? 0) === before) options.seek(partition, next);
-      }
+      // Partitions newly given to this worker: an idle one gets no batch that would seek it.
+      await seekIdle(
+        current,
+        owned.filter((p) => !positions.has(p)),
+      );
       await refreshAsOf(current, record).catch((error: unknown) =>
         logger.debug(
           { err: error },
