@@ -13,7 +13,7 @@ import { type ChartPanel, createChartPanel } from "./ui/chartPanel";
 import { type Controls, createControls } from "./ui/controls";
 import { CSV_PAGE_SIZE, downloadCsv } from "./ui/csvDownload";
 import { el } from "./ui/dom";
-import { formatRange } from "./ui/format";
+import { formatInstant, formatRange } from "./ui/format";
 import { renderFailure, retryMessage } from "./ui/messages";
 import { renderSignIn } from "./ui/signIn";
 import { renderStatsTable } from "./ui/statsTable";
@@ -34,8 +34,16 @@ const zoneNames = (): string[] => {
   }
 };
 
+/** The page's header parts the dashboard drives. */
+export interface HeaderParts {
+  signOut: HTMLButtonElement;
+  /** "Data as of …": how current the numbers shown are. */
+  dataAsOf: HTMLElement;
+}
+
 /** The dashboard: sign-in, then one view at a time, its state in the URL and its token in sessionStorage. */
-export function startDashboard(main: HTMLElement, signOutButton: HTMLButtonElement): void {
+export function startDashboard(main: HTMLElement, header: HeaderParts): void {
+  const signOutButton = header.signOut;
   let view = viewStateFromUrl(location.search, browserZone());
   history.replaceState(null, "", `?${viewStateToUrl(view)}`);
   let api: ApiClient | null = null;
@@ -88,6 +96,7 @@ export function startDashboard(main: HTMLElement, signOutButton: HTMLButtonEleme
     controls = null;
     loaded = null;
     signOutButton.hidden = true;
+    header.dataAsOf.hidden = true;
     setState("signed-out");
     main.replaceChildren(renderSignIn(problem, (token) => void signIn(token)));
   }
@@ -160,6 +169,7 @@ export function startDashboard(main: HTMLElement, signOutButton: HTMLButtonEleme
       setState("error");
       status.textContent = "";
       rangeLine.textContent = "";
+      header.dataAsOf.hidden = true;
       chart?.destroy();
       chart = null;
       failure.replaceChildren(renderFailure(error, () => void refresh()));
@@ -174,7 +184,8 @@ export function startDashboard(main: HTMLElement, signOutButton: HTMLButtonEleme
     body.hidden = false;
     const meta = data.table.meta;
     rangeLine.textContent = `${formatRange(meta.start_date, meta.end_date)} · ${shown.timezone}`;
-    replaceContent(summarySection, renderCards(data.summary));
+    replaceContent(summarySection, renderCards(data.summary, shown.compare));
+    showDataAsOf(header.dataAsOf, data.dataAsOf, shown.timezone);
     chart?.destroy();
     chart = null;
     if (empty) {
@@ -234,6 +245,19 @@ export function startDashboard(main: HTMLElement, signOutButton: HTMLButtonEleme
   const token = tokenStorage.read();
   if (token) void signIn(token);
   else signOut(null);
+}
+
+/**
+ * "Data as of …" in the header: every recording produced before that instant is in the numbers
+ * shown (the summary's `X-Data-As-Of`, docs/contract.md §7), in the view's zone. Hidden when the
+ * API sent none.
+ */
+function showDataAsOf(target: HTMLElement, dataAsOf: string | null, zone: string): void {
+  const text = dataAsOf === null ? null : formatInstant(dataAsOf, zone);
+  target.hidden = text === null;
+  if (dataAsOf === null || text === null) return;
+  target.replaceChildren("Data as of ", el("time", { datetime: dataAsOf }, text));
+  target.title = "Every recording produced before this instant is counted in what the page shows.";
 }
 
 function sameExceptMetric(a: ViewState, b: ViewState): boolean {

@@ -3,4 +3,5 @@ import { startDashboard } from "./app";
 
 const main = document.querySelector<HTMLElement>("main");
 const signOut = document.querySelector<HTMLButtonElement>("#sign-out");
-if (main && signOut) startDashboard(main, signOut);
+const dataAsOf = document.querySelector<HTMLElement>("#data-as-of");
+if (main && signOut && dataAsOf) startDashboard(main, { signOut, dataAsOf });

@@ -66,11 +66,21 @@ describe("the API client", () => {
     await vi.advanceTimersByTimeAsync(1);
     expect(fetch).toHaveBeenCalledTimes(2);
     await vi.advanceTimersByTimeAsync(2_000);
-    expect(await result).toEqual({ total_recordings: 1 });
+    expect(await result).toEqual({ summary: { total_recordings: 1 }, dataAsOf: null });
     expect(notices).toEqual([
       { status: 429, waitSeconds: 3, attempt: 1 },
       { status: 503, waitSeconds: 2, attempt: 2 },
     ]);
+  });
+
+  it("reads X-Data-As-Of beside the summary", async () => {
+    const asOf = "2026-11-25T23:07:49.123Z";
+    const fetch = vi.fn(
+      async (_request: Request) =>
+        new Response(JSON.stringify({ total_recordings: 2 }), { headers: { "x-data-as-of": asOf } }),
+    );
+    const answer = await createApiClient({ baseUrl, token: "t", fetch }).summary({});
+    expect(answer).toEqual({ summary: { total_recordings: 2 }, dataAsOf: asOf });
   });
 
   it("turns other failures into an ApiError carrying the problem body", async () => {

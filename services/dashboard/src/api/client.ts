@@ -2,7 +2,7 @@ import { createUsageStatsClient } from "@vu/client";
 import { ApiError, problemOf } from "./apiError";
 import { createRetryingFetch } from "./retryingFetch";
 import type { RetryNotice } from "./retryPolicy";
-import type { DimensionsQuery, Problem, StatsPage, StatsQuery, SummaryQuery } from "./types";
+import type { DimensionsQuery, Problem, StatsPage, StatsQuery, Summary, SummaryQuery } from "./types";
 
 export interface ApiClientOptions {
   /** The API's origin; the dashboard is served by the API, so its own (empty). */
@@ -18,6 +18,13 @@ export interface CsvFile {
   filename: string;
   /** The page named by `Link: <...>; rel="next"`, null on the last. */
   nextPage: number | null;
+}
+
+/** A summary with the instant up to which the view was complete when it answered. */
+export interface SummaryAnswer {
+  summary: Summary;
+  /** `X-Data-As-Of` (docs/contract.md §7): null from an API that does not send it. */
+  dataAsOf: string | null;
 }
 
 const FILENAME = /filename="([^"]+)"/;
@@ -61,8 +68,10 @@ export function createApiClient({ baseUrl = "", token, onRetry, fetch: fetchFn }
   return {
     dimensions: async (query?: DimensionsQuery, signal?: AbortSignal) =>
       dataOf(await client.GET("/api/v1/stats/dimensions", { params: { query }, signal })),
-    summary: async (query: SummaryQuery, signal?: AbortSignal) =>
-      dataOf(await client.GET("/api/v1/stats/summary", { params: { query }, signal })),
+    async summary(query: SummaryQuery, signal?: AbortSignal): Promise<SummaryAnswer> {
+      const answer = await client.GET("/api/v1/stats/summary", { params: { query }, signal });
+      return { summary: await dataOf(answer), dataAsOf: answer.response.headers.get("x-data-as-of") };
+    },
     // The operation answers JSON or CSV (format=csv); without `format`, always the JSON page.
     stats: async (query: Omit<StatsQuery, "format">, signal?: AbortSignal): Promise<StatsPage> =>
       (await dataOf(await client.GET("/api/v1/stats", { params: { query }, signal }))) as StatsPage,

@@ -2,11 +2,21 @@ import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import type { Dimension } from "@vu/events/vocabulary";
 import { stderrLog } from "@vu/infra";
+import { DateTime } from "luxon";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { StatsPage, StatsRow, Summary } from "../api/types";
 import { type DashboardStack, startDashboardStack } from "./dashboardStack";
-import { readCards, readChart, readTable, readTopTable, recordApiRequests, settled } from "./pageReaders";
+import {
+  readCards,
+  readChart,
+  readDataAsOf,
+  readTable,
+  readTopTable,
+  recordApiRequests,
+  recordSummaryAsOf,
+  settled,
+} from "./pageReaders";
 
 // The dashboard as a user meets it: headless Chromium (Debian's package, driven by playwright-core)
 // against the real API, over recordings produced to Kafka and counted by the real worker. What the
@@ -91,7 +101,9 @@ async function expectPageMatchesApi(page: Page, urls: URL[]): Promise<void> {
   }
 
   // The cards: the totals, and each one's change against the previous period, as the API answers.
-  expect(summaryUrl.searchParams.get("compare")).toBe("previous_period");
+  // As the view asks (the page's URL), the previous period unless it says otherwise.
+  const compare = new URL(page.url()).searchParams.get("compare") ?? "previous_period";
+  expect(summaryUrl.searchParams.get("compare")).toBe(compare);
   const summary = await apiJson<Summary>(summaryUrl);
   expect(summary.previous).toBeDefined();
   expect(await readCards(page)).toEqual(summary);
@@ -168,6 +180,7 @@ describe("the dashboard in headless Chromium", () => {
     page.on("console", (m) => m.type() === "error" && problems.push(m.text()));
     page.on("pageerror", (e) => problems.push(e.message));
     const recorder = recordApiRequests(page);
+    const summaryAsOf = recordSummaryAsOf(page);
 
     const response = await page.goto("/");
     expect(new URL(page.url()).pathname).toBe("/dashboard/");
@@ -184,6 +197,27 @@ describe("the dashboard in headless Chromium", () => {
     const { change } = (await readCards(page)) as { change: Record<string, number | null> };
     expect(Object.values(change).every((v) => typeof v === "number")).toBe(true);
     expect(await page.locator(".card-change").first().textContent()).toMatch(/%.* in the previous period$/);
+    // The header says how current the numbers are: the summary's X-Data-As-Of, in the view's zone.
+    const asOf = summaryAsOf();
+    expect(asOf, "the API sends X-Data-As-Of").toMatch(/^\d{4}-\d{2}-\d{2}T/);
+    expect(Date.parse(asOf ?? "")).toBeLessThanOrEqual(Date.now());
+    const berlin = DateTime.fromISO(asOf ?? "", { zone: "Europe/Berlin" }).toFormat("d LLL yyyy, HH:mm:ss");
+    expect(await readDataAsOf(page)).toEqual({ text: `Data as of ${berlin}`, datetime: asOf });
+
+    // Finance compares with the same dates last year: the cards then carry that period's numbers.
+    await act(page, recorder, () =>
+      page
+        .getByLabel("Compare with")
+        .selectOption("previous_year")
+        .then(() => undefined),
+    );
+    const yearBack = last(recorder.urls().filter((u) => u.pathname === "/api/v1/stats/summary"));
+    expect(yearBack.searchParams.get("compare")).toBe("previous_year");
+    expect(new URL(page.url()).searchParams.get("compare")).toBe("previous_year");
+    await expectPageMatchesApi(page, recorder.urls());
+    expect(await page.locator(".card-change").first().textContent()).toMatch(
+      / in the same period last year$/,
+    );
 
     await act(page, recorder, async () => {
       await page.getByLabel("Time zone").fill("America/New_York");
@@ -413,6 +447,8 @@ describe("the dashboard in headless Chromium", () => {
     // A query the API refuses: more than 10,000 hourly buckets.
     await page.goto("/dashboard/?range=custom&from=2020-01-01&to=2026-01-01&granularity=hour&timezone=UTC");
     expect(await settled(page)).toBe("error");
+    // No numbers shown, so no "data as of" either.
+    expect(await readDataAsOf(page)).toBeNull();
     // The rows table's query (the top 10 ask for one bucket, which the API answers).
     const tableQuery = last(recorder.urls().filter((u) => u.searchParams.get("granularity") === "hour"));
     const refused = await stack.api.get(`${tableQuery.pathname}${tableQuery.search}`, token);
@@ -438,6 +474,7 @@ describe("the dashboard in headless Chromium", () => {
         .then(() => undefined),
     );
     expect(await settled(page)).toBe("signed-out");
+    expect(await readDataAsOf(page)).toBeNull();
     await expect.poll(() => page.getByRole("alert").textContent()).toBe(detail);
     expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
     await context.close();

@@ -87,3 +87,24 @@ export function recordApiRequests(page: Page): { urls: () => URL[]; clear: () =>
     },
   };
 }
+
+/** The `X-Data-As-Of` of the last /stats/summary answer the page received. */
+export function recordSummaryAsOf(page: Page): () => string | undefined {
+  let last: string | undefined;
+  page.on("response", (response) => {
+    if (new URL(response.url()).pathname === "/api/v1/stats/summary") {
+      last = response.headers()["x-data-as-of"];
+    }
+  });
+  return () => last;
+}
+
+/** The header's "Data as of": its text and the instant its `<time>` carries (null when hidden). */
+export async function readDataAsOf(page: Page): Promise<{ text: string; datetime: string | null } | null> {
+  const target = page.locator("#data-as-of");
+  if (await target.isHidden()) return null;
+  return {
+    text: (await target.textContent()) ?? "",
+    datetime: await target.locator("time").getAttribute("datetime"),
+  };
+}

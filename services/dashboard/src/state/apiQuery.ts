@@ -2,7 +2,7 @@ import { DIMENSIONS, type Dimension } from "@vu/events/vocabulary";
 import type { StatsQuery, SummaryQuery } from "../api/types";
 import { apiInstant, customRange, presetRange, type ZonedRange } from "./presets";
 import type { ViewState } from "./viewState";
-import { COMPARE, excludeParam, filterParam, TOP_N } from "./vocabulary";
+import { excludeParam, filterParam, TOP_N } from "./vocabulary";
 
 /**
  * The view's range at `nowMs`. A custom range that cannot be read falls back to the last 30 days
@@ -40,7 +40,7 @@ export function summaryQuery(view: ViewState, range: ZonedRange): SummaryQuery {
 
 /** The cards' `/stats/summary`: the view's totals and, beside them, the previous period's and the change. */
 export function cardsQuery(view: ViewState, range: ZonedRange): SummaryQuery {
-  return { ...summaryQuery(view, range), compare: COMPARE };
+  return { ...summaryQuery(view, range), compare: view.compare };
 }
 
 export interface StatsPaging {

@@ -14,6 +14,8 @@ export type TopDimension = (typeof TOP_DIMENSIONS)[number];
 export interface LoadedView {
   range: ZonedRange;
   summary: Summary;
+  /** The instant up to which the view was complete when the summary was answered (or null). */
+  dataAsOf: string | null;
   /** Every row of the view (up to the cap), every bucket of the range, for the chart. */
   chartRows: StatsRow[];
   chartTruncated: boolean;
@@ -56,7 +58,8 @@ export async function loadView(
   ]);
   return {
     range,
-    summary,
+    summary: summary.summary,
+    dataAsOf: summary.dataAsOf,
     chartRows: chart.rows,
     chartTruncated: chart.truncated,
     table,

@@ -20,6 +20,7 @@ describe("view state ⇄ URL", () => {
       },
       exclude: { member_email: [], voice_model: ["v2"], language_model: [], app_name: [] },
       metric: "minutes" as const,
+      compare: "previous_year" as const,
       page: 3,
       pageSize: 100,
     };
@@ -28,7 +29,7 @@ describe("view state ⇄ URL", () => {
     expect(url).toBe(
       "range=custom&from=2026-03-01&to=2026-03-31&timezone=Asia%2FKathmandu&granularity=week&group_by=app_name%2Cvoice_model" +
         "&filter%5Bmember_email%5D=ada%40example.com&filter%5Blanguage_model%5D=gpt-4o%2Cnull" +
-        "&filter%5Bapp_name%5D=Zoom%2CSlack+%26+Teams&exclude%5Bvoice_model%5D=v2&metric=minutes&page=3&page_size=100",
+        "&filter%5Bapp_name%5D=Zoom%2CSlack+%26+Teams&exclude%5Bvoice_model%5D=v2&metric=minutes&compare=previous_year&page=3&page_size=100",
     );
   });
 
@@ -63,7 +64,7 @@ describe("view state ⇄ URL", () => {
 
   it("falls back to defaults for anything it does not understand", () => {
     const view = viewStateFromUrl(
-      "range=yesterday&timezone=Mars/Olympus&granularity=minute&group_by=org&metric=bytes&page=0&page_size=7",
+      "range=yesterday&timezone=Mars/Olympus&granularity=minute&group_by=org&metric=bytes&compare=previous_month&page=0&page_size=7",
       "UTC",
     );
     expect(view).toEqual(defaultViewState("UTC"));
@@ -125,6 +126,8 @@ describe("view state → API parameters", () => {
     expect(summaryQuery(view, range)).toMatchObject(exclusions);
     // The cards compare with the previous period; nothing else asks for it.
     expect(cardsQuery(view, range)).toEqual({ ...summaryQuery(view, range), compare: "previous_period" });
+    // Or with the same dates a year back, when the view says so.
+    expect(cardsQuery({ ...view, compare: "previous_year" }, range).compare).toBe("previous_year");
     expect(chartQuery(view, range, { page: 1, pageSize: 1000 })).not.toHaveProperty("compare");
     expect(chartQuery(view, range, { page: 1, pageSize: 1000 })).toMatchObject({
       ...exclusions,

@@ -4,6 +4,8 @@ import { isKnownZone } from "./presets";
 import {
   CHART_METRICS,
   type ChartMetric,
+  COMPARISONS,
+  type Comparison,
   excludeParam,
   filterParam,
   GRANULARITIES,
@@ -33,6 +35,8 @@ export interface ViewState {
    */
   exclude: Readonly<Record<Dimension, readonly string[]>>;
   metric: ChartMetric;
+  /** What the cards compare the range with. */
+  compare: Comparison;
   /** The table's page (the API's pagination). */
   page: number;
   pageSize: number;
@@ -42,6 +46,7 @@ const DEFAULTS = {
   range: "last_30_days",
   granularity: "day",
   metric: "recordings",
+  compare: "previous_period",
   page: 1,
   pageSize: 50,
 } as const satisfies Partial<ViewState>;
@@ -112,6 +117,8 @@ export function viewStateFromUrl(search: string | URLSearchParams, defaultZone: 
   view.groupBy = parseGroupBy(params.get("group_by"));
   const metric = params.get("metric");
   if (includes(CHART_METRICS, metric)) view.metric = metric;
+  const compare = params.get("compare");
+  if (includes(COMPARISONS, compare)) view.compare = compare;
   const filters = noFilters();
   const exclude = noFilters();
   for (const dimension of DIMENSIONS) {
@@ -149,6 +156,7 @@ export function viewStateToUrl(view: ViewState): URLSearchParams {
     if (values.length > 0) params.set(excludeParam(dimension), values.join(","));
   }
   if (view.metric !== DEFAULTS.metric) params.set("metric", view.metric);
+  if (view.compare !== DEFAULTS.compare) params.set("compare", view.compare);
   if (view.page !== DEFAULTS.page) params.set("page", String(view.page));
   if (view.pageSize !== DEFAULTS.pageSize) params.set("page_size", String(view.pageSize));
   return params;

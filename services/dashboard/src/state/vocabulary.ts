@@ -27,9 +27,17 @@ export const MAX_GROUP_BY = 2;
 export const TOP_DIMENSIONS = ["member_email", "app_name"] as const satisfies readonly Dimension[];
 export const TOP_N = 10;
 
-/** What the cards compare with (`compare=previous_period`: the range moved back by its own length). */
-export const COMPARE = "previous_period";
-export const COMPARE_LABEL = "previous period";
+/**
+ * What the cards compare with (docs/contract.md §7 `compare`): the range moved back by its own
+ * length, or the same dates one calendar year back (seasonal businesses compare with last year).
+ */
+export const COMPARISONS = ["previous_period", "previous_year"] as const;
+export type Comparison = (typeof COMPARISONS)[number];
+
+export const COMPARISON_LABELS: Readonly<Record<Comparison, string>> = {
+  previous_period: "previous period",
+  previous_year: "same period last year",
+};
 
 /** In `filter[language_model]`, this item selects recordings without a language model (docs/contract.md §2). */
 export const NO_LANGUAGE_MODEL = "null";

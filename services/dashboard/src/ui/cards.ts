@@ -1,5 +1,5 @@
 import type { Summary } from "../api/types";
-import { COMPARE_LABEL } from "../state/vocabulary";
+import { COMPARISON_LABELS, type Comparison } from "../state/vocabulary";
 import { el } from "./dom";
 import { formatChange, formatDecimal, formatInteger, formatPrecise } from "./format";
 
@@ -27,22 +27,24 @@ const CARDS: readonly { field: SummaryField; label: string; unit: string; format
   ];
 
 /**
- * A card's line against the previous period: the API's relative change, or why there is none (the
- * API answers null where the previous value is 0). Carries the API's numbers in data attributes.
+ * A card's line against the period compared with: the API's relative change, or why there is none
+ * (the API answers null where the previous value is 0). Carries the API's numbers in data attributes.
  */
 function changeLine(
   summary: Summary,
   field: SummaryField,
   format: (n: number) => string,
+  compare: Comparison,
 ): HTMLElement | null {
   const previous = summary.previous?.[field];
   const change = summary.change?.[field];
   if (previous === undefined || change === undefined) return null;
   const direction = change === null || change === 0 ? "flat" : change > 0 ? "up" : "down";
+  const period = COMPARISON_LABELS[compare];
   const text =
     change === null
-      ? `none in the ${COMPARE_LABEL}`
-      : `${formatChange(change)} vs ${format(previous)} in the ${COMPARE_LABEL}`;
+      ? `none in the ${period}`
+      : `${formatChange(change)} vs ${format(previous)} in the ${period}`;
   return el(
     "span",
     {
@@ -56,7 +58,7 @@ function changeLine(
 }
 
 /** The summary cards; each carries the API's exact number in `data-value` beside the rounded text. */
-export function renderCards(summary: Summary): HTMLElement {
+export function renderCards(summary: Summary, compare: Comparison): HTMLElement {
   return el(
     "ul",
     { class: "cards" },
@@ -71,7 +73,7 @@ export function renderCards(summary: Summary): HTMLElement {
           format(summary[field]),
           unit ? el("span", { class: "unit" }, ` ${unit}`) : null,
         ),
-        changeLine(summary, field, format),
+        changeLine(summary, field, format, compare),
       ),
     ),
   );

@@ -6,6 +6,8 @@ import type { ViewState } from "../state/viewState";
 import {
   CHART_METRIC_LABELS,
   CHART_METRICS,
+  COMPARISON_LABELS,
+  COMPARISONS,
   DIMENSION_LABELS,
   GRANULARITIES,
   MAX_GROUP_BY,
@@ -73,6 +75,13 @@ export function createControls(options: {
     el("div", { class: "field" }, el("label", { for: "from" }, "From"), from),
     el("div", { class: "field" }, el("label", { for: "to" }, "To (included)"), to),
     apply,
+  );
+
+  const compare = labelledSelect(
+    "compare",
+    "Compare with",
+    COMPARISONS.map((c) => [c, COMPARISON_LABELS[c][0]?.toUpperCase() + COMPARISON_LABELS[c].slice(1)]),
+    initial.compare,
   );
 
   const zoneList = el("datalist", { id: "zones" }, ...zones.map((z) => el("option", { value: z })));
@@ -155,7 +164,7 @@ export function createControls(options: {
       "fieldset",
       {},
       el("legend", {}, "Period"),
-      el("div", { class: "row" }, range.field, zoneField),
+      el("div", { class: "row" }, range.field, zoneField, compare.field),
       custom,
     ),
     el(
@@ -187,6 +196,7 @@ export function createControls(options: {
       g.select.disabled = position > view.groupBy.length;
     });
     metric.select.value = view.metric;
+    compare.select.value = view.compare;
     for (const dimension of DIMENSIONS) {
       const selection = selectionOf(view, dimension);
       // An empty selection has no mode of its own: the box keeps what the user set for the next choice.
@@ -231,6 +241,9 @@ export function createControls(options: {
       onChange({ groupBy: withGroupAt(current.groupBy, position, dimension) });
     });
   });
+  compare.select.addEventListener("change", () =>
+    onChange({ compare: compare.select.value as ViewState["compare"] }),
+  );
   metric.select.addEventListener("change", () =>
     onChange({ metric: metric.select.value as ViewState["metric"] }),
   );

@@ -44,3 +44,9 @@ const percent = new Intl.NumberFormat(undefined, {
 });
 /** The API's relative change (a fraction, 0.123 = 12.3 % more) as a signed percentage. */
 export const formatChange = (fraction: number): string => percent.format(fraction);
+
+/** An instant (the API's `X-Data-As-Of`) to the second, in the view's zone; null if unreadable. */
+export function formatInstant(iso: string, zone: string): string | null {
+  const time = DateTime.fromISO(iso, { zone });
+  return time.isValid ? time.toFormat("d LLL yyyy, HH:mm:ss") : null;
+}
