@@ -1,24 +1,30 @@
 import type { RedisClient } from "@vu/store";
+import type { HeavyOrganizationLoad } from "./heavyOrganization";
+import { type PagingResult, pageKeptAlive } from "./keptAlivePages";
 import { type LatencySummary, summarize } from "./latencyStats";
 import { fmt, log } from "./log";
 
 /**
  * Issue #20's noisy neighbour: a small organization's plain question, asked by one client in a
- * closed loop, alone and then while the largest organization asks heavy uncached questions (every
- * member by hour over 30 days) at a steady rate; meanwhile a PING every 10 ms on a connection of
- * its own measures Redis' own latency (what ingest and every other organization wait).
+ * closed loop, alone and then while a heavy organization (100,000 recordings, each its own member
+ * and app: heavyOrganization.ts) asks its every-member-by-hour question over 30 days uncached at a
+ * steady rate; meanwhile a PING every 10 ms on a connection of its own measures Redis' own latency
+ * (what ingest and every other organization wait). Then the heavy answer is paged through.
  */
 export interface NoisyNeighbourResult {
   smallOrganization: string;
   heavyOrganization: string;
+  /** The heavy organization made for the section (absent in older results: the data set's largest). */
+  heavyLoad?: HeavyOrganizationLoad;
   smallPath: string;
   heavyPath: string;
   /** Heavy questions started per second (open loop: they start whether or not the last ended). */
   heavyRate: number;
   alone: PhaseResult;
+  /** Refused: 429/503 with Retry-After from the organization gate (ORG_QUERY_*), not errors. */
   withHeavy: PhaseResult & { heavy: LatencySummary; heavyRefused: number; heavyFailed: number };
   /** The heavy answer paged through afterwards: its first page computed, the next ones kept. */
-  paging: { totalRows: number; firstPageMs: number; laterPages: LatencySummary };
+  paging: PagingResult;
 }
 
 interface PhaseResult {
@@ -38,6 +44,8 @@ export interface NoisyNeighbourOptions {
   redis: RedisClient;
   small: { org: string; token: string };
   heavy: { org: string; token: string };
+  /** The heavy organization, when the section made one. */
+  heavyLoad?: HeavyOrganizationLoad;
   /** The data set's last instant: both questions end there. */
   toMs: number;
   durationS: number;
@@ -53,7 +61,8 @@ export async function benchNoisyNeighbour(options: NoisyNeighbourOptions): Promi
   const { toMs } = options;
   const range = (days: number) => `start_date=${isoZ(toMs - days * DAY_MS)}&end_date=${isoZ(toMs)}`;
   const smallPath = `/api/v1/stats?${range(7)}&granularity=hour`;
-  const heavyPath = `/api/v1/stats?${range(30)}&granularity=hour&group_by=member_email&page_size=1000`;
+  const heavyDays = options.heavyLoad?.days ?? 30;
+  const heavyPath = `/api/v1/stats?${range(heavyDays)}&granularity=hour&group_by=member_email&page_size=1000`;
   const heavyRate = options.heavyRate ?? 4;
   log(
     `  noisy neighbour: ${options.small.org} alone, then beside ${options.heavy.org}'s heavy questions ` +
@@ -61,10 +70,16 @@ export async function benchNoisyNeighbour(options: NoisyNeighbourOptions): Promi
   );
   const alone = await phase(options, smallPath, undefined);
   const withHeavy = await phase(options, smallPath, { path: heavyPath, rate: heavyRate });
-  const paging = await pageThrough(options, heavyPath);
+  const paging = await pageKeptAlive({
+    baseUrl: options.baseUrl,
+    path: heavyPath,
+    token: options.heavy.token,
+    uncached: UNCACHED,
+  });
   const result = {
     smallOrganization: options.small.org,
     heavyOrganization: options.heavy.org,
+    ...(options.heavyLoad ? { heavyLoad: options.heavyLoad } : {}),
     smallPath,
     heavyPath,
     heavyRate,
@@ -76,7 +91,9 @@ export async function benchNoisyNeighbour(options: NoisyNeighbourOptions): Promi
     `  small p50/p99 alone ${fmt(alone.small.p50, 1)}/${fmt(alone.small.p99, 1)} ms, beside the heavy ` +
       `${fmt(withHeavy.small.p50, 1)}/${fmt(withHeavy.small.p99, 1)} ms; Redis PING p99 ` +
       `${fmt(alone.redisPing.p99, 2)} → ${fmt(withHeavy.redisPing.p99, 2)} ms (max ${fmt(withHeavy.redisPing.max, 1)}); ` +
-      `longest command in Redis ${fmt(alone.redisLongestCommandMs ?? 0)} → ${fmt(withHeavy.redisLongestCommandMs ?? 0)} ms`,
+      `longest command in Redis ${fmt(alone.redisLongestCommandMs ?? 0)} → ${fmt(withHeavy.redisLongestCommandMs ?? 0)} ms; ` +
+      `heavy answered ${fmt(withHeavy.heavy?.samples ?? 0)}, refused ${fmt(withHeavy.heavyRefused ?? 0)}, ` +
+      `failed ${fmt(withHeavy.heavyFailed ?? 0)}`,
   );
   return result;
 }
@@ -85,29 +102,6 @@ export async function benchNoisyNeighbour(options: NoisyNeighbourOptions): Promi
 async function longestCommandMs(redis: RedisClient): Promise<number> {
   const events = (await redis.call("LATENCY", "LATEST")) as Array<[string, number, number, number]>;
   return events.reduce((longest, [, , , max]) => Math.max(longest, Number(max)), 0);
-}
-
-const LATER_PAGES = 10;
-
-/** Page 1 of the heavy answer asked uncached (it is computed and kept), then pages 2 to 11. */
-async function pageThrough(options: NoisyNeighbourOptions, heavyPath: string) {
-  const page = async (n: number, headers: Record<string, string>) => {
-    const started = performance.now();
-    const res = await fetch(`${options.baseUrl}${heavyPath}&page=${n}`, {
-      headers: { authorization: `Bearer ${options.heavy.token}`, ...headers },
-    });
-    const body = (await res.json()) as { pagination?: { total_rows?: number } };
-    return { ms: performance.now() - started, totalRows: body.pagination?.total_rows ?? 0 };
-  };
-  const first = await page(1, UNCACHED);
-  const later: number[] = [];
-  for (let n = 2; n <= LATER_PAGES + 1; n++) later.push((await page(n, {})).ms);
-  const paging = { totalRows: first.totalRows, firstPageMs: first.ms, laterPages: summarize(later) };
-  log(
-    `  paging ${fmt(paging.totalRows)} rows: page 1 ${fmt(first.ms, 1)} ms, pages 2-${LATER_PAGES + 1} ` +
-      `p50 ${fmt(paging.laterPages.p50, 1)} ms`,
-  );
-  return paging;
 }
 
 async function phase(

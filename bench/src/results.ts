@@ -55,7 +55,7 @@ export interface SizeResult {
   engines: EngineResult[];
   /** The 200-connection run; the single set only (empty for the multi-tenant set). */
   throughput: ThroughputResult[];
-  /** The multi-tenant set only: its smallest organization beside its largest one's heavy questions. */
+  /** The multi-tenant set only: its smallest organization beside a heavy organization's questions (#20). */
   noisyNeighbour?: NoisyNeighbourResult;
   /** 1-minute load average at phase ends: above the core count, other work competed for the CPU. */
   loadAverage: Record<string, number>;

@@ -2,6 +2,7 @@ import { rmSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import { createKeyspace, type RedisClient } from "@vu/store";
+import type { Kafka } from "kafkajs";
 import { type RunningApi, startApi } from "./apiService";
 import type { BenchDataset } from "./benchDataset";
 import { OUT_DIR } from "./childService";
@@ -9,6 +10,7 @@ import { type DashboardQuery, organizationQueries } from "./dashboardQueries";
 import { benchEngines } from "./engineBench";
 import { rawEventsFile } from "./engines/rawEventsCsv";
 import { measureFreshness } from "./freshness";
+import { loadHeavyOrganization } from "./heavyOrganization";
 import { runBareConsumer, runWorkerIngest, type WorkerIngest } from "./ingestBench";
 import { benchKafka, createTopics, deleteTopics, produceDataset } from "./kafkaTopics";
 import { fmt, log } from "./log";
@@ -133,7 +135,14 @@ export async function runSize(
     });
 
     load.afterQueries = loadavg()[0] ?? 0;
-    const noisyNeighbour = await noisyNeighbourOf(dataset, api, redis, options);
+    const noisyNeighbour = await noisyNeighbourOf(dataset, {
+      api,
+      redis,
+      options,
+      kafka,
+      topic,
+      metricsUrl: ingest.metricsUrl,
+    });
 
     const throughput =
       dataset.shape === "single"
@@ -232,21 +241,32 @@ export async function runSize(
   }
 }
 
-/** The multi-tenant set's smallest organization beside its largest one's heavy questions. */
+/**
+ * The multi-tenant set's smallest organization beside a heavy organization made for it (#20):
+ * 100,000 recordings, each its own member and app, produced into the topic the worker reads and
+ * applied before the phases, so that the heavy answer has as many rows as the issue describes.
+ */
 async function noisyNeighbourOf(
   dataset: BenchDataset,
-  api: RunningApi,
-  redis: RedisClient,
-  options: BenchOptions,
+  context: {
+    api: RunningApi;
+    redis: RedisClient;
+    options: BenchOptions;
+    kafka: Kafka;
+    topic: string;
+    metricsUrl: string;
+  },
 ) {
-  const largest = dataset.queried.find((q) => q.role === "largest")?.profile.organizationId;
+  const { api, options } = context;
   const smallest = dataset.queried.find((q) => q.role === "smallest")?.profile.organizationId;
-  if (largest === undefined || smallest === undefined) return undefined;
+  if (dataset.shape !== "many" || smallest === undefined) return undefined;
+  const heavyLoad = await loadHeavyOrganization({ ...context, toMs: dataset.toMs });
   return benchNoisyNeighbour({
     baseUrl: api.baseUrl,
-    redis,
+    redis: context.redis,
     small: { org: smallest, token: await api.tokenFor(smallest) },
-    heavy: { org: largest, token: await api.tokenFor(largest) },
+    heavy: { org: heavyLoad.org, token: await api.tokenFor(heavyLoad.org) },
+    heavyLoad,
     toMs: dataset.toMs,
     durationS: options.queryDurationS,
   });
