@@ -157,6 +157,12 @@ export interface ReadOptions {
    * blocks (HGETALL). A hint: other cells may still come back, so callers filter every cell.
    */
   combosMatching?: (values: DimensionValues) => boolean;
+  /**
+   * Called before a read of more fields than one MULTI takes (`sliceFields`), with their number,
+   * from the keys' sizes: the caller may queue a large read behind others, or refuse it by throwing
+   * (nothing has been read then). Reads within one MULTI never call it.
+   */
+  beforeLargeRead?: (fields: number) => Promise<void>;
 }
 
 /** The extent hash's field the apply script sets with every batch that counts anything. */
@@ -323,6 +329,7 @@ export function createRollupReader(options: RollupReaderOptions): RollupReader {
     plan: ReadPlan,
     keys: Keys,
     org: string,
+    options: ReadOptions,
     fields?: string[],
   ): Promise<AtomicRead> {
     // No field can match: the blocks need not be read, only the table's size and the extent.
@@ -344,6 +351,7 @@ export function createRollupReader(options: RollupReaderOptions): RollupReader {
       },
       exec: (multi) => execute(multi, org),
       budget: sliceFields,
+      ...(options.beforeLargeRead && { beforeLargeRead: options.beforeLargeRead }),
       atMost:
         hint !== undefined && now() - hint.at <= EXTENT_HINT_MS ? named + hint.n * reads.length : undefined,
     });
@@ -501,14 +509,14 @@ export function createRollupReader(options: RollupReaderOptions): RollupReader {
       const known = await currentCombos(keys.combos, org);
       const ids = [...known.values].filter(([, values]) => matching(values)).map(([id]) => id);
       if (ids.length <= known.size * SELECTIVE_SHARE) {
-        const read = await readAtomically(plan, keys, org, ids);
+        const read = await readAtomically(plan, keys, org, options, ids);
         // No combination arrived since the table was read: the fields asked for are all that match.
         if (read.comboCount <= known.size) return { ...read, combos: known.values };
         // One did: whole fine blocks may hold its cells while the coarse blocks were asked only for
         // the older ones, half a batch. Read everything again, with the table after the blocks.
       }
     }
-    const read = await readAtomically(plan, keys, org);
+    const read = await readAtomically(plan, keys, org, options);
     const needsCombos = view === "combos" || read.comboCells.some((cells) => cells.length > 0);
     // The table only grows (ids 1..n, never reused): loaded now, it names every id the cells hold.
     const combos = needsCombos ? (await currentCombos(keys.combos, org, read.comboCount)).values : NO_COMBOS;

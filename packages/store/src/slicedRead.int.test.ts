@@ -63,6 +63,41 @@ describe.each(redisTargets())("reads in slices on $name", (target) => {
     expect(sliced.tail).toEqual(whole.tail);
   });
 
+  it("asks before a read larger than one MULTI, with its fields, and reads nothing when refused", async () => {
+    const { large, small, stamp } = await seeded();
+    const asked: number[] = [];
+    const options = {
+      stamp: { key: stamp, field: "stamp" },
+      addTail: (multi: ReturnType<RedisClient["multi"]>) => multi.hget(stamp, "stamp"),
+      exec,
+      budget: 100,
+    };
+    const admit = async (fields: number) => {
+      asked.push(fields);
+    };
+    await readConsistently(redis, [{ key: small }], { ...options, beforeLargeRead: admit });
+    expect(asked).toEqual([]);
+    const read = await readConsistently(redis, [{ key: small }, { key: large }], {
+      ...options,
+      beforeLargeRead: admit,
+    });
+    expect(asked).toEqual([602]);
+    expect(asMap(read.replies[1] as KeyReply).size).toBe(600);
+    const refusal = new Error("too large for now");
+    let slices = 0;
+    const refused = readConsistently(redis, [{ key: large }], {
+      ...options,
+      beforeLargeRead: async () => {
+        throw refusal;
+      },
+      afterSlice: async () => {
+        slices++;
+      },
+    });
+    await expect(refused).rejects.toBe(refusal);
+    expect(slices).toBe(0);
+  });
+
   it("starts again when a write lands between slices, and answers the state after it", async () => {
     const { large, small, stamp } = await seeded();
     let writes = 0;

@@ -38,6 +38,11 @@ export interface ConsistentReadOptions {
   atMost?: number;
   /** How many sliced reads may see the stamp move before one MULTI reads everything. */
   attempts?: number;
+  /**
+   * Called with the number of fields once their sizes show more than one MULTI's budget, before
+   * anything is read: the caller may hold a large read back (queue it, or refuse it by throwing).
+   */
+  beforeLargeRead?: (fields: number) => Promise<void>;
   /** Called after each slice (tests use it to land a write between slices). */
   afterSlice?: () => Promise<void>;
 }
@@ -109,6 +114,7 @@ export async function readConsistently(
   const sizes = spread(reads, await keySizes(redis, reads, options));
   const total = reads.reduce((n, r, i) => n + (r.fields?.length ?? sizes[i] ?? 0), 0);
   if (total <= budget) return atOnce(redis, reads, options);
+  await options.beforeLargeRead?.(total);
   const slices = planSlices(reads, sizes, budget);
   for (let attempt = 0; attempt < attempts; attempt++) {
     const read = await inSlices(redis, reads, slices, options);

@@ -29,6 +29,7 @@ import type { TrustProxy } from "./http/trustProxy";
 import { createUnauthenticatedLimit } from "./http/unauthenticatedLimit";
 import { createOpenApiDocument } from "./openapi/openApiDocument";
 import { createCoverCache } from "./planner";
+import { createLargeReads, type LargeReadsOptions } from "./query/largeReads";
 import { createOrganizationGate, type OrganizationGateOptions } from "./query/organizationGate";
 import { API_ROUTES } from "./routes";
 
@@ -48,6 +49,8 @@ export interface ApiConfig {
   resultCacheLargeRows?: number;
   /** One organization's questions computed at once, waiting, and how long (ORG_QUERY_*). Default: the env defaults. */
   organizationGate?: OrganizationGateOptions;
+  /** Large reads computed at once in this process, whatever the organization (largeReads.ts). */
+  largeReads?: LargeReadsOptions;
   /** The dashboard's built files, served at /dashboard/ (DASHBOARD_DIR). Default: the env default. */
   dashboardDir?: string;
 }
@@ -154,6 +157,13 @@ export function createApp(deps: ApiDeps): Express {
           concurrent: API_ENV_DEFAULTS.ORG_QUERY_CONCURRENCY,
           queued: API_ENV_DEFAULTS.ORG_QUERY_QUEUE,
           waitMs: API_ENV_DEFAULTS.ORG_QUERY_WAIT_MS,
+        },
+      ),
+      largeReads: createLargeReads(
+        config.largeReads ?? {
+          concurrent: API_ENV_DEFAULTS.LARGE_READ_CONCURRENCY,
+          queued: API_ENV_DEFAULTS.LARGE_READ_QUEUE,
+          waitMs: API_ENV_DEFAULTS.LARGE_READ_WAIT_MS,
         },
       ),
     }),

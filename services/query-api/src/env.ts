@@ -46,6 +46,14 @@ export const apiEnvSchema = z
     ORG_QUERY_QUEUE: envInt(16, { min: 0 }),
     ORG_QUERY_WAIT_MS: envInt(2_000, { min: 0, max: 60_000 }),
     /**
+     * Reads larger than READ_SLICE_FIELDS computed at once in one API process, whatever the
+     * organization; more wait, up to LARGE_READ_QUEUE of them for LARGE_READ_WAIT_MS, and the rest
+     * get 503 with Retry-After (services/query-api/src/query/largeReads.ts).
+     */
+    LARGE_READ_CONCURRENCY: envInt(1, { min: 1 }),
+    LARGE_READ_QUEUE: envInt(8, { min: 0 }),
+    LARGE_READ_WAIT_MS: envInt(5_000, { min: 0, max: 60_000 }),
+    /**
      * Fields one Redis MULTI of a query may read; a larger read goes in slices checked against the
      * organization's write stamp (packages/store/src/slicedRead.ts), so no request holds Redis long.
      */

@@ -58,6 +58,11 @@ async function serve(env: ApiEnv, inCluster: boolean): Promise<void> {
         queued: env.ORG_QUERY_QUEUE,
         waitMs: env.ORG_QUERY_WAIT_MS,
       },
+      largeReads: {
+        concurrent: env.LARGE_READ_CONCURRENCY,
+        queued: env.LARGE_READ_QUEUE,
+        waitMs: env.LARGE_READ_WAIT_MS,
+      },
       dashboardDir: env.DASHBOARD_DIR,
     },
   });

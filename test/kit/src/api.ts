@@ -42,6 +42,12 @@ export interface ApiServerOptions {
   organizationGate?: ApiConfig["organizationGate"];
   /** Runs before each read of blocks, with its organization: tests hold a read in flight with it. */
   beforeRead?: (org: string) => Promise<void>;
+  /** Fields one MULTI reads (the reader's `sliceFields`); default the store's own. */
+  readSliceFields?: number;
+  /** Large reads computed at once, waiting, and how long; default the API's own. */
+  largeReads?: ApiConfig["largeReads"];
+  /** Runs once a large read was let through (largeReads.ts), before it reads: holds it in flight. */
+  afterLargeReadAdmitted?: (org: string, fields: number) => Promise<void>;
   /**
    * Open a live epoch for the prefix unless one exists (default true): data written by `write`
    * bypasses the worker, which opens it in production. False for tests of a store without one.
@@ -65,14 +71,30 @@ export async function startApiServer(options: ApiServerOptions) {
   const tokens = createTokenStore({ redis: storeRedis, keyspace });
   // Counts what the API asks the store for, so tests can assert what a request costs.
   const reads = { blocks: 0, requests: 0 };
-  const reader = createRollupReader({ redis, keyspace });
+  const reader = createRollupReader({
+    redis,
+    keyspace,
+    ...(options.readSliceFields === undefined ? {} : { sliceFields: options.readSliceFields }),
+  });
   const countingReader: typeof reader = {
     ...reader,
-    async readBlocks(generation, org, blocks, view, readOptions) {
+    async readBlocks(generation, org, blocks, view, readOptions = {}) {
       reads.blocks += blocks.length;
       reads.requests++;
       await options.beforeRead?.(org);
-      return reader.readBlocks(generation, org, blocks, view, readOptions);
+      const admitted = options.afterLargeReadAdmitted;
+      const admit = readOptions.beforeLargeRead;
+      const held =
+        admitted && admit
+          ? {
+              ...readOptions,
+              beforeLargeRead: async (fields: number) => {
+                await admit(fields);
+                await admitted(org, fields);
+              },
+            }
+          : readOptions;
+      return reader.readBlocks(generation, org, blocks, view, held);
     },
   };
   const app = createApp({
@@ -92,6 +114,7 @@ export async function startApiServer(options: ApiServerOptions) {
         : { maxBlocksPerRequest: options.maxBlocksPerRequest }),
       ...(options.resultCacheRows === undefined ? {} : { resultCacheRows: options.resultCacheRows }),
       ...(options.organizationGate === undefined ? {} : { organizationGate: options.organizationGate }),
+      ...(options.largeReads === undefined ? {} : { largeReads: options.largeReads }),
     },
     now,
   });

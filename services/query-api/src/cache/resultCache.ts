@@ -1,4 +1,5 @@
 import type { ReadView, RollupReader } from "@vu/store";
+import { type Admission, type LargeReads, UNBOUNDED_READS } from "../query/largeReads";
 import type { OrganizationGate } from "../query/organizationGate";
 import { createAnswerStore } from "./answerStore";
 
@@ -25,7 +26,7 @@ export interface ResultCache {
     org: string,
     key: string | undefined,
     noCache: boolean,
-    compute: () => Promise<ComputedAnswer<T>>,
+    compute: (admission: Admission) => Promise<ComputedAnswer<T>>,
   ): Promise<T>;
 }
 
@@ -39,6 +40,8 @@ export interface ResultCacheOptions {
   ttlMs?: number;
   /** What every computation passes through: one organization's are bounded (organizationGate.ts). */
   gate?: OrganizationGate;
+  /** What every computation's large reads pass through, whatever the organization (largeReads.ts). */
+  largeReads?: LargeReads;
 }
 
 interface Entry {
@@ -63,7 +66,10 @@ export function createResultCache({
   maxLargeRows = 0,
   ttlMs = 10 * 60_000,
   gate = UNBOUNDED,
+  largeReads = UNBOUNDED_READS,
 }: ResultCacheOptions): ResultCache {
+  const run = <T>(org: string, compute: (admission: Admission) => Promise<T>) =>
+    gate.run(org, () => largeReads.run(compute));
   const entries = createAnswerStore<Entry>({ maxRows, maxLargeRows, ttlMs, rowsOf: (entry) => entry.rows });
   // Computations under way, by id: a burst of the same query (a dashboard opened by many people
   // at once, or every client right after the stamp moved) computes it once, not once per request.
@@ -86,9 +92,9 @@ export function createResultCache({
       org: string,
       key: string | undefined,
       noCache: boolean,
-      compute: () => Promise<ComputedAnswer<T>>,
+      compute: (admission: Admission) => Promise<ComputedAnswer<T>>,
     ): Promise<T> {
-      if (key === undefined || maxRows === 0) return (await gate.run(org, compute)).value;
+      if (key === undefined || maxRows === 0) return (await run(org, compute)).value;
       const view = await reader.view();
       const id = `${view.generation}\u0000${view.epoch}\u0000${org}\u0000${key}`;
       const known = noCache ? undefined : entries.get(id);
@@ -99,7 +105,7 @@ export function createResultCache({
       const pending = noCache ? undefined : (computing.get(id) as Promise<ComputedAnswer<T>> | undefined);
       const shared = pending && (await joined(pending, view, org));
       if (shared) return shared.value;
-      const computation = gate.run(org, compute);
+      const computation = run(org, compute);
       computing.set(id, computation);
       const computed = await computation.finally(() => {
         if (computing.get(id) === computation) computing.delete(id);

@@ -2,6 +2,7 @@ import type { Logger } from "@vu/service-runtime";
 import { StoreError, ViewNotLiveError } from "@vu/store";
 import type { ErrorRequestHandler, RequestHandler } from "express";
 import { InvalidParameterError } from "../planner";
+import { LargeReadsBusyError } from "../query/largeReads";
 import { OrganizationBusyError } from "../query/organizationGate";
 import { ProblemError } from "./problemError";
 
@@ -40,6 +41,16 @@ export function createErrorHandler(logger: Logger): ErrorRequestHandler {
         new ProblemError(
           429,
           `Too many of this organization's questions are being computed; try again in ${error.retryAfterS} s.`,
+          { headers: { "Retry-After": String(error.retryAfterS) } },
+        ),
+      );
+    }
+    if (error instanceof LargeReadsBusyError) {
+      return send(
+        res,
+        new ProblemError(
+          503,
+          `Too many large questions are being computed; try again in ${error.retryAfterS} s.`,
           { headers: { "Retry-After": String(error.retryAfterS) } },
         ),
       );

@@ -22,6 +22,7 @@ import {
 import { shapeRows } from "./bucketShaping";
 import { type ConsistentReadOptions, readConsistently } from "./consistentRead";
 import { comboMatches, type DimensionFilter, parseFilters, type RawFilters } from "./filters";
+import type { Admission } from "./largeReads";
 import { MAX_PAGE_SIZE, type Pagination, pageRange, RENDERED_PAGES_PER_ANSWER } from "./pagination";
 import { previousLookup } from "./previousRows";
 import { aggregateRows } from "./rowAggregation";
@@ -38,9 +39,14 @@ export interface QueryDeps {
   results?: ResultCache;
 }
 
-/** With filters, the store may fetch only the combinations that pass them. */
-function readOptions(filters: readonly DimensionFilter[]): ReadOptions {
-  return filters.length === 0 ? {} : { combosMatching: (values) => comboMatches(values, filters) };
+/**
+ * With filters, the store may fetch only the combinations that pass them; a read larger than one
+ * MULTI asks the computation's admission first (largeReads.ts).
+ */
+function readOptions(filters: readonly DimensionFilter[], admission: Admission): ReadOptions {
+  const combos: ReadOptions =
+    filters.length === 0 ? {} : { combosMatching: (values) => comboMatches(values, filters) };
+  return { ...combos, ...admission };
 }
 
 /**
@@ -53,6 +59,7 @@ function readPlanned<P>(
   groupBy: readonly Dimension[],
   context: PlanContext,
   deps: QueryDeps,
+  admission: Admission,
   plan: ConsistentReadOptions<P>["plan"],
 ) {
   return readConsistently({
@@ -60,7 +67,7 @@ function readPlanned<P>(
     context: { ...context, maxBlocks: deps.maxBlocksPerRequest },
     org,
     view: viewFor([...filters.map((f) => f.dimension), ...groupBy]),
-    read: readOptions(filters),
+    read: readOptions(filters, admission),
     plan,
   });
 }
@@ -139,25 +146,39 @@ function answerKey(operation: string, request: CommonRequest, parameters: unknow
 function answerCache(deps: QueryDeps): ResultCache["answer"] {
   return deps.results
     ? deps.results.answer.bind(deps.results)
-    : async (_org, _key, _noCache, compute) => (await compute()).value;
+    : async (_org, _key, _noCache, compute) => (await compute({})).value;
 }
 
 /**
  * Plans the buckets where the organization has data, reads every block atomically, then filters,
  * groups and sorts: every row of the query, before paging (so every page is one kept answer).
  */
-async function statsRows(org: string, request: StatsRequest, context: PlanContext, deps: QueryDeps) {
+async function statsRows(
+  org: string,
+  request: StatsRequest,
+  context: PlanContext,
+  deps: QueryDeps,
+  admission: Admission,
+) {
   const filters = parseFilters(request.filters, request.exclusions);
-  const { plan, snapshot, view } = await readPlanned(org, filters, request.groupBy, context, deps, (c) => {
-    const current = planQuery(request, c);
-    const blocks = current.buckets.flatMap((b) => b.blocks);
-    const previous = request.compare && planPrevious(request, request.compare, c, current, blocks.length);
-    const previousBlocks = previous ? previous.plan.buckets.flatMap((b) => b.blocks) : [];
-    return {
-      plan: { current, previous, firstPrevious: blocks.length },
-      blocks: [...blocks, ...previousBlocks],
-    };
-  });
+  const { plan, snapshot, view } = await readPlanned(
+    org,
+    filters,
+    request.groupBy,
+    context,
+    deps,
+    admission,
+    (c) => {
+      const current = planQuery(request, c);
+      const blocks = current.buckets.flatMap((b) => b.blocks);
+      const previous = request.compare && planPrevious(request, request.compare, c, current, blocks.length);
+      const previousBlocks = previous ? previous.plan.buckets.flatMap((b) => b.blocks) : [];
+      return {
+        plan: { current, previous, firstPrevious: blocks.length },
+        blocks: [...blocks, ...previousBlocks],
+      };
+    },
+  );
   const { current, previous } = plan;
   const aggregated = aggregateRows(current.buckets, snapshot, { filters, groupBy: request.groupBy });
   const before =
@@ -240,8 +261,8 @@ export async function queryStats(org: string, request: StatsRequest, deps: Query
   checkShapeParameters(request);
   const context = deps.planContext();
   const key = answerKey("stats", request, statsParameters(request), context);
-  const answer = await answerCache(deps)(org, key, request.noCache ?? false, () =>
-    statsRows(org, request, context, deps),
+  const answer = await answerCache(deps)(org, key, request.noCache ?? false, (admission) =>
+    statsRows(org, request, context, deps, admission),
   );
   const { from, to, pagination } = pageRange(answer.rows.length, request.page, request.pageSize);
   const dimensions = request.groupBy;
@@ -262,9 +283,15 @@ export async function queryStats(org: string, request: StatsRequest, deps: Query
 export type SummaryRequest = CommonRequest;
 
 /** The whole range as one interval, summed over every matching combination. */
-async function summaryTotal(org: string, request: SummaryRequest, context: PlanContext, deps: QueryDeps) {
+async function summaryTotal(
+  org: string,
+  request: SummaryRequest,
+  context: PlanContext,
+  deps: QueryDeps,
+  admission: Admission,
+) {
   const filters = parseFilters(request.filters, request.exclusions);
-  const { plan, snapshot, view } = await readPlanned(org, filters, [], context, deps, (c) => {
+  const { plan, snapshot, view } = await readPlanned(org, filters, [], context, deps, admission, (c) => {
     const range = resolveRange(request, c);
     const current = planTotalRange(range, c);
     // docs/contract.md §7 `compare`: the previous range in the same read, within the block budget.
@@ -298,7 +325,7 @@ export async function querySummary(
 ): Promise<{ summary: Summary; meta: RangeMeta }> {
   const context = deps.planContext();
   const key = answerKey("summary", request, request.compare ? [request.compare] : [], context);
-  return answerCache(deps)(org, key, request.noCache ?? false, () =>
-    summaryTotal(org, request, context, deps),
+  return answerCache(deps)(org, key, request.noCache ?? false, (admission) =>
+    summaryTotal(org, request, context, deps, admission),
   );
 }

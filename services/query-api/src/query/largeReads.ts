@@ -1,0 +1,59 @@
+import { createBoundedLane, type LaneLimits, retryAfterSeconds } from "./boundedLane";
+
+/**
+ * A bound on large reads across all organizations in this process (docs/contract.md §8): a read
+ * whose fields, by the keys' sizes, exceed what one MULTI takes (READ_SLICE_FIELDS) holds Redis and
+ * this process' thread far longer than an ordinary question, so at most `concurrent` run at once,
+ * `queued` more wait up to `waitMs`, and the rest are refused with `LargeReadsBusyError` (the HTTP
+ * layer answers 503 with `Retry-After`). Ordinary reads never pass through it, so a small
+ * organization's question never waits behind a large one of any organization. The slot is held
+ * until the computation that read ends (its summing is the other half of the cost).
+ */
+export type LargeReadsOptions = LaneLimits;
+
+export class LargeReadsBusyError extends Error {
+  constructor(
+    readonly fields: number,
+    /** When to try again, in whole seconds. */
+    readonly retryAfterS: number,
+  ) {
+    super(`too many large questions are being computed (this one reads ${fields} fields)`);
+    this.name = "LargeReadsBusyError";
+  }
+}
+
+/** What a computation may ask of the bound: `beforeLargeRead` for the store (ReadOptions). */
+export interface Admission {
+  beforeLargeRead?: (fields: number) => Promise<void>;
+}
+
+export interface LargeReads {
+  /** Runs `work` with an admission; a slot it took is given back when `work` settles. */
+  run<T>(work: (admission: Admission) => Promise<T>): Promise<T>;
+}
+
+/** No bound: every read goes ahead. */
+export const UNBOUNDED_READS: LargeReads = { run: (work) => work({}) };
+
+export function createLargeReads(limits: LargeReadsOptions): LargeReads {
+  const lane = createBoundedLane(limits);
+  const retryAfterS = retryAfterSeconds(limits);
+  return {
+    async run(work) {
+      let held = false;
+      const admission: Admission = {
+        // A computation that reads twice (its extent moved) holds one slot, not two.
+        beforeLargeRead: async (fields) => {
+          if (held) return;
+          await lane.acquire(() => new LargeReadsBusyError(fields, retryAfterS));
+          held = true;
+        },
+      };
+      try {
+        return await work(admission);
+      } finally {
+        if (held) lane.release();
+      }
+    },
+  };
+}
