@@ -70,6 +70,29 @@ function fakes(options: {
   return { positions, opened, seeks, metrics };
 }
 
+/**
+ * Fakes owning partitions 0 and 1, where partition 1's batch begins during the second read of the
+ * log (the first is the watcher's own; the second, its read of partition 0's position), applies a
+ * chunk up to 9 and goes on with the next (Kafka has fetched past 9).
+ */
+function batchOfPartition1DuringSecondRead(record?: Partial<LogRecord>) {
+  let reads = 0;
+  let batch: (() => Promise<void>) | undefined;
+  const made = fakes({
+    ...(record === undefined ? {} : { record }),
+    duringRead: async () => {
+      if (++reads === 2) await batch?.();
+    },
+  });
+  batch = async () => {
+    batch = undefined;
+    const at = await made.positions.resumeAt(1, 1);
+    await made.positions.advance(1, at, "9");
+  };
+  made.positions.assigned([0, 1]);
+  return made;
+}
+
 describe("createPartitionPositions", () => {
   it("opens a first epoch that replays the whole topic, from its earliest offset", async () => {
     const { positions, opened } = fakes({ low: "3", high: "10" });
@@ -156,48 +179,22 @@ describe("createPartitionPositions", () => {
     expect(seeks).toEqual([[0, "9"]]);
   });
   it("leaves alone a newly given partition whose batch began while the watcher read another's position", async () => {
-    let batchDuringRead: (() => Promise<void>) | undefined;
-    let reads = 0;
-    const { positions, seeks } = fakes({
-      record: {
-        epoch: "e0",
-        state: "live",
-        checkpoints: new Map([
-          ["t:0", "4"],
-          ["t:1", "4"],
-        ]),
-      },
-      // The watcher's own read of the log comes first; the second is its read of partition 0's position.
-      duringRead: async () => {
-        if (++reads === 2) await batchDuringRead?.();
-      },
+    const { positions, seeks } = batchOfPartition1DuringSecondRead({
+      epoch: "e0",
+      state: "live",
+      checkpoints: new Map([
+        ["t:0", "4"],
+        ["t:1", "4"],
+      ]),
     });
-    positions.assigned([0, 1]);
-    // Partition 1's batch begins, applies a chunk and goes on with the next (Kafka has fetched past 9).
-    batchDuringRead = async () => {
-      batchDuringRead = undefined;
-      const at = await positions.resumeAt(1, 1);
-      await positions.advance(1, at, "9");
-    };
     await positions.watch(async () => 1);
     expect(seeks).toEqual([[0, "4"]]);
     expect(await positions.resumeAt(1, 1)).toMatchObject({ next: "9", stored: "9" });
   });
+
   it("leaves alone a partition whose batch began while the watcher opened the first epoch and sought the others", async () => {
-    let batchDuringRead: (() => Promise<void>) | undefined;
-    let reads = 0;
-    const { positions, seeks, opened } = fakes({
-      duringRead: async () => {
-        if (++reads === 2) await batchDuringRead?.();
-      },
-    });
-    positions.assigned([0, 1]);
-    // Partition 1's batch opens the epoch itself, applies a chunk and goes on with the next.
-    batchDuringRead = async () => {
-      batchDuringRead = undefined;
-      const at = await positions.resumeAt(1, 1);
-      await positions.advance(1, at, "9");
-    };
+    // Partition 1's batch opens the epoch itself.
+    const { positions, seeks, opened } = batchOfPartition1DuringSecondRead();
     await positions.watch(async () => 1);
     expect(opened).toHaveLength(1);
     expect(seeks).toEqual([[0, "0"]]);
