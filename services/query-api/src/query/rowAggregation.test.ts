@@ -2,7 +2,11 @@ import type { DimensionValues } from "@vu/events";
 import { ALL_QUARTERS, type BlockSnapshot, packSums, type Sums, WHOLE_BLOCK } from "@vu/store";
 import { describe, expect, it } from "vitest";
 import { parseFilters } from "./filters";
-import { type AggregatedBucket, aggregateRows as aggregateTable } from "./rowAggregation";
+import {
+  type AggregatedBucket,
+  aggregateRowsInTurns,
+  aggregateRows as aggregateTable,
+} from "./rowAggregation";
 
 /** Every row of the table as an object, to compare whole. */
 const aggregateRows = (...args: Parameters<typeof aggregateTable>) => aggregateTable(...args).rows();
@@ -238,5 +242,47 @@ describe("aggregateRows", () => {
     expect(() =>
       aggregateRows([{ label: "x", startMs: 0, blocks: [block(0)] }], broken, { filters: [] }),
     ).toThrow(/no quarter digit/);
+  });
+});
+
+describe("aggregateRowsInTurns", () => {
+  it("answers as aggregateRows does, pausing between steps whenever its turn is due", async () => {
+    let pauses = 0;
+    const always = {
+      due: () => true,
+      pause: async () => {
+        pauses++;
+      },
+    };
+    const options = { filters: [], groupBy: ["app_name" as const] };
+    const inTurns = await aggregateRowsInTurns(buckets, snapshot, options, always);
+    expect(inTurns.rows()).toEqual(aggregateRows(buckets, snapshot, options));
+    // A pause after each block's cells: three blocks hold cells (the fourth is empty).
+    expect(pauses).toBe(3);
+    const never = { due: () => false, pause: async () => expect.unreachable("paused") };
+    expect((await aggregateRowsInTurns(buckets, snapshot, options, never)).rows()).toEqual(inTurns.rows());
+  });
+
+  it("cuts a key of many cells into steps, so a pause comes inside one block too", async () => {
+    const many = Array.from({ length: 20_000 }, (_, i) => [
+      stored(String((i % 3) + 1)),
+      cell("1,1,1,0,0,0,0"),
+    ]).flat();
+    const big: BlockSnapshot = { ...snapshot, parts: whole(1), cells: [many] };
+    const one = [{ label: "all", startMs: 0, blocks: [block(0)] }];
+    let pauses = 0;
+    const table = await aggregateRowsInTurns(
+      one,
+      big,
+      { filters: [] },
+      {
+        due: () => true,
+        pause: async () => {
+          pauses++;
+        },
+      },
+    );
+    expect(table.rows().map((r) => r.sums.count)).toEqual([20_000]);
+    expect(pauses).toBe(3);
   });
 });

@@ -139,18 +139,21 @@ function keyUses(
   return uses;
 }
 
-/** Adds one key's cells, with their signs, into the bucket's accumulator. */
-function addKey(use: KeyUse, into: CellAccumulator): void {
+/** Adds one key's cells [from, to) (indexes into the field, value list), with their signs. */
+function addKey(use: KeyUse, into: CellAccumulator, from: number, to: number): void {
   const { cells, classify, split, whole, quarters } = use;
-  const from = fieldStart(split);
-  for (let i = 0; i + 1 < cells.length; i += 2) {
+  const start = fieldStart(split);
+  for (let i = from; i + 1 < to; i += 2) {
     const field = cells[i] as Buffer;
     const sign = split ? (quarters[fieldQuarter(field)] as number) : whole;
     if (sign === 0) continue;
-    const cls = classify(field, from);
+    const cls = classify(field, start);
     if (cls !== EXCLUDED) into.add(cls, cells[i + 1] as Buffer, sign);
   }
 }
+
+/** Cells summed between two chances to pause (see aggregateRowsInTurns). */
+const CELLS_PER_STEP = 8_192;
 
 /**
  * Sums the stored cells of each bucket's blocks, with their signs, into rows: filtered, then
@@ -164,6 +167,60 @@ export function aggregateRows(
   snapshot: BlockSnapshot,
   options: AggregateOptions,
 ): RowTable {
+  const steps = aggregationSteps(buckets, snapshot, options);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/** When a long aggregation gives the event loop a turn (tests make it deterministic). */
+export interface Turns {
+  /** Whether the aggregation has run long enough since its last pause. */
+  due(): boolean;
+  pause(): Promise<void>;
+}
+
+/** A pause after every few milliseconds of summing: other requests' work runs in between. */
+export function timedTurns(everyMs = 1): Turns {
+  let since = performance.now();
+  return {
+    due: () => performance.now() - since >= everyMs,
+    pause: () =>
+      new Promise<void>((resolve) =>
+        setImmediate(() => {
+          since = performance.now();
+          resolve();
+        }),
+      ),
+  };
+}
+
+/**
+ * As aggregateRows, pausing whenever `turns` says so: summing a large answer (100,000 groups) is
+ * hundreds of milliseconds of this process' only thread, and every other request waits behind it
+ * unless it yields. The snapshot is read already and never changes, so pausing changes no sum.
+ */
+export async function aggregateRowsInTurns(
+  buckets: readonly AggregatedBucket[],
+  snapshot: BlockSnapshot,
+  options: AggregateOptions,
+  turns: Turns = timedTurns(),
+): Promise<RowTable> {
+  const steps = aggregationSteps(buckets, snapshot, options);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    if (turns.due()) await turns.pause();
+  }
+}
+
+/** The aggregation, stepping after each slice of at most CELLS_PER_STEP cells. */
+function* aggregationSteps(
+  buckets: readonly AggregatedBucket[],
+  snapshot: BlockSnapshot,
+  options: AggregateOptions,
+): Generator<void, RowTable, void> {
   const groups = new GroupTable();
   const classifiers = {
     view: createClassifier(snapshot.view, snapshot.combos, options, groups),
@@ -172,11 +229,17 @@ export function aggregateRows(
   const accumulator = createCellAccumulator();
   const rows = new RowTableBuilder();
   let blockIndex = options.firstBlock ?? 0;
-  buckets.forEach((bucket, b) => {
-    for (const use of keyUses(bucket, snapshot, blockIndex, classifiers)) addKey(use, accumulator);
+  for (let b = 0; b < buckets.length; b++) {
+    const bucket = buckets[b] as AggregatedBucket;
+    for (const use of keyUses(bucket, snapshot, blockIndex, classifiers)) {
+      for (let from = 0; from < use.cells.length; from += 2 * CELLS_PER_STEP) {
+        addKey(use, accumulator, from, Math.min(use.cells.length, from + 2 * CELLS_PER_STEP));
+        yield;
+      }
+    }
     blockIndex += bucket.blocks.length;
     accumulator.drainInto(rows, b);
-  });
+  }
   // Groups are ranked once for the whole query, so rows sort by an integer, not by their text.
   return rows.build(buckets, groups.values, options.groupBy ?? [], groups.ranks());
 }

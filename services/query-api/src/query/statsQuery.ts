@@ -25,7 +25,7 @@ import { comboMatches, type DimensionFilter, parseFilters, type RawFilters } fro
 import type { Admission } from "./largeReads";
 import { MAX_PAGE_SIZE, type Pagination, pageRange, RENDERED_PAGES_PER_ANSWER } from "./pagination";
 import { previousLookup } from "./previousRows";
-import { aggregateRows } from "./rowAggregation";
+import { aggregateRowsInTurns } from "./rowAggregation";
 import { summaryChange, toStatsRow, toSummary } from "./rowMetrics";
 import { checkSortKeys, type SortKey } from "./rowOrder";
 
@@ -180,14 +180,18 @@ async function statsRows(
     },
   );
   const { current, previous } = plan;
-  const aggregated = aggregateRows(current.buckets, snapshot, { filters, groupBy: request.groupBy });
+  // In turns: a large answer's summing must not hold every other request of this process.
+  const aggregated = await aggregateRowsInTurns(current.buckets, snapshot, {
+    filters,
+    groupBy: request.groupBy,
+  });
   const before =
     previous &&
-    aggregateRows(previous.plan.buckets, snapshot, {
+    (await aggregateRowsInTurns(previous.plan.buckets, snapshot, {
       filters,
       groupBy: request.groupBy,
       firstBlock: plan.firstPrevious,
-    });
+    }));
   const rows = shapeRows(aggregated, {
     sort: request.sort,
     limit: request.limit,
@@ -303,15 +307,17 @@ async function summaryTotal(
       blocks: previous ? [...current.blocks, ...previous.blocks] : current.blocks,
     };
   });
-  const totalOf = (p: TotalPlan, firstBlock: number) =>
-    aggregateRows([{ label: "", startMs: p.range.startMs, blocks: p.blocks }], snapshot, {
-      filters,
-      firstBlock,
-    }).total();
-  const total = totalOf(plan.current, 0);
+  const totalOf = async (p: TotalPlan, firstBlock: number) =>
+    (
+      await aggregateRowsInTurns([{ label: "", startMs: p.range.startMs, blocks: p.blocks }], snapshot, {
+        filters,
+        firstBlock,
+      })
+    ).total();
+  const total = await totalOf(plan.current, 0);
   const summary: Summary = toSummary(total);
   if (plan.previous) {
-    const before = totalOf(plan.previous, plan.current.blocks.length);
+    const before = await totalOf(plan.previous, plan.current.blocks.length);
     summary.previous = toSummary(before);
     summary.change = summaryChange(total, before);
   }
