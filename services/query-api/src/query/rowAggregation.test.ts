@@ -2,14 +2,13 @@ import type { DimensionValues } from "@vu/events";
 import { ALL_QUARTERS, type BlockSnapshot, packSums, type Sums, WHOLE_BLOCK } from "@vu/store";
 import { describe, expect, it } from "vitest";
 import { parseFilters } from "./filters";
-import {
-  type AggregatedBucket,
-  aggregateRowsInTurns,
-  aggregateRows as aggregateTable,
-} from "./rowAggregation";
+import { type AggregatedBucket, aggregateRowsInTurns } from "./rowAggregation";
 
 /** Every row of the table as an object, to compare whole. */
-const aggregateRows = (...args: Parameters<typeof aggregateTable>) => aggregateTable(...args).rows();
+/** Turns never due: the aggregation runs straight through, as for a small answer. */
+const NEVER = { due: () => false, pause: async () => expect.unreachable("paused") };
+const aggregateRows = async (...[buckets, snapshot, options]: Parameters<typeof aggregateRowsInTurns>) =>
+  (await aggregateRowsInTurns(buckets, snapshot, options, NEVER)).rows();
 
 /** A stored cell from its seven sums written as text, "count,words,durationMs,…". */
 const cell = (sums: string): Buffer => {
@@ -51,8 +50,8 @@ const snapshot: BlockSnapshot = {
 };
 
 describe("aggregateRows", () => {
-  it("sums the blocks of each bucket and skips buckets without recordings", () => {
-    const rows = aggregateRows(buckets, snapshot, { filters: [] });
+  it("sums the blocks of each bucket and skips buckets without recordings", async () => {
+    const rows = await aggregateRows(buckets, snapshot, { filters: [] });
     expect(rows.map((r) => [r.label, r.sums.count, r.sums.words])).toEqual([
       ["day1", 8, 80],
       ["day2", 1, 1],
@@ -60,14 +59,14 @@ describe("aggregateRows", () => {
     expect(rows[0]).not.toHaveProperty("group");
   });
 
-  it("groups by a dimension in byte order with null last, after filtering", () => {
-    const byLanguage = aggregateRows(buckets, snapshot, { filters: [], groupBy: ["language_model"] });
+  it("groups by a dimension in byte order with null last, after filtering", async () => {
+    const byLanguage = await aggregateRows(buckets, snapshot, { filters: [], groupBy: ["language_model"] });
     expect(byLanguage.map((r) => [r.label, r.group?.[0], r.sums.count])).toEqual([
       ["day1", "gpt", 6],
       ["day1", null, 2],
       ["day2", null, 1],
     ]);
-    const filtered = aggregateRows(buckets, snapshot, {
+    const filtered = await aggregateRows(buckets, snapshot, {
       filters: parseFilters({ member_email: "A@x.com" }),
       groupBy: ["app_name"],
     });
@@ -77,7 +76,7 @@ describe("aggregateRows", () => {
     ]);
   });
 
-  it("subtracts blocks of sign -1, and a group that nets to zero gives no row", () => {
+  it("subtracts blocks of sign -1, and a group that nets to zero gives no row", async () => {
     const signed: BlockSnapshot = {
       view: "combos",
       extent: "unknown",
@@ -90,7 +89,7 @@ describe("aggregateRows", () => {
         [stored("1"), cell("1,10,1000,5,1,0,0"), stored("2"), cell("2,20,2000,0,0,0,0")],
       ],
     };
-    const rows = aggregateRows([{ label: "d", startMs: 0, blocks: [block(0), block(1, -1)] }], signed, {
+    const rows = await aggregateRows([{ label: "d", startMs: 0, blocks: [block(0), block(1, -1)] }], signed, {
       filters: [],
       groupBy: ["app_name"],
     });
@@ -102,7 +101,7 @@ describe("aggregateRows", () => {
     ]);
   });
 
-  it("refuses a cell whose combination is unknown rather than dropping it", () => {
+  it("refuses a cell whose combination is unknown rather than dropping it", async () => {
     const broken: BlockSnapshot = {
       view: "combos",
       extent: "unknown",
@@ -112,12 +111,12 @@ describe("aggregateRows", () => {
       parts: whole(1),
       cells: [[stored("9"), cell("1,1,1,1,1,1,1")]],
     };
-    expect(() =>
+    await expect(
       aggregateRows([{ label: "x", startMs: 0, blocks: [block(0)] }], broken, { filters: [] }),
-    ).toThrow(/unknown combination 9/);
+    ).rejects.toThrow(/unknown combination 9/);
   });
 
-  it("sums a block's container cells (combinations) with its own key's cells in the asked view", () => {
+  it("sums a block's container cells (combinations) with its own key's cells in the asked view", async () => {
     // day1's first block has cells in both places (its tier turned dense in between); day2's only in the container.
     const mixed: BlockSnapshot = {
       view: "app_name",
@@ -133,17 +132,17 @@ describe("aggregateRows", () => {
         [],
       ],
     };
-    const rows = aggregateRows(buckets, mixed, { filters: [], groupBy: ["app_name"] });
+    const rows = await aggregateRows(buckets, mixed, { filters: [], groupBy: ["app_name"] });
     expect(rows.map((r) => [r.label, r.group?.[0], r.sums.count, r.sums.words])).toEqual([
       ["day1", "Slack", 4, 40],
       ["day1", "Zoom", 3, 30],
       ["day2", "Ärzte", 1, 1],
     ]);
-    const filtered = aggregateRows(buckets, mixed, { filters: parseFilters({ app_name: "Zoom" }) });
+    const filtered = await aggregateRows(buckets, mixed, { filters: parseFilters({ app_name: "Zoom" }) });
     expect(filtered.map((r) => [r.label, r.sums.count])).toEqual([["day1", 3]]);
   });
 
-  it("answers from a projection: filtered and grouped on its own dimension, null as the empty field", () => {
+  it("answers from a projection: filtered and grouped on its own dimension, null as the empty field", async () => {
     const projection: BlockSnapshot = {
       view: "language_model",
       extent: "unknown",
@@ -153,17 +152,17 @@ describe("aggregateRows", () => {
       parts: whole(4),
       cells: [[stored("gpt"), cell("2,20,2000,0,0,0,0"), stored(""), cell("1,1,1,1,1,0,0")], [], [], []],
     };
-    const rows = aggregateRows(buckets, projection, {
+    const rows = await aggregateRows(buckets, projection, {
       filters: parseFilters({ language_model: "null" }),
       groupBy: ["language_model"],
     });
     expect(rows.map((r) => [r.label, r.group?.[0], r.sums.count])).toEqual([["day1", null, 1]]);
-    expect(() => aggregateRows(buckets, projection, { filters: [], groupBy: ["app_name"] })).toThrow(
+    await expect(aggregateRows(buckets, projection, { filters: [], groupBy: ["app_name"] })).rejects.toThrow(
       /cannot answer/,
     );
   });
 
-  it("reads a split hour's quarters from one key, merging the bucket's signs per quarter", () => {
+  it("reads a split hour's quarters from one key, merging the bucket's signs per quarter", async () => {
     // One hour key, fields led by their quarter's digit: quarter 0 has combination 1 twice over,
     // quarter 2 has combination 2, quarter 3 combination 3.
     const hour = [
@@ -185,7 +184,7 @@ describe("aggregateRows", () => {
       cells: [hour, hour, hour, hour],
       parts: Int8Array.from([2, 3, ALL_QUARTERS, 3]),
     };
-    const rows = aggregateRows(
+    const rows = await aggregateRows(
       [
         // Quarters 2 and 3: combinations 2 and 3.
         { label: "half", startMs: 0, blocks: [quarter(0), quarter(1)] },
@@ -203,7 +202,7 @@ describe("aggregateRows", () => {
     ]);
   });
 
-  it("does not confuse a whole block's field with a split hour's field of the same text", () => {
+  it("does not confuse a whole block's field with a split hour's field of the same text", async () => {
     // "12": combination 12 in the day block, combination 2 in quarter 1 of the hour.
     const many = new Map<string, DimensionValues>([...combos, ["12", ["c@x.com", "v3", "gpt", "Teams"]]]);
     const snapshot: BlockSnapshot = {
@@ -218,7 +217,7 @@ describe("aggregateRows", () => {
       ],
       parts: Int8Array.from([WHOLE_BLOCK, ALL_QUARTERS]),
     };
-    const rows = aggregateRows(
+    const rows = await aggregateRows(
       [{ label: "d", startMs: 0, blocks: [{ tier: "day", startMs: 0, sign: 1 }, block(0)] }],
       snapshot,
       { filters: [], groupBy: ["app_name"] },
@@ -229,7 +228,7 @@ describe("aggregateRows", () => {
     ]);
   });
 
-  it("refuses a split hour field without its quarter digit rather than dropping its cell", () => {
+  it("refuses a split hour field without its quarter digit rather than dropping its cell", async () => {
     const broken: BlockSnapshot = {
       view: "total",
       extent: "unknown",
@@ -239,14 +238,14 @@ describe("aggregateRows", () => {
       cells: [[stored("*"), cell("1,1,1,1,1,1,1")]],
       parts: Int8Array.from([ALL_QUARTERS]),
     };
-    expect(() =>
+    await expect(
       aggregateRows([{ label: "x", startMs: 0, blocks: [block(0)] }], broken, { filters: [] }),
-    ).toThrow(/no quarter digit/);
+    ).rejects.toThrow(/no quarter digit/);
   });
 });
 
 describe("aggregateRowsInTurns", () => {
-  it("answers as aggregateRows does, pausing between steps whenever its turn is due", async () => {
+  it("answers as when it never pauses, pausing between steps whenever its turn is due", async () => {
     let pauses = 0;
     const always = {
       due: () => true,
@@ -256,11 +255,9 @@ describe("aggregateRowsInTurns", () => {
     };
     const options = { filters: [], groupBy: ["app_name" as const] };
     const inTurns = await aggregateRowsInTurns(buckets, snapshot, options, always);
-    expect(inTurns.rows()).toEqual(aggregateRows(buckets, snapshot, options));
+    expect(inTurns.rows()).toEqual(await aggregateRows(buckets, snapshot, options));
     // A pause after each block's cells: three blocks hold cells (the fourth is empty).
     expect(pauses).toBe(3);
-    const never = { due: () => false, pause: async () => expect.unreachable("paused") };
-    expect((await aggregateRowsInTurns(buckets, snapshot, options, never)).rows()).toEqual(inTurns.rows());
   });
 
   it("cuts a key of many cells into steps, so a pause comes inside one block too", async () => {

@@ -155,25 +155,6 @@ function addKey(use: KeyUse, into: CellAccumulator, from: number, to: number): v
 /** Cells summed between two chances to pause (see aggregateRowsInTurns). */
 const CELLS_PER_STEP = 8_192;
 
-/**
- * Sums the stored cells of each bucket's blocks, with their signs, into rows: filtered, then
- * grouped. `snapshot.cells` holds the blocks of all buckets in order. A group whose count nets to
- * zero had no recordings in the bucket (the signed sums are exact) and gives no row. Cells are
- * summed in a numeric array per bucket, one slot per group, and rows are kept in numeric arrays
- * (RowTable): no object per cell or per row.
- */
-export function aggregateRows(
-  buckets: readonly AggregatedBucket[],
-  snapshot: BlockSnapshot,
-  options: AggregateOptions,
-): RowTable {
-  const steps = aggregationSteps(buckets, snapshot, options);
-  for (;;) {
-    const step = steps.next();
-    if (step.done) return step.value;
-  }
-}
-
 /** When a long aggregation gives the event loop a turn (tests make it deterministic). */
 export interface Turns {
   /** Whether the aggregation has run long enough since its last pause. */
@@ -197,9 +178,15 @@ export function timedTurns(everyMs = 1): Turns {
 }
 
 /**
- * As aggregateRows, pausing whenever `turns` says so: summing a large answer (100,000 groups) is
- * hundreds of milliseconds of this process' only thread, and every other request waits behind it
- * unless it yields. The snapshot is read already and never changes, so pausing changes no sum.
+ * Sums the stored cells of each bucket's blocks, with their signs, into rows: filtered, then
+ * grouped. `snapshot.cells` holds the blocks of all buckets in order. A group whose count nets to
+ * zero had no recordings in the bucket (the signed sums are exact) and gives no row. Cells are
+ * summed in a numeric array per bucket, one slot per group, and rows are kept in numeric arrays
+ * (RowTable): no object per cell or per row.
+ *
+ * In turns: summing a large answer (100,000 groups) is hundreds of milliseconds of this process'
+ * only thread, and every other request would wait behind it, so it pauses whenever `turns` says
+ * so. The snapshot is read already and never changes, so pausing changes no sum.
  */
 export async function aggregateRowsInTurns(
   buckets: readonly AggregatedBucket[],
