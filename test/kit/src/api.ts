@@ -56,6 +56,29 @@ export interface ApiServerOptions {
 }
 
 /**
+ * A read a test holds in flight from one of the server's hooks: `hold` (awaited in the hook)
+ * resolves `entered` with what the hook saw, then waits until the test calls `release`.
+ */
+export function heldInFlight<T = void>() {
+  let release: () => void = () => undefined;
+  let enter: (value: T) => void = () => undefined;
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const entered = new Promise<T>((resolve) => {
+    enter = resolve;
+  });
+  return {
+    entered,
+    release: () => release(),
+    async hold(value: T): Promise<void> {
+      enter(value);
+      await released;
+    },
+  };
+}
+
+/**
  * The query API in-process on a random port over real Redis. Rollups are written with the store's
  * writer (the worker's code path) and tokens with the token store, under the server's prefix.
  */

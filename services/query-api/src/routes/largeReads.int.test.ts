@@ -1,5 +1,5 @@
 import { recording } from "@vu/testkit";
-import { type ApiServer, startApiServer } from "@vu/testkit/api";
+import { type ApiServer, heldInFlight, startApiServer } from "@vu/testkit/api";
 import { afterAll, beforeAll, expect, it } from "vitest";
 
 // Reads larger than one MULTI (READ_SLICE_FIELDS, here 100 fields) are bounded across all
@@ -9,14 +9,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 const now = Date.parse("2026-11-22T12:00:00Z");
 const MEMBERS = 300;
 let api: ApiServer;
-let release: () => void = () => undefined;
-let entered: (fields: number) => void = () => undefined;
-const held = new Promise<void>((resolve) => {
-  release = resolve;
-});
-const inFlight = new Promise<number>((resolve) => {
-  entered = resolve;
-});
+const firstLargeRead = heldInFlight<number>();
 
 beforeAll(async () => {
   api = await startApiServer({
@@ -25,9 +18,7 @@ beforeAll(async () => {
     readSliceFields: 100,
     largeReads: { concurrent: 1, queued: 0, waitMs: 1_000 },
     afterLargeReadAdmitted: async (org, fields) => {
-      if (org !== "wide-a") return;
-      entered(fields);
-      await held;
+      if (org === "wide-a") await firstLargeRead.hold(fields);
     },
   });
   // Every recording its own member: the member view holds one cell per member.
@@ -51,7 +42,7 @@ const UNCACHED = { "cache-control": "no-cache" };
 
 it("refuses a large read past the bound with 503 and Retry-After, and answers ordinary questions meanwhile", async () => {
   const first = api.get(STATS, api.tokenFor("wide-a"), UNCACHED);
-  expect(await inFlight).toBeGreaterThan(100);
+  expect(await firstLargeRead.entered).toBeGreaterThan(100);
 
   // Another organization's large read: no slot, no queue.
   const refused = await api.get(STATS, api.tokenFor("wide-b"), UNCACHED);
@@ -64,7 +55,7 @@ it("refuses a large read past the bound with 503 and Retry-After, and answers or
   const small = await api.get(STATS, api.tokenFor("small"), UNCACHED);
   expect(small.status).toBe(200);
 
-  release();
+  firstLargeRead.release();
   const answered = await first;
   expect(answered.status).toBe(200);
   expect(((await answered.json()) as { pagination: { total_rows: number } }).pagination.total_rows).toBe(

@@ -1,5 +1,5 @@
 import { recording } from "@vu/testkit";
-import { type ApiServer, startApiServer } from "@vu/testkit/api";
+import { type ApiServer, heldInFlight, startApiServer } from "@vu/testkit/api";
 import { afterAll, beforeAll, expect, it } from "vitest";
 
 // One organization's questions are bounded (ORG_QUERY_*): past its limit a question gets 429 with
@@ -7,14 +7,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 // is held in flight by the test, so what is asserted is order and completion, never timings.
 const now = Date.parse("2026-11-22T12:00:00Z");
 let api: ApiServer;
-let release: () => void = () => undefined;
-let entered: () => void = () => undefined;
-const held = new Promise<void>((resolve) => {
-  release = resolve;
-});
-const inFlight = new Promise<void>((resolve) => {
-  entered = resolve;
-});
+const heavyRead = heldInFlight();
 
 beforeAll(async () => {
   api = await startApiServer({
@@ -22,9 +15,7 @@ beforeAll(async () => {
     orgs: ["heavy", "small"],
     organizationGate: { concurrent: 1, queued: 0, waitMs: 1_000 },
     beforeRead: async (org) => {
-      if (org !== "heavy") return;
-      entered();
-      await held;
+      if (org === "heavy") await heavyRead.hold();
     },
   });
   for (const org of ["heavy", "small"]) {
@@ -37,7 +28,7 @@ const STATS = "/api/v1/stats?start_date=2026-11-19&end_date=2026-11-21&group_by=
 
 it("refuses an organization's question past its limit with 429 and Retry-After, and answers another organization meanwhile", async () => {
   const first = api.get(STATS, api.tokenFor("heavy"), { "cache-control": "no-cache" });
-  await inFlight;
+  await heavyRead.entered;
 
   const refused = await api.get(`${STATS}&granularity=hour`, api.tokenFor("heavy"), {
     "cache-control": "no-cache",
@@ -50,7 +41,7 @@ it("refuses an organization's question past its limit with 429 and Retry-After, 
   const small = await api.get(STATS, api.tokenFor("small"));
   expect(small.status).toBe(200);
 
-  release();
+  heavyRead.release();
   expect((await first).status).toBe(200);
   // The slot is free again.
   expect((await api.get(`${STATS}&granularity=hour`, api.tokenFor("heavy"))).status).toBe(200);
