@@ -162,15 +162,19 @@ export interface Turns {
   pause(): Promise<void>;
 }
 
-/** A pause after every few milliseconds of summing: other requests' work runs in between. */
-export function timedTurns(everyMs = 1): Turns {
-  let since = performance.now();
+/**
+ * Pauses for a long aggregation only: none in its first `firstAfterMs` (an ordinary answer sums in
+ * less and pays nothing for turns), then one after every `everyMs` of summing, so other requests'
+ * work runs in between.
+ */
+export function timedTurns({ firstAfterMs = 5, everyMs = 1 } = {}): Turns {
+  let next = performance.now() + firstAfterMs;
   return {
-    due: () => performance.now() - since >= everyMs,
+    due: () => performance.now() >= next,
     pause: () =>
       new Promise<void>((resolve) =>
         setImmediate(() => {
-          since = performance.now();
+          next = performance.now() + everyMs;
           resolve();
         }),
       ),
