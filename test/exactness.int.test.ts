@@ -91,6 +91,11 @@ describe.each(deployments)("on $name", ({ start, replicas }) => {
       const total = async (counter: "applied" | "duplicates" | "deadLettered" | "replayed" | "retries") =>
         (await Promise.all(workers.map((w) => counterTotal(w.metrics[counter])))).reduce((a, b) => a + b, 0);
       expect(await total("applied")).toBe(prepared.counted);
+      // No fault here: no worker saw the view lost, gone back or behind on a shard.
+      const reopened = (await Promise.all(workers.map((w) => w.metrics.epochsOpened.get()))).flatMap((m) =>
+        m.values.filter((v) => v.labels.cause !== "first" && v.value > 0).map((v) => v.labels.cause),
+      );
+      expect(reopened, "epochs opened after the first").toEqual([]);
       const [applied, duplicates, deadLettered] = await Promise.all([
         total("applied"),
         total("duplicates"),

@@ -82,6 +82,7 @@ describe("packages/store/README.md", () => {
   const built = [
     keyspace.generation(),
     keyspace.log(1),
+    keyspace.shardWrites(1, 17),
     keyspace.combos(1, "acme"),
     keyspace.extent(1, "acme"),
     keyspace.dimension(1, "acme", "app_name"),

@@ -72,10 +72,11 @@ export {
   type PreparedBatch,
   type RollupWriter,
   type RollupWriterOptions,
+  type ShardWrites,
   type UnsettledBatch,
 } from "./rollupWriter";
 export { registerScripts } from "./scripts";
-export { CheckpointMovedError, StoreError } from "./storeError";
+export { CheckpointMovedError, ShardBehindError, StoreError, ViewMovedError } from "./storeError";
 export {
   addPacked,
   emptySums,

@@ -32,6 +32,9 @@ describe("keyspace.classify", () => {
     expect(keyspace.classify(`${keyspace.rateLimitPrefix()}tok`)).toEqual({ kind: "ratelimit" });
     expect(keyspace.classify(keyspace.generation())).toEqual({ kind: "generation" });
     expect(keyspace.classify(keyspace.log(2))).toEqual({ kind: "log" });
+    expect(keyspace.classify(keyspace.shardWrites(2, 17))).toEqual({ kind: "shardWrites" });
+    expect(keyspace.classify(keyspace.extent(2, "writes"))).toEqual({ kind: "extent" });
+    expect(keyspace.shardWrites(2, 17)).toBe("vu-test:v6:g2:{s17}:writes");
     expect(keyspace.classify("vu-test:v3:something-else")).toEqual({ kind: "other" });
   });
 

@@ -59,6 +59,7 @@ export type KeyKind =
         | "ratelimit"
         | "generation"
         | "log"
+        | "shardWrites"
         | "other";
     };
 
@@ -72,6 +73,11 @@ export interface Keyspace {
   generation(): string;
   /** A generation's epoch, state and per-partition checkpoints (logPosition.ts). Global key. */
   log(generation: number): string;
+  /**
+   * How many apply calls wrote a shard (on a cluster): the checkpoints record it as they move, so a
+   * node that lost writes shows a count below theirs (applyBatches.lua, logPosition.ts).
+   */
+  shardWrites(generation: number, shard: number): string;
   /** Every key of a generation, as a `SCAN … MATCH` pattern (deleting an old generation). */
   generationPattern(generation: number): string;
   /** Base of one organization's rollup keys in one generation; ends with `:`. */
@@ -115,6 +121,7 @@ const CONTAINER_KEY = /:s:([a-zA-Z]):\d{12}$/;
 const KEYED_KEY = /:b:([a-zA-Z]):\d{12}:k$/;
 /** The last letter of a keyed block's key: not a view's code (views.ts). */
 const KEYED_CODE = "k";
+const SHARD_WRITES_KEY = /:g\d+:\{s\d+\}:writes$/;
 const ORG_KEY = /:\{s\d+\}:.*:(combos|extent|dim:[a-z_]+|seen:\d+)$/;
 
 function classifyKey(key: string): KeyKind {
@@ -126,6 +133,7 @@ function classifyKey(key: string): KeyKind {
   if (container !== undefined) return { kind: "container", tier: container };
   const keyed = TIER_BY_CODE.get(KEYED_KEY.exec(key)?.[1] ?? "");
   if (keyed !== undefined) return { kind: "keyed", tier: keyed };
+  if (SHARD_WRITES_KEY.test(key)) return { kind: "shardWrites" };
   const org = ORG_KEY.exec(key)?.[1];
   if (org === "combos" || org === "extent") return { kind: org };
   if (org?.startsWith("dim:")) return { kind: "dimension" };
@@ -153,6 +161,7 @@ export function createKeyspace({ prefix }: KeyspaceOptions): Keyspace {
     pattern: () => `${prefix}:*`,
     generation: () => `${root}:generation`,
     log: (generation) => `${root}:g${generation}:log`,
+    shardWrites: (generation, shard) => `${root}:g${generation}:{s${shard}}:writes`,
     generationPattern: (generation) => `${root}:g${generation}:*`,
     orgBase,
     slotTag,

@@ -140,6 +140,39 @@ describe.each(redisTargets())("the view's position in the log on $name", (target
     expect(await redis.hget(keyspace.log(1), "asof:t:1")).toBe("1700000001000");
   });
 
+  it("records the shards' write counts with a checkpoint (the highest seen), finds a shard behind them, and drops them with a reset", async () => {
+    const { log, keyspace } = setup();
+    const { epoch } = await log.open(1, replay([["t:0", "10"]]));
+    const advance = (expected: string | null, next: string, shardWrites: Array<[number, number]>) =>
+      log.advance(1, { epoch, partition: "t:0", expected, next, shardWrites: new Map(shardWrites) });
+    await advance(null, "4", [
+      [3, 5],
+      [9, 2],
+    ]);
+    // A slower worker's count below the recorded one leaves it as it is.
+    await advance("4", "6", [[3, 4]]);
+    const record = await log.read(1);
+    expect(record.shardWrites).toEqual(
+      new Map([
+        [3, 5],
+        [9, 2],
+      ]),
+    );
+    await redis.set(keyspace.shardWrites(1, 3), "5");
+    await redis.set(keyspace.shardWrites(1, 9), "7");
+    expect(await log.shardsBehind(1, record)).toEqual([]);
+    await redis.set(keyspace.shardWrites(1, 3), "1");
+    expect(await log.shardsBehind(1, record)).toEqual([3]);
+
+    const reset = await log.open(1, { ...replay([["t:0", "12"]]), expected: epoch, reset: true });
+    expect(reset.opened).toBe(true);
+    const after = await log.read(1);
+    expect(after).toMatchObject({ epoch: reset.epoch, state: "replaying" });
+    expect(after.checkpoints).toEqual(new Map());
+    expect(after.shardWrites).toEqual(new Map());
+    expect(after.targets).toEqual(new Map([["t:0", "12"]]));
+  });
+
   it("lets a reader answer only from a live epoch, and only if it is still the same after the read", async () => {
     const { log, reader, keyspace } = setup();
     await expect(reader.view()).rejects.toBeInstanceOf(ViewNotLiveError);

@@ -19,7 +19,10 @@ import { StoreError } from "./storeError";
  * - per partition, the **checkpoint**: every message before it is applied (the worker seeks
  *   there), and while replaying the **target** it must reach;
  * - per partition, the **as of** instant, moved with the checkpoint: every message produced before
- *   it is below the checkpoint. The view as a whole is as of the earliest of them (`asOfMs`).
+ *   it is below the checkpoint. The view as a whole is as of the earliest of them (`asOfMs`);
+ * - on a cluster, per shard, the **write count** its apply calls below the checkpoints left
+ *   (keyspace `shardWrites`): a shard found below it lost writes on its node, which nothing in
+ *   the log hash (on another node) would show otherwise (`shardsBehind`).
  */
 export type ViewState = "live" | "replaying" | "incomplete";
 
@@ -38,6 +41,8 @@ export interface LogRecord extends ViewStatus {
   targets: ReadonlyMap<string, string>;
   /** "<topic>:<partition>" → its "as of" instant (ms since the Unix epoch); `read` always fills it. */
   asOf?: ReadonlyMap<string, number>;
+  /** Shard → the write count recorded below the checkpoints (a cluster); `read` always fills it. */
+  shardWrites?: ReadonlyMap<number, number>;
 }
 
 /** The view's status, and the instant up to which every partition with a checkpoint is applied. */
@@ -57,6 +62,8 @@ export interface OpenEpochOptions {
   reason: string;
   /** "<topic>:<partition>" → offset; none: live at once. */
   targets: ReadonlyMap<string, string>;
+  /** Drop the checkpoints: the whole topic is replayed. Else a reopened epoch keeps them. */
+  reset?: boolean;
 }
 
 export interface AdvanceOptions {
@@ -70,6 +77,8 @@ export interface AdvanceOptions {
    * checkpoint: every message produced before it is below `next`. Omitted: left as it is.
    */
   asOfMs?: number;
+  /** Shard → the write count the apply calls below `next` left on it (a cluster; ShardWrites). */
+  shardWrites?: ReadonlyMap<number, number>;
 }
 
 export type AdvanceResult =
@@ -85,6 +94,8 @@ export interface LogPosition {
   /** Opens a new epoch unless another worker did since `expected`; resolves with the epoch now in force. */
   open(generation: number, options: OpenEpochOptions): Promise<{ opened: boolean; epoch: string }>;
   advance(generation: number, options: AdvanceOptions): Promise<AdvanceResult>;
+  /** The shards of `record` whose write count is now below what it recorded: their node lost writes. */
+  shardsBehind(generation: number, record: LogRecord): Promise<number[]>;
 }
 
 /** The field naming one partition of one topic in the log hash and in the extents. */
@@ -144,13 +155,21 @@ export function createLogPosition({
     const checkpoints = new Map<string, string>();
     const targets = new Map<string, string>();
     const asOf = new Map<string, number>();
+    const shardWrites = new Map<number, number>();
     for (const [field, value] of Object.entries(fields)) {
       if (field.startsWith("next:")) checkpoints.set(field.slice(5), value);
+      else if (field.startsWith("writes:")) shardWrites.set(Number(field.slice(7)), Number(value));
       else if (field.startsWith("target:")) targets.set(field.slice(7), value);
       else if (field.startsWith("asof:") && Number.isFinite(Number(value)) && value !== "")
         asOf.set(field.slice(5), Number(value));
     }
-    return { ...status(fields.epoch, fields.state, fields.reason), checkpoints, targets, asOf };
+    return {
+      ...status(fields.epoch, fields.state, fields.reason),
+      checkpoints,
+      targets,
+      asOf,
+      shardWrites,
+    };
   }
 
   return {
@@ -180,6 +199,7 @@ export function createLogPosition({
           options.expected ?? "",
           options.state,
           options.reason,
+          options.reset === true ? "reset" : "",
           ...targets,
         );
         return { opened: opened === 1, epoch };
@@ -197,7 +217,8 @@ export function createLogPosition({
           options.partition,
           options.expected ?? "",
           options.next,
-          ...(options.asOfMs === undefined ? [] : [String(Math.floor(options.asOfMs))]),
+          options.asOfMs === undefined ? "" : String(Math.floor(options.asOfMs)),
+          ...[...(options.shardWrites ?? [])].flatMap(([shard, count]) => [String(shard), String(count)]),
         );
       } catch (cause) {
         throw failed("advancing a checkpoint", cause);
@@ -206,6 +227,20 @@ export function createLogPosition({
       if (code === 1) return { kind: "advanced", state: value as ViewState };
       if (code === -1) return { kind: "epochChanged", epoch: value === "" ? null : value };
       return { kind: "moved", checkpoint: value === "" ? null : value };
+    },
+
+    async shardsBehind(generation, record) {
+      const recorded = [...(record.shardWrites ?? [])];
+      if (recorded.length === 0) return [];
+      let counts: Array<string | null>;
+      try {
+        counts = await Promise.all(
+          recorded.map(([shard]) => redis.get(keyspace.shardWrites(generation, shard))),
+        );
+      } catch (cause) {
+        throw failed("reading the shards' write counts", cause);
+      }
+      return recorded.flatMap(([shard, least], i) => (Number(counts[i] ?? 0) < least ? [shard] : []));
     },
   };
 }

@@ -12,7 +12,7 @@ import { createKeyspace, type Keyspace } from "./keyspace";
 import type { RedisClient } from "./redisClient";
 import { type BlockSnapshot, createRollupReader } from "./rollupReader";
 import { createRollupWriter } from "./rollupWriter";
-import { StoreError } from "./storeError";
+import { ShardBehindError, StoreError } from "./storeError";
 import { addPacked, emptySums, unpackSums } from "./sums";
 import { createTokenStore, looksLikeToken } from "./tokenStore";
 
@@ -448,6 +448,39 @@ describe.each(redisTargets())("on $name", (target) => {
       );
       expect(await monthCount(reader, b)).toBe(0);
     });
+  });
+
+  it("on a cluster, counts each call on its shard and writes nothing to a shard behind what the worker knows", async () => {
+    const { keyspace, writer, reader } = setup();
+    const cluster = redis instanceof Cluster;
+    const known = new Map<number, number>();
+    const shards = {
+      least: (shard: number) => known.get(shard) ?? 0,
+      wrote: (shard: number, count: number) => known.set(shard, count),
+    };
+    const guard = { checkpoint: null, shards };
+    const batch = (id: string, offset: number) =>
+      writer.prepare("acme", [{ ...rec(id, "2026-11-20T10:00:00Z"), offset: String(offset) }], {
+        partition: "recordings:0",
+        throughOffset: String(offset),
+      });
+    await writer.applyPrepared(1, batch("a", 1), guard);
+    await writer.applyPrepared(1, batch("b", 2), guard);
+    const shard = [...known.keys()][0] ?? -1;
+    const countKey = keyspace.shardWrites(1, shard);
+    // A single Redis is guarded by the checkpoint instead: no shard counts there.
+    expect([...known.values()]).toEqual(cluster ? [2] : []);
+    expect(await redis.get(keyspace.shardWrites(1, 0))).toBeNull();
+    if (!cluster) return;
+    expect(await redis.get(countKey)).toBe("2");
+
+    // The node loses its last write: the shard holds one call where the worker knows of two.
+    await redis.set(countKey, "1");
+    const refused = writer.applyPrepared(1, batch("c", 3), guard);
+    await expect(refused).rejects.toBeInstanceOf(ShardBehindError);
+    await expect(refused).rejects.toMatchObject({ shard, count: 1, least: 2 });
+    expect(await redis.hget(keyspace.extent(1, "acme"), "o:recordings:0")).toBe("2");
+    expect((await totalOf(reader, "month", "2026-11-01T00:00:00Z")).count).toBe(2);
   });
 
   it("moves an organization's tiers on once its recordings are dense, and sums a block kept in both places", async () => {

@@ -4,12 +4,12 @@ import { Cluster } from "ioredis";
 import { aggregateBatch, type BatchPayload, type CountableRecording } from "./batchAggregate";
 import { encodeBatch } from "./batchEncoding";
 import { layoutArguments } from "./blockPlacement";
-import type { Keyspace } from "./keyspace";
+import { type Keyspace, shardOf } from "./keyspace";
 import { createLayoutCache } from "./layoutCache";
 import type { RedisClient } from "./redisClient";
 import { isTransientRedisError } from "./redisErrors";
 import { type ApplyBatchesReply, type OrganizationReply, registerScripts } from "./scripts";
-import { CheckpointMovedError, StoreError } from "./storeError";
+import { CheckpointMovedError, ShardBehindError, StoreError } from "./storeError";
 
 export interface RollupWriterOptions {
   redis: RedisClient;
@@ -41,15 +41,25 @@ export interface BatchOrigin {
 }
 
 /**
- * What the worker believes of the partition's checkpoint when it applies (null: none yet). On a
- * single Redis the apply script checks it in the same atomic step and writes nothing when Redis
- * holds another (throwing `CheckpointMovedError`). On a cluster the log lives in another slot: the
- * worker's checks (PartitionPositions) find a log hash that was lost or went back only after the
- * write, and a node other than the log hash's that loses writes is not found at all (the README
- * says what an operator does then).
+ * What the worker believes of where the view stands, checked by the apply script in the same
+ * atomic step; a call that finds otherwise writes nothing. On a single Redis: the partition's
+ * checkpoint (null: none yet); Redis holding another throws `CheckpointMovedError`. On a cluster,
+ * where the log lives in another slot: the shards' write counts (`shards`); a shard below the
+ * least the worker knows throws `ShardBehindError`.
  */
 export interface ApplyGuard {
   checkpoint: string | null;
+  shards?: ShardWrites;
+}
+
+/**
+ * What a worker knows of the shards' write counts (keyspace `shardWrites`, on a cluster): the
+ * least each must hold (what the view's checkpoints recorded, and its own calls), and the counts
+ * its calls leave, which it records with the checkpoint as it moves past them.
+ */
+export interface ShardWrites {
+  least(shard: number): number;
+  wrote(shard: number, count: number): void;
 }
 
 /**
@@ -167,16 +177,25 @@ export function createRollupWriter(options: RollupWriterOptions): RollupWriter {
     };
   }
 
-  /** KEYS[1] and the checkpoint check's ARGV (see the script header). */
+  /** KEYS[1] and the guard's ARGV (see the script header); `shard` with a write-count guard. */
   function guarded(generation: number, batches: readonly PreparedBatch[], guard?: ApplyGuard) {
+    const org = batches[0]?.org ?? "";
     const origin = batches.find((batch) => batch.origin !== undefined)?.origin;
-    if (guard === undefined || origin === undefined || redis instanceof Cluster) {
-      return { key: keyspace.extent(generation, batches[0]?.org ?? ""), field: "", expected: "" };
+    if (guard !== undefined && origin !== undefined && !(redis instanceof Cluster)) {
+      return {
+        key: keyspace.log(generation),
+        field: `next:${origin.partition}`,
+        expected: guard.checkpoint ?? "",
+      };
     }
+    const shards = origin === undefined ? undefined : guard?.shards;
+    if (shards === undefined) return { key: keyspace.extent(generation, org), field: "", expected: "" };
+    const shard = shardOf(org);
     return {
-      key: keyspace.log(generation),
-      field: `next:${origin.partition}`,
-      expected: guard.checkpoint ?? "",
+      key: keyspace.shardWrites(generation, shard),
+      field: "writes",
+      expected: String(shards.least(shard)),
+      shard: { number: shard, writes: shards },
     };
   }
 
@@ -185,7 +204,7 @@ export function createRollupWriter(options: RollupWriterOptions): RollupWriter {
     generation: number,
     batches: readonly PreparedBatch[],
     guard?: ApplyGuard,
-  ): Promise<ApplyBatchesReply> {
+  ): Promise<OrganizationReply[]> {
     const check = guarded(generation, batches, guard);
     const keys: string[] = [check.key];
     const args: Array<string | Buffer> = [String(dedupeWindowMs), layoutRule, check.field, check.expected];
@@ -202,8 +221,9 @@ export function createRollupWriter(options: RollupWriterOptions): RollupWriter {
       else args.push(`o:${origin.partition}`, firstOffset(batch.recordings, origin), origin.throughOffset);
       args.push(batch.layout);
     }
+    let reply: ApplyBatchesReply;
     try {
-      return await redis.vuApplyBatches(keys.length, keys, args);
+      reply = await redis.vuApplyBatches(keys.length, keys, args);
     } catch (cause) {
       throw new StoreError("applying a batch to Redis failed", {
         retriable: isTransientRedisError(cause),
@@ -215,6 +235,11 @@ export function createRollupWriter(options: RollupWriterOptions): RollupWriter {
         },
       });
     }
+    if (reply[0] === -3) throw new CheckpointMovedError(reply[1] === "" ? null : reply[1]);
+    if (reply[0] === -5)
+      throw new ShardBehindError(shardOf(batches[0]?.org ?? ""), reply[1], Number(check.expected));
+    check.shard?.writes.wrote(check.shard.number, reply[2]);
+    return reply[1];
   }
 
   interface Pending<R extends CountableRecording> extends UnsettledBatch<R> {
@@ -279,18 +304,17 @@ export function createRollupWriter(options: RollupWriterOptions): RollupWriter {
     return {
       async run() {
         while (pending.length > 0) {
-          const reply = await call(
+          const replies = await call(
             generation,
             pending.map((p) => p.batch),
             guard,
           );
-          if (reply[0] === -3) throw new CheckpointMovedError(reply[1] === "" ? null : reply[1]);
           const next: Pending<R>[] = [];
           // Laying a refused batch out again may fail (a recording the encoder cannot take): that
           // one stays unsettled as it was, the others move on, and only then the failure is thrown,
           // so `progress` never shows a batch both settled and to apply.
           let failure: { error: unknown } | undefined;
-          reply[1].forEach((organizationReply, i) => {
+          replies.forEach((organizationReply, i) => {
             const entry = pending[i] as Pending<R>;
             try {
               const after = afterReply(entry, organizationReply);

@@ -34,8 +34,11 @@ export const SCRIPTS = {
  */
 export type OrganizationReply = [1, number, string] | [-1, number[]] | [-2, string] | [-4, string];
 
-/** applyBatches' reply: `[-3, checkpointInRedis]`, or `[1, replies]` one per organization. */
-export type ApplyBatchesReply = [-3, string] | [1, OrganizationReply[]];
+/**
+ * applyBatches' reply: `[-3, checkpointInRedis]`, `[-5, shardWriteCount]` (a cluster node lost
+ * writes), or `[1, replies, shardWriteCount]` with one reply per organization.
+ */
+export type ApplyBatchesReply = [-3, string] | [-5, number] | [1, OrganizationReply[], number];
 
 declare module "ioredis" {
   interface RedisCommander<Context> {
@@ -53,6 +56,7 @@ declare module "ioredis" {
       expected: string,
       state: string,
       reason: string,
+      reset: string,
       ...targets: string[]
     ): Result<[number, string], Context>;
     /** advanceCheckpoint-1.lua: `[1, state]`, `[-1, epoch]` or `[-2, checkpoint]`. */
@@ -62,7 +66,8 @@ declare module "ioredis" {
       partition: string,
       expected: string,
       next: string,
-      ...asOf: string[]
+      asOf: string,
+      ...shardWrites: string[]
     ): Result<[number, string], Context>;
     /** countHit-1.lua: `[hits in the window, ms until it ends]`. */
     vuCountHit(key: string, windowMs: number): Result<[number, number], Context>;

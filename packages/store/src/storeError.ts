@@ -18,15 +18,43 @@ export class StoreError extends Error {
 }
 
 /**
+ * Redis is not where the worker resumed from (a checkpoint elsewhere, a shard behind): nothing of
+ * the call was written, and nothing is the batch's fault. The worker stops the batch and resumes
+ * from where the view stands.
+ */
+export class ViewMovedError extends StoreError {}
+
+/**
  * The partition's checkpoint in Redis is not the one the worker resumed from: Redis lost its state
  * or went back to an older one, or another consumer moved on. Nothing was written; the worker
  * resumes from where Redis stands.
  */
-export class CheckpointMovedError extends StoreError {
+export class CheckpointMovedError extends ViewMovedError {
   constructor(readonly checkpoint: string | null) {
     super(`the partition's checkpoint in Redis is ${checkpoint ?? "gone"}, not where this worker resumed`, {
       retriable: false,
     });
     this.name = "CheckpointMovedError";
+  }
+}
+
+/**
+ * On a cluster: a shard holds fewer apply calls than the view's checkpoints recorded (or than this
+ * worker made): its node lost writes the checkpoints say are applied. Nothing was written; the
+ * worker has the view replayed.
+ */
+export class ShardBehindError extends ViewMovedError {
+  constructor(
+    readonly shard: number,
+    readonly count: number,
+    readonly least: number,
+  ) {
+    super(
+      `shard ${shard} holds ${count} apply calls, fewer than the ${least} the view recorded: its node lost writes`,
+      {
+        retriable: false,
+      },
+    );
+    this.name = "ShardBehindError";
   }
 }

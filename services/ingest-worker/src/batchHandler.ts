@@ -1,11 +1,12 @@
 import { type Logger, retryWithBackoff } from "@vu/service-runtime";
 import {
   type BatchOrigin,
-  CheckpointMovedError,
   type GenerationSource,
   type PreparedBatch,
   partitionKey,
   type RollupWriter,
+  ShardBehindError,
+  ViewMovedError,
 } from "@vu/store";
 import type { Batch, EachBatchPayload, KafkaMessage } from "kafkajs";
 import { type DeadLetter, reasonKind } from "./deadLetter";
@@ -114,8 +115,13 @@ export async function handleBatch(ctx: BatchContext, payload: EachBatchPayload):
   } catch (error) {
     // Redis holds another checkpoint than the one this worker resumed from: nothing of the chunk was
     // written; every partition resumes from where Redis stands (a new epoch if it went back).
-    if (!(error instanceof CheckpointMovedError)) throw error;
+    // On a cluster, a shard found behind what the checkpoints recorded: the view is replayed whole.
+    if (!(error instanceof ViewMovedError)) throw error;
     await inFlight.catch(() => undefined);
+    if (error instanceof ShardBehindError) {
+      const { shard } = error;
+      await retrying("position", () => ctx.positions.shardBehind(position.current, [shard]), isRetriable);
+    }
     await retrying("position", () => ctx.positions.watch(() => ctx.generation.current(), true), isRetriable);
     throw new PositionMovedError();
   }
@@ -221,7 +227,8 @@ async function applyChunk(
   // Taken once the previous chunk moved the checkpoint; every call of this chunk, retries
   // included, is guarded by it.
   const { generation, stored } = position.current;
-  const guard = { checkpoint: stored };
+  const shards = ctx.positions.shardWrites(position.current);
+  const guard = { checkpoint: stored, shards };
   const deps: OrganizationApplyDeps<Sourced> = {
     prepare: (org, recordings, origin) => ctx.writer.prepare(org, recordings, origin),
     apply: (batch) => ctx.writer.applyPrepared(generation, batch, guard),
@@ -256,7 +263,7 @@ async function applyChunk(
   const next = String(Number(lastOffset) + 1);
   const moved = await retrying(
     "checkpoint",
-    () => ctx.positions.advance(partition, position.current, next, asOfMs),
+    () => ctx.positions.advance(partition, position.current, next, asOfMs, shards.written),
     isRetriable,
   );
   if (moved === undefined) throw new PositionMovedError();

@@ -67,7 +67,7 @@ export function createIngestMetrics(): IngestMetrics {
     }),
     epochsOpened: new Counter({
       name: "vu_ingest_epochs_opened_total",
-      help: "Epochs of the view this worker opened: first (a new store), lost (Redis lost its state), regressed (Redis went back to an older state)",
+      help: "Epochs of the view this worker opened: first (a new store), lost (Redis lost its state), regressed (Redis went back to an older state), shardBehind (a cluster node lost writes: the topic is replayed whole)",
       labelNames: ["cause"],
       registers: [registry],
     }),

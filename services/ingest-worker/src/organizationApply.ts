@@ -2,11 +2,11 @@ import { RetryAbortedError } from "@vu/service-runtime";
 import {
   type ApplyResult,
   type BatchOrigin,
-  CheckpointMovedError,
   type CountableRecording,
   type GroupApply,
   type PreparedBatch,
   StoreError,
+  ViewMovedError,
 } from "@vu/store";
 
 /** What became of one organization's recordings in one chunk. */
@@ -47,7 +47,7 @@ export async function applyOrganization<R extends CountableRecording>(
   } catch (error) {
     // Aborted: the consumer is stopping or lost the partition; the next owner applies the batch.
     // Or Redis is not where the worker resumed from: nothing is the batch's fault.
-    if (error instanceof RetryAbortedError || error instanceof CheckpointMovedError) throw error;
+    if (error instanceof RetryAbortedError || error instanceof ViewMovedError) throw error;
     return isolate(deps, batch.org, batch.recordings, batch.origin, error);
   }
 }
@@ -66,7 +66,7 @@ export async function applyGroup<R extends CountableRecording>(
     const results = await deps.retrying(() => group.run(), isTransientStoreError);
     return results.map((result) => ({ ...result, refused: [] }));
   } catch (error) {
-    if (error instanceof RetryAbortedError || error instanceof CheckpointMovedError) throw error;
+    if (error instanceof RetryAbortedError || error instanceof ViewMovedError) throw error;
     const { settled, unsettled } = group.progress();
     const outcomes: OrganizationOutcome<R>[] = settled.map((result) => ({ ...result, refused: [] }));
     // One after the other (a rare path): a failure that must stop the chunk leaves none running.

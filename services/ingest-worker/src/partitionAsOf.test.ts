@@ -26,6 +26,7 @@ function fakes(checkpoints: Record<string, string>, highs: Record<number, string
       advances.push(advance);
       return { kind: "advanced", state: "live" };
     },
+    shardsBehind: async () => [],
   };
   let offsetRequests = 0;
   const admin = {

@@ -10,6 +10,8 @@ function fakes(options: {
   high?: string;
   committed?: string;
   record?: Partial<LogRecord>;
+  /** The shards' write counts in Redis (a cluster), compared with the record's `shardWrites`. */
+  shardCounts?: Map<number, number>;
   /** Runs while a read of the log is under way: the read answers the state from before it. */
   duringRead?: () => Promise<void>;
 }) {
@@ -34,6 +36,7 @@ function fakes(options: {
       opened.push(open);
       record = {
         ...record,
+        ...(open.reset === true ? { checkpoints: new Map(), shardWrites: new Map() } : {}),
         epoch: `e${opened.length}`,
         state: open.state,
         reason: open.reason,
@@ -43,9 +46,14 @@ function fakes(options: {
     },
     async advance(_generation, advance): Promise<AdvanceResult> {
       const checkpoints = new Map(record.checkpoints).set(advance.partition, advance.next);
-      record = { ...record, checkpoints };
+      const shardWrites = new Map([...(record.shardWrites ?? []), ...(advance.shardWrites ?? [])]);
+      record = { ...record, checkpoints, shardWrites };
       return { kind: "advanced", state: "live" };
     },
+    shardsBehind: async (_generation, seen) =>
+      [...(seen.shardWrites ?? [])].flatMap(([shard, count]) =>
+        (options.shardCounts?.get(shard) ?? 0) < count ? [shard] : [],
+      ),
   };
   const admin = {
     fetchTopicOffsets: async () => [
@@ -67,7 +75,7 @@ function fakes(options: {
     logger: createLogger("test", "silent"),
     metrics,
   });
-  return { positions, opened, seeks, metrics };
+  return { positions, opened, seeks, metrics, record: () => record };
 }
 
 /**
@@ -199,5 +207,79 @@ describe("createPartitionPositions", () => {
     expect(opened).toHaveLength(1);
     expect(seeks).toEqual([[0, "0"]]);
     expect(await positions.resumeAt(1, 1)).toMatchObject({ epoch: "e1", next: "9", stored: "9" });
+  });
+
+  it("knows a shard's write count from the checkpoints and from its own calls, and records what a chunk's calls left", async () => {
+    const { positions, record } = fakes({
+      record: {
+        epoch: "e0",
+        state: "live",
+        checkpoints: new Map([["t:0", "4"]]),
+        shardWrites: new Map([[7, 5]]),
+      },
+      shardCounts: new Map([[7, 5]]),
+    });
+    const at = await positions.resumeAt(1, 0);
+    const chunk = positions.shardWrites(at);
+    expect(chunk.least(7)).toBe(5);
+    expect(chunk.least(8)).toBe(0);
+    chunk.wrote(8, 3);
+    chunk.wrote(8, 2);
+    expect(chunk.written).toEqual(new Map([[8, 3]]));
+    // The next chunk must find at least what this one left.
+    expect(positions.shardWrites(at).least(8)).toBe(3);
+    await positions.advance(0, at, "9", undefined, chunk.written);
+    expect(record().shardWrites).toEqual(
+      new Map([
+        [7, 5],
+        [8, 3],
+      ]),
+    );
+  });
+
+  it("replays the whole topic in a new epoch when a shard holds fewer writes than the checkpoints recorded", async () => {
+    const { positions, opened, seeks, metrics } = fakes({
+      low: "0",
+      high: "10",
+      record: {
+        epoch: "e0",
+        state: "live",
+        checkpoints: new Map([["t:0", "9"]]),
+        shardWrites: new Map([[7, 5]]),
+      },
+      shardCounts: new Map([[7, 2]]),
+    });
+    positions.assigned([0]);
+    await positions.watch(async () => 1);
+    expect(opened).toEqual([
+      expect.objectContaining({
+        expected: "e0",
+        state: "replaying",
+        reset: true,
+        targets: new Map([["t:0", "10"]]),
+      }),
+    ]);
+    expect(opened[0]?.reason).toMatch(/lost writes .*\(shards 7\)/);
+    expect((await metrics.epochsOpened.get()).values).toEqual([
+      expect.objectContaining({ labels: { cause: "shardBehind" }, value: 1 }),
+    ]);
+    // Every partition starts over from the topic's beginning, and the new epoch expects nothing of the shard.
+    expect(seeks).toEqual([[0, "0"]]);
+    const at = await positions.resumeAt(1, 0);
+    expect(at).toMatchObject({ epoch: "e1", next: "0", stored: null });
+    expect(positions.shardWrites(at).least(7)).toBe(0);
+  });
+
+  it("replays the whole topic when a write finds its shard behind what this worker wrote there", async () => {
+    const { positions, opened } = fakes({
+      record: { epoch: "e0", state: "live", checkpoints: new Map([["t:0", "4"]]) },
+    });
+    const at = await positions.resumeAt(1, 0);
+    positions.shardWrites(at).wrote(3, 4);
+    await positions.shardBehind(at, [3]);
+    expect(opened).toEqual([expect.objectContaining({ expected: "e0", reset: true })]);
+    // Another worker's report of the same loss finds the epoch replaced: nothing more is opened.
+    await positions.shardBehind(at, [3]);
+    expect(opened).toHaveLength(1);
   });
 });

@@ -1,5 +1,5 @@
 import type { Logger } from "@vu/service-runtime";
-import { type LogPosition, type LogRecord, partitionKey, type ViewStatus } from "@vu/store";
+import { type LogPosition, type LogRecord, partitionKey, type ShardWrites, type ViewStatus } from "@vu/store";
 import type { Admin } from "kafkajs";
 import type { IngestMetrics } from "./metrics";
 
@@ -27,7 +27,20 @@ export interface PartitionPositions {
     position: Position,
     next: string,
     asOfMs?: number,
+    shardWrites?: ReadonlyMap<number, number>,
   ): Promise<Position | undefined>;
+  /**
+   * The apply guard's shard write counts for one chunk applied from `position` (on a cluster; a
+   * single Redis ignores them): the least each shard must hold, as far as this worker knows in the
+   * position's epoch, and what the chunk's calls leave (`written`, passed to `advance`).
+   */
+  shardWrites(position: Position): ChunkShardWrites;
+  /**
+   * A shard was found below its write count (ShardBehindError): its node lost writes the
+   * checkpoints say are applied, and no checkpoint tells where they were. The view is replayed
+   * whole, in a new epoch; the caller then repositions (`watch` with `force`).
+   */
+  shardBehind(position: Position, shards: readonly number[]): Promise<void>;
   /**
    * Whether a batch starting at `first` must be dropped for a seek to `next`. A batch that starts
    * past `next` right after a seek there is taken as it is: the log has no messages in between
@@ -58,6 +71,11 @@ export interface Position {
   stored: string | null;
 }
 
+export interface ChunkShardWrites extends ShardWrites {
+  /** Shard → the write count this chunk's calls left on it. */
+  readonly written: ReadonlyMap<number, number>;
+}
+
 export interface PartitionPositionsOptions {
   log: LogPosition;
   admin: Pick<Admin, "fetchTopicOffsets" | "fetchOffsets">;
@@ -73,6 +91,8 @@ export interface PartitionPositionsOptions {
 }
 
 const LOST = "Redis lost its state (no epoch, while the consumer group had committed offsets)";
+const BEHIND = (shards: readonly number[]) =>
+  `a Redis Cluster node lost writes the checkpoints say are applied (shards ${shards.join(", ")}); replaying the topic`;
 const REGRESSED =
   "Redis went back to an earlier state (a snapshot, or a replica that lagged); replaying from its checkpoints";
 
@@ -88,6 +108,14 @@ export function createPartitionPositions(options: PartitionPositionsOptions): Pa
   /** Batches begun per partition (each asks `resumeAt` first): the watcher leaves a busy one alone. */
   const begun = new Map<number, number>();
   let lastStatus: ViewStatus | undefined;
+  /** The shards' write counts known in one epoch: recorded with its checkpoints, or left by this worker. */
+  let shardCounts = { epoch: null as string | null, counts: new Map<number, number>() };
+
+  function learnShards(record: LogRecord): void {
+    if (record.epoch === null) return;
+    if (shardCounts.epoch !== record.epoch) shardCounts = { epoch: record.epoch, counts: new Map() };
+    for (const [shard, count] of record.shardWrites ?? []) raise(shardCounts.counts, shard, count);
+  }
 
   const dropAll = () => {
     positions.clear();
@@ -167,6 +195,30 @@ export function createPartitionPositions(options: PartitionPositionsOptions): Pa
     }
   }
 
+  /** A cluster node lost writes below the checkpoints: the whole topic is replayed, in a new epoch. */
+  async function replayWhole(generation: number, epoch: string, shards: readonly number[]): Promise<void> {
+    await options.beforeOpening();
+    const offsets = await topicOffsets();
+    await rememberCommitted();
+    const trimmed = offsets.filter((p) => Number(p.low) > 0).map((p) => p.partition);
+    const reason =
+      trimmed.length === 0
+        ? BEHIND(shards)
+        : `${BEHIND(shards)}, but the topic no longer holds its first events (partitions ${trimmed.join(", ")}): ` +
+          "the view cannot be rebuilt whole; see the README's operations section";
+    const { opened, epoch: now } = await log.open(generation, {
+      expected: epoch,
+      state: trimmed.length === 0 ? "replaying" : "incomplete",
+      reason,
+      targets: replayTargets(offsets),
+      reset: true,
+    });
+    if (!opened) return;
+    metrics.epochsOpened.inc({ cause: "shardBehind" });
+    metrics.logTruncated.set(trimmed.length === 0 ? 0 : 1);
+    logger.error({ generation, epoch: now, shards }, reason);
+  }
+
   /**
    * Whether Kafka's group has committed past Redis' checkpoint of the partition: the worker commits
    * only after the checkpoint moved, so Redis then holds less than it once did (restored from an
@@ -191,6 +243,7 @@ export function createPartitionPositions(options: PartitionPositionsOptions): Pa
     }
     if (record.epoch === null) throw new Error("the view's epoch vanished while it was opened");
     lastStatus = record;
+    learnShards(record);
     const stored = record.checkpoints.get(partitionKey(topic, partition)) ?? null;
     const low = (await topicOffsets()).find((p) => p.partition === partition)?.low ?? "0";
     // Below the topic's start: those events are gone; resume at the first one still held.
@@ -287,7 +340,7 @@ export function createPartitionPositions(options: PartitionPositionsOptions): Pa
   return {
     resumeAt,
 
-    async advance(partition, position, next, asOfMs) {
+    async advance(partition, position, next, asOfMs, shardWrites) {
       const { generation } = position;
       const result = await log.advance(generation, {
         epoch: position.epoch,
@@ -295,6 +348,7 @@ export function createPartitionPositions(options: PartitionPositionsOptions): Pa
         expected: position.stored,
         next,
         ...(asOfMs === undefined ? {} : { asOfMs }),
+        ...(shardWrites === undefined || shardWrites.size === 0 ? {} : { shardWrites }),
       });
       if (result.kind === "advanced") {
         const moved = { ...position, next, stored: next };
@@ -313,6 +367,22 @@ export function createPartitionPositions(options: PartitionPositionsOptions): Pa
       await reposition(generation);
       return undefined;
     },
+
+    shardWrites(position) {
+      const written = new Map<number, number>();
+      const inEpoch = () => (shardCounts.epoch === position.epoch ? shardCounts.counts : undefined);
+      return {
+        written,
+        least: (shard) => inEpoch()?.get(shard) ?? 0,
+        wrote(shard, count) {
+          raise(written, shard, count);
+          const counts = inEpoch();
+          if (counts !== undefined) raise(counts, shard, count);
+        },
+      };
+    },
+
+    shardBehind: (position, shards) => replayWhole(position.generation, position.epoch, shards),
 
     mustSeek(partition, first, next) {
       if (first === next || (Number(first) > Number(next) && soughtTo.get(partition) === next)) {
@@ -337,6 +407,13 @@ export function createPartitionPositions(options: PartitionPositionsOptions): Pa
       const known = new Map(settled);
       const record = await log.read(current);
       lastStatus = record;
+      // A shard below the counts recorded with the checkpoints: its node lost writes (a cluster).
+      const behind = record.epoch === null ? [] : await log.shardsBehind(current, record);
+      if (behind.length > 0 && record.epoch !== null) {
+        await replayWhole(current, record.epoch, behind);
+        return reposition(current);
+      }
+      learnShards(record);
       const back = record.epoch === null ? undefined : regressed(record, known);
       if (back !== undefined && record.epoch !== null) await reopenEpoch(current, record.epoch);
       const stale =
@@ -360,4 +437,8 @@ export function createPartitionPositions(options: PartitionPositionsOptions): Pa
 
     status: () => lastStatus,
   };
+}
+
+function raise(counts: Map<number, number>, shard: number, count: number): void {
+  if (count > (counts.get(shard) ?? 0)) counts.set(shard, count);
 }

@@ -7,9 +7,12 @@
   ARGV[2] "<topic>:<partition>"
   ARGV[3] the checkpoint the caller last saw ("" = none)
   ARGV[4] the new checkpoint (the next offset to consume; the same one again only refreshes ARGV[5])
-  ARGV[5] optional: the partition's "as of" instant (ms since the Unix epoch): every message produced
+  ARGV[5] the partition's "as of" instant (ms since the Unix epoch): every message produced
           before it is below the new checkpoint. Stored as "asof:<topic>:<partition>" with the
-          checkpoint, in the same call, so the two never disagree; omitted or "": left as it is
+          checkpoint, in the same call, so the two never disagree; "": left as it is
+  ARGV[6], ARGV[7], ... pairs <shard>, write count (a cluster): the counts the apply calls below the
+          new checkpoint left on their shards, kept as "writes:<shard>" (the highest seen). A shard
+          found below its recorded count lost writes the checkpoints say are applied
 
   Returns
     {1, state}       advanced; the view's state afterwards ("live" once a replay reached its targets)
@@ -30,9 +33,18 @@ local current = redis.call("HGET", key, field) or ""
 if current ~= ARGV[3] or (current ~= "" and tonumber(ARGV[4]) < tonumber(current)) then
   return {-2, current}
 end
+local updates = {field, ARGV[4]}
 if ARGV[5] ~= nil and ARGV[5] ~= "" then
-  redis.call("HSET", key, field, ARGV[4], "asof:" .. ARGV[2], ARGV[5])
-else
-  redis.call("HSET", key, field, ARGV[4])
+  updates[#updates + 1] = "asof:" .. ARGV[2]
+  updates[#updates + 1] = ARGV[5]
 end
+for i = 6, #ARGV, 2 do
+  local shardField = "writes:" .. ARGV[i]
+  local recorded = tonumber(redis.call("HGET", key, shardField) or "0")
+  if tonumber(ARGV[i + 1]) > recorded then
+    updates[#updates + 1] = shardField
+    updates[#updates + 1] = ARGV[i + 1]
+  end
+end
+redis.call("HSET", key, unpack(updates))
 return {1, settleReplay(key)}

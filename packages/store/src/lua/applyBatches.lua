@@ -10,9 +10,11 @@
   `slotTag`; on a single Redis any may): what a call costs beyond its keys is paid once.
 
   Input (n organizations):
-    KEYS[1] the generation's log hash (logPosition.ts) on a single Redis, where the partition's
-            checkpoint is checked in the same atomic step; on a cluster, where it lives in another
-            slot, the first organization's extent key (and ARGV[3] is "")
+    KEYS[1] the guard's key (ARGV[3]): the generation's log hash (logPosition.ts) on a single
+            Redis, where the partition's checkpoint is checked in the same atomic step; on a
+            cluster, where the log lives in another slot, the shard's write count
+            ("<prefix>:v6:g<generation>:{s<shard>}:writes", a string: how many calls of this
+            script wrote the shard), which the view's checkpoints record as they move
     Per organization i, KEYS[1 + 7(i-1) + k], k =
       1 base: "<prefix>:v6:g<generation>:{s<shard>}:<org>:". Dedupe and block keys are built
         from it, so every key touched shares the shard's hash tag (one Redis Cluster slot).
@@ -36,10 +38,14 @@
             each expires at the end of the following window. Redis' clock, not the worker's, so
             workers with different clocks share the same windows.
     ARGV[2] the layout rule (src/blockPlacement.ts layoutArguments), applied after writing
-    ARGV[3] the checkpoint field "next:<topic>:<partition>" in KEYS[1], or "" for no check
-    ARGV[4] the checkpoint the worker resumed from ("" = none): if Redis holds another (it lost its
-            state, or went back to a snapshot), applying past it would skip the messages between,
-            so nothing is written
+    ARGV[3] the guard: the checkpoint field "next:<topic>:<partition>" in KEYS[1]; "writes" (a
+            cluster: KEYS[1] is the shard's write count); or "" for no check (tools, tests)
+    ARGV[4] with a checkpoint field, the checkpoint the worker resumed from ("" = none): if Redis
+            holds another (it lost its state, or went back to a snapshot), applying past it would
+            skip the messages between, so nothing is written. With "writes", the least count the
+            shard must hold (what the checkpoints recorded, and this worker's own calls): a count
+            below it means the node lost writes the checkpoints say are applied, and writing the
+            organizations' offsets past them would make a replay skip them, so nothing is written
     Per organization i, ARGV[4 + 7(i-1) + k], k =
       1 its batch (below)
       2 the earliest recorded_at of the batch (ms)   3 the latest (they widen the extent)
@@ -74,7 +80,10 @@
   Output:
     {-3, checkpoint}  nothing written: the partition's checkpoint is not the one the worker
                       resumed from; the worker resumes from Redis' instead
-    {1, replies}      one reply per organization, in order:
+    {-5, count}       nothing written: the shard's write count is below the least the worker
+                      expected (the node lost writes); the worker has the view replayed
+    {1, replies, count}  one reply per organization, in order, and the shard's write count after
+                      the call (with the "writes" guard; else 0):
       {1, n, layout}  n recordings counted (n may be 0: an empty batch only moves the offset);
                       layout: the organization's layout now, for its next batch
       {-1, {i, ...}}  nothing of it written: the ids at these 1-based indexes were counted
@@ -103,7 +112,12 @@ local ORG_KEYS, ORG_ARGS = 7, 7
 --- @include "includes/settleLayout"
 
 -- Phase 0: a worker ahead of what Redis holds must not write past the gap.
-if ARGV[3] ~= "" then
+if ARGV[3] == "writes" then
+  local count = tonumber(redis.call("GET", KEYS[1]) or "0")
+  if count < tonumber(ARGV[4]) then
+    return {-5, count}
+  end
+elseif ARGV[3] ~= "" then
   local checkpoint = redis.call("HGET", KEYS[1], ARGV[3]) or ""
   if checkpoint ~= ARGV[4] then
     return {-3, checkpoint}
@@ -220,4 +234,9 @@ end
 for _, org in ipairs(writing) do
   replies[org.index] = write(org)
 end
-return {1, replies}
+-- Every call that writes counts on the shard, so that a node that loses writes is seen behind.
+local count = 0
+if ARGV[3] == "writes" then
+  count = #writing > 0 and redis.call("INCR", KEYS[1]) or tonumber(redis.call("GET", KEYS[1]) or "0")
+end
+return {1, replies, count}

@@ -11,11 +11,13 @@
   ARGV[3] the state while targets remain: "replaying", or "incomplete" (the topic no longer holds
           all the events the view needs: it never becomes live by itself)
   ARGV[4] why (for readiness and the 503s), e.g. "Redis lost its state; replaying the topic"
-  ARGV[5], ARGV[6], ... pairs "<topic>:<partition>", target offset
+  ARGV[5] "reset" to drop the checkpoints (and the shards' recorded write counts): the whole topic
+          is replayed (a cluster node lost writes the checkpoints say are applied); else ""
+  ARGV[6], ARGV[7], ... pairs "<topic>:<partition>", target offset
 
   Returns {1, epoch} when opened, {0, epoch} when the caller's view was stale (the current epoch).
-  A first epoch starts from an empty hash; a reopened one keeps the checkpoints (they describe the
-  restored state) and replaces the targets.
+  A first or reset epoch starts from an empty hash; a reopened one keeps the checkpoints (they
+  describe the restored state) and replaces the targets.
 ]]
 --- @include "includes/settleReplay"
 
@@ -24,7 +26,7 @@ local current = redis.call("HGET", key, "epoch") or ""
 if current ~= ARGV[2] then
   return {0, current}
 end
-if current == "" then
+if current == "" or ARGV[5] == "reset" then
   redis.call("DEL", key)
 else
   local fields = redis.call("HKEYS", key)
@@ -36,7 +38,7 @@ else
 end
 local time = redis.call("TIME")
 local updates = {"epoch", ARGV[1], "state", ARGV[3], "reason", ARGV[4], "opened", time[1]}
-for i = 5, #ARGV, 2 do
+for i = 6, #ARGV, 2 do
   updates[#updates + 1] = "target:" .. ARGV[i]
   updates[#updates + 1] = ARGV[i + 1]
 end

@@ -1,0 +1,87 @@
+import { startRedisCluster } from "@vu/infra";
+import { createKeyspace, createRedisClient } from "@vu/store";
+import { counterTotal } from "@vu/testkit";
+import { waitUntilCaughtUp, waitUntilViewCaughtUp } from "@vu/testkit/caughtUp";
+import { isolatedTopics, testKafka } from "@vu/testkit/kafka";
+import { startInProcessWorker } from "@vu/testkit/worker";
+import { Redis } from "ioredis";
+import { expect, it, onTestFinished } from "vitest";
+import { produceWorkload } from "../support/produce";
+import { expectExactAfterFault, prepareWorkload } from "../support/scenario";
+
+// Fault: on a Redis Cluster, the masters that do not hold the view's log hash come back empty
+// mid-ingest (a restart without persistence, a failover to an empty or lagging replica), while the
+// one that holds the checkpoints keeps them. The checkpoints then say more than the rollups hold:
+// no single key tells. Each shard counts the script calls that wrote it, and the checkpoints record
+// those counts as they move (packages/store/README.md), so the worker sees the shard behind what
+// it recorded, refuses to write over it, and replays the topic; every number is exact afterwards.
+// Over many organizations, most of them small, spread over every node.
+const prepared = prepareWorkload("cluster-node-emptied", (config) => config.size.faultEvents, {
+  organizations: (config) => config.size.manyOrganizations.organizations,
+});
+
+it(
+  "replays what the cluster's other masters lost while the one with the checkpoints kept them",
+  async () => {
+    const cluster = await startRedisCluster();
+    onTestFinished(() => cluster.stop());
+    const redis = createRedisClient(cluster.url);
+    onTestFinished(async () => {
+      await redis.quit();
+    });
+    const kafka = testKafka();
+    const names = await isolatedTopics("cluster-emptied");
+    const { messages } = prepared.workload;
+    const half = Math.floor(messages.length / 2);
+
+    await produceWorkload(kafka, names.topic, messages.slice(0, half));
+    const worker = await startInProcessWorker({
+      kafka,
+      redisUrl: cluster.url,
+      names,
+      nowMs: prepared.workload.anchorMs,
+    });
+    onTestFinished(() => worker.stop());
+    await waitUntilViewCaughtUp(kafka, names.topic, redis, names.prefix, 120_000);
+    await waitUntilCaughtUp(kafka, names.topic, names.groupId, 60_000);
+
+    // Every master but the log's loses its keys.
+    const logKey = createKeyspace({ prefix: names.prefix }).log(1);
+    const emptied: number[] = [];
+    for (const node of cluster.nodes) {
+      const direct = new Redis({ host: node.host, port: node.port, lazyConnect: true });
+      await direct.connect();
+      // A master that does not own the key's slot answers MOVED.
+      const holdsLog = await direct.exists(logKey).then(
+        (n) => n === 1,
+        () => false,
+      );
+      if (!holdsLog) {
+        await direct.flushall();
+        emptied.push(node.port);
+      }
+      await direct.quit();
+    }
+    expect(emptied, "two of the three masters were emptied").toHaveLength(cluster.nodes.length - 1);
+
+    await produceWorkload(kafka, names.topic, messages.slice(half));
+    await waitUntilCaughtUp(kafka, names.topic, names.groupId, 180_000);
+    await waitUntilViewCaughtUp(kafka, names.topic, redis, names.prefix, 180_000);
+    const opened = (await worker.metrics.epochsOpened.get()).values;
+    console.info(
+      `[cluster-node-emptied] epochs opened ${JSON.stringify(opened.map((v) => [v.labels.cause, v.value]))}; replayed ${await counterTotal(worker.metrics.replayed)}`,
+    );
+
+    expect(
+      opened.find((v) => v.labels.cause === "shardBehind")?.value,
+      "the worker saw the shards behind their checkpoints and replayed",
+    ).toBeGreaterThan(0);
+
+    await expectExactAfterFault(prepared, {
+      redisUrl: cluster.url,
+      prefix: names.prefix,
+      workerClock: "anchor",
+    });
+  },
+  prepared.config.workload === "soak" ? 3_600_000 : 300_000,
+);
