@@ -1,6 +1,11 @@
 import cluster, { type Worker } from "node:cluster";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { Logger } from "@vu/service-runtime";
 import { AggregatorRegistry, type Registry } from "prom-client";
+import { z } from "zod";
+import type { ApiConfig } from "./app";
 
 /**
  * The API on several cores: Node's cluster module forks API processes that share the listening
@@ -9,9 +14,38 @@ import { AggregatorRegistry, type Registry } from "prom-client";
  * already (tokens, the rate limit, the data); caches, the per-organization gate and the limit on
  * unknown tokens are per process. The primary serves no request: it forks, replaces a process that
  * died, stops them all on SIGTERM/SIGINT, and sums their metrics for whichever one is scraped.
+ *
+ * One more process makes the large reads (largeReads.ts), at a lower scheduling priority
+ * (`LARGE_READ_NICE`): the others hand it every request that would make one, over a Unix socket
+ * of the primary's private directory (http/largeReadForwarding.ts). When the cores are busy, the
+ * operating system then runs ordinary questions first, and a heavy question waits for a core
+ * instead of holding up every request its process was handed.
  */
 
+/** The large-read process' nice value: it gets a core's leftovers when the others want it. */
+export const LARGE_READ_NICE = 10;
+
+/** What the primary tells each process it forks (its environment), read back by `processRole`. */
+const ROLE_ENV = z.object({
+  VU_API_ROLE: z.enum(["forwards", "largeReads"]).optional(),
+  VU_LARGE_READ_SOCKET: z.string().min(1).optional(),
+});
+
+/** A forked process' part (ApiConfig `role`) and the large-read process' socket. */
+export interface ProcessRole {
+  kind: NonNullable<ApiConfig["role"]>["kind"];
+  socketPath: string;
+}
+
+/** This process' part, as the primary forked it; undefined for a lone API process. */
+export function processRole(env: NodeJS.ProcessEnv = process.env): ProcessRole | undefined {
+  const { VU_API_ROLE: kind, VU_LARGE_READ_SOCKET: socketPath } = ROLE_ENV.parse(env);
+  return kind === undefined || socketPath === undefined ? undefined : { kind, socketPath };
+}
+
 const METRICS_REQUEST = "vu:metrics-request";
+/** The large-read process listens on its socket (`exclusive`: the primary does not see it otherwise). */
+export const LARGE_READS_LISTENING = "vu:large-reads-listening";
 const METRICS_REPLY = "vu:metrics-reply";
 /** As long as prom-client's own wait for the processes' metrics. */
 const METRICS_TIMEOUT_MS = 5_000;
@@ -40,14 +74,20 @@ export function runPrimary({ processes, logger, restartDelayMs = 1_000 }: Primar
   let stopping = false;
   const alive = () =>
     Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined && !w.isDead());
+  const socketDir = mkdtempSync(join(tmpdir(), "vu-api-"));
+  const socketPath = join(socketDir, "large-reads.sock");
+  process.on("exit", () => rmSync(socketDir, { recursive: true, force: true }));
 
-  const fork = () => {
-    const worker = cluster.fork();
+  const fork = (role: "forwards" | "largeReads") => {
+    const worker = cluster.fork({ VU_API_ROLE: role, VU_LARGE_READ_SOCKET: socketPath });
     let listened = false;
     worker.on("listening", () => {
       listened = true;
     });
-    worker.on("message", (message: unknown) => void answerMetrics(worker, message));
+    worker.on("message", (message: unknown) => {
+      if (isType(message, LARGE_READS_LISTENING)) listened = true;
+      else void answerMetrics(worker, message);
+    });
     worker.on("exit", (code, signal) => {
       if (stopping) {
         if (alive().length === 0) process.exit();
@@ -61,7 +101,7 @@ export function runPrimary({ processes, logger, restartDelayMs = 1_000 }: Primar
       }
       logger.error({ pid: worker.process.pid, code, signal }, "an API process exited; starting another");
       setTimeout(() => {
-        if (!stopping) fork();
+        if (!stopping) fork(role);
       }, restartDelayMs);
     });
   };
@@ -89,8 +129,9 @@ export function runPrimary({ processes, logger, restartDelayMs = 1_000 }: Primar
 
   process.on("SIGTERM", () => stop("SIGTERM"));
   process.on("SIGINT", () => stop("SIGINT"));
-  logger.info({ processes }, "starting API processes");
-  for (let i = 0; i < processes; i++) fork();
+  logger.info({ processes, largeReads: socketPath }, "starting API processes and the large-read process");
+  for (let i = 0; i < processes; i++) fork("forwards");
+  fork("largeReads");
 }
 
 /**
@@ -124,6 +165,8 @@ export function metricsOfAllProcesses(registry: Registry): () => Promise<string>
     });
 }
 
+const isType = (m: unknown, type: string): boolean =>
+  typeof m === "object" && m !== null && (m as { type?: unknown }).type === type;
 const isMetricsRequest = (m: unknown): m is MetricsRequest =>
   typeof m === "object" && m !== null && (m as MetricsRequest).type === METRICS_REQUEST;
 const isMetricsReply = (m: unknown): m is MetricsReply =>

@@ -19,6 +19,7 @@ import { authenticate } from "./http/authenticate";
 import { createDashboardRouter } from "./http/dashboardStatic";
 import { createErrorHandler, notFound } from "./http/errorHandler";
 import { createHttpMetrics, type HttpMetrics } from "./http/httpMetrics";
+import { createLargeReadForwarding } from "./http/largeReadForwarding";
 import { parseQueryString } from "./http/queryString";
 import { createRateLimit, RATE_LIMIT_WINDOW_MS } from "./http/rateLimit";
 import { createReadinessCheck } from "./http/readiness";
@@ -29,7 +30,7 @@ import type { TrustProxy } from "./http/trustProxy";
 import { createUnauthenticatedLimit } from "./http/unauthenticatedLimit";
 import { createOpenApiDocument } from "./openapi/openApiDocument";
 import { createCoverCache } from "./planner";
-import { createLargeReads, type LargeReadsOptions } from "./query/largeReads";
+import { createLargeReads, LARGE_READS_ELSEWHERE, type LargeReadsOptions } from "./query/largeReads";
 import { createOrganizationGate, type OrganizationGateOptions } from "./query/organizationGate";
 import { API_ROUTES } from "./routes";
 
@@ -51,6 +52,13 @@ export interface ApiConfig {
   organizationGate?: OrganizationGateOptions;
   /** Large reads computed at once in this process, whatever the organization (largeReads.ts). */
   largeReads?: LargeReadsOptions;
+  /**
+   * The process's part among several (apiProcesses.ts): `forwards` hands every request that would
+   * make a large read to the large-read process on this Unix socket; `largeReads` is that process,
+   * whose requests were authenticated, counted and timed by the process that forwarded them.
+   * Missing: one process that answers everything itself.
+   */
+  role?: { kind: "forwards"; socketPath: string } | { kind: "largeReads" };
   /** The dashboard's built files, served at /dashboard/ (DASHBOARD_DIR). Default: the env default. */
   dashboardDir?: string;
 }
@@ -100,7 +108,8 @@ export function createApp(deps: ApiDeps): Express {
       },
     }),
   );
-  app.use(metrics.middleware);
+  const forwarded = config.role?.kind === "largeReads";
+  if (!forwarded) app.use(metrics.middleware);
   app.use(createResponseCompression());
 
   app.get("/healthz", (_req, res) => {
@@ -140,7 +149,7 @@ export function createApp(deps: ApiDeps): Express {
   app.use(
     "/api/v1/stats",
     authenticate(authenticator, unauthenticated, async () => reader.confirm(await reader.view())),
-    createRateLimit({ store: rateLimitStore, perMinute: config.rateLimitPerMinute }),
+    ...(forwarded ? [] : [createRateLimit({ store: rateLimitStore, perMinute: config.rateLimitPerMinute })]),
   );
   const api = Router();
   const covers = createCoverCache(config.retention);
@@ -159,19 +168,23 @@ export function createApp(deps: ApiDeps): Express {
           waitMs: API_ENV_DEFAULTS.ORG_QUERY_WAIT_MS,
         },
       ),
-      largeReads: createLargeReads(
-        config.largeReads ?? {
-          concurrent: API_ENV_DEFAULTS.LARGE_READ_CONCURRENCY,
-          queued: API_ENV_DEFAULTS.LARGE_READ_QUEUE,
-          waitMs: API_ENV_DEFAULTS.LARGE_READ_WAIT_MS,
-        },
-      ),
+      largeReads:
+        config.role?.kind === "forwards"
+          ? LARGE_READS_ELSEWHERE
+          : createLargeReads(
+              config.largeReads ?? {
+                concurrent: API_ENV_DEFAULTS.LARGE_READ_CONCURRENCY,
+                queued: API_ENV_DEFAULTS.LARGE_READ_QUEUE,
+                waitMs: API_ENV_DEFAULTS.LARGE_READ_WAIT_MS,
+              },
+            ),
     }),
   };
   for (const register of API_ROUTES) register(api, routeDeps);
   app.use(api);
 
   app.use(notFound);
+  if (config.role?.kind === "forwards") app.use(createLargeReadForwarding(config.role.socketPath, logger));
   app.use(createErrorHandler(logger));
   return app;
 }

@@ -1,9 +1,11 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { fileURLToPath } from "node:url";
 import { isProcessAlive } from "@vu/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LARGE_READ_NICE } from "./apiProcesses";
 
 // Regression: a second API started on a port in use logged "query API listening" and stayed up
 // without listening (Express 5 hands the listen error to the callback, which ignored it). And the
@@ -71,6 +73,10 @@ describe("main.ts", () => {
     const api = startMain({ PORT: String(free), API_PROCESSES: "2", ...redisEnv() });
     try {
       const first = await api.listening(2);
+      // And the large-read process, at a lower priority (the 19th field of /proc/<pid>/stat).
+      const largeReads = await api.largeReadProcess();
+      const nice = Number(readFileSync(`/proc/${largeReads}/stat`, "utf8").split(") ")[1]?.split(" ")[16]);
+      expect(nice).toBe(LARGE_READ_NICE);
       const base = `http://127.0.0.1:${free}`;
       for (let i = 0; i < 20; i++) expect((await fetch(`${base}/healthz`)).status).toBe(200);
       // Whichever process the scrape reaches, it counts the requests both served.
@@ -85,7 +91,8 @@ describe("main.ts", () => {
       api.child.kill("SIGTERM");
     }
     expect(await api.exited).toBe(0);
-    for (const pid of await api.listening(3)) expect(isProcessAlive(pid)).toBe(false);
+    for (const pid of [...(await api.listening(3)), await api.largeReadProcess()])
+      expect(isProcessAlive(pid)).toBe(false);
   });
 });
 
@@ -134,5 +141,15 @@ function startMain(env: Record<string, string>) {
     }
     return pids();
   };
-  return { child, exited, listening, output: () => output };
+  const largeReadProcess = async (): Promise<number> => {
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const line = output.split("\n").find((l) => l.includes("large-read process listening"));
+      if (line !== undefined) return (JSON.parse(line) as { pid: number }).pid;
+      if (Date.now() > deadline || child.exitCode !== null)
+        throw new Error(`no large-read process:\n${output}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  };
+  return { child, exited, listening, largeReadProcess, output: () => output };
 }

@@ -1,5 +1,7 @@
 import cluster from "node:cluster";
-import { createServer } from "node:http";
+import { rmSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import { setPriority } from "node:os";
 import {
   createLogger,
   listenOrExit,
@@ -14,7 +16,14 @@ import {
   createTokenStore,
   redisHealth,
 } from "@vu/store";
-import { metricsOfAllProcesses, runPrimary } from "./apiProcesses";
+import {
+  LARGE_READ_NICE,
+  LARGE_READS_LISTENING,
+  metricsOfAllProcesses,
+  type ProcessRole,
+  processRole,
+  runPrimary,
+} from "./apiProcesses";
 import { createApp } from "./app";
 import { type ApiEnv, loadApiEnv } from "./env";
 import { createHttpMetrics } from "./http/httpMetrics";
@@ -23,10 +32,11 @@ import { API_REDIS_OPTIONS } from "./redisOptions";
 const env = loadApiEnv();
 const logger = createLogger("query-api", env.LOG_LEVEL);
 if (env.API_PROCESSES > 1 && cluster.isPrimary) runPrimary({ processes: env.API_PROCESSES, logger });
-else await serve(env, cluster.isWorker);
+else await serve(env, cluster.isWorker ? processRole() : undefined);
 
-/** One API process: its Redis client, the app, the server and their shutdown. */
-async function serve(env: ApiEnv, inCluster: boolean): Promise<void> {
+/** One API process (alone, or in the role the primary gave it): its Redis client, the app, the server and their shutdown. */
+async function serve(env: ApiEnv, role: ProcessRole | undefined): Promise<void> {
+  const inCluster = cluster.isWorker;
   const redis = createRedisClient(env.REDIS_URL, { ...API_REDIS_OPTIONS });
   redis.on("error", (error: Error) => logger.warn({ err: error }, "redis connection error"));
   warnWhenRedisUnfit(redis, {
@@ -64,12 +74,23 @@ async function serve(env: ApiEnv, inCluster: boolean): Promise<void> {
         waitMs: env.LARGE_READ_WAIT_MS,
       },
       dashboardDir: env.DASHBOARD_DIR,
+      ...(role === undefined
+        ? {}
+        : {
+            role:
+              role.kind === "forwards"
+                ? { kind: "forwards", socketPath: role.socketPath }
+                : { kind: "largeReads" },
+          }),
     },
   });
 
   const server = createServer(app);
-  await listenOrExit(server, env.PORT, { logger, beforeExit: () => redis.disconnect() });
-  logger.info({ port: env.PORT }, "query API listening");
+  if (role?.kind === "largeReads") await listenForLargeReads(server, role.socketPath);
+  else {
+    await listenOrExit(server, env.PORT, { logger, beforeExit: () => redis.disconnect() });
+    logger.info({ port: env.PORT }, "query API listening");
+  }
 
   onShutdown(
     [
@@ -81,4 +102,27 @@ async function serve(env: ApiEnv, inCluster: boolean): Promise<void> {
     ],
     { logger },
   );
+}
+
+/**
+ * The large-read process: at a lower priority (the others' questions first when the cores are
+ * busy), on the primary's private socket rather than the port (`exclusive`: this process binds it,
+ * not the primary). A predecessor's socket file is removed first.
+ */
+async function listenForLargeReads(server: Server, socketPath: string): Promise<void> {
+  try {
+    setPriority(LARGE_READ_NICE);
+  } catch (error) {
+    logger.warn({ err: error }, "could not lower the large-read process' priority; it runs at the others'");
+  }
+  rmSync(socketPath, { force: true });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen({ path: socketPath, exclusive: true }, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  process.send?.({ type: LARGE_READS_LISTENING });
+  logger.info({ socketPath, nice: LARGE_READ_NICE }, "large-read process listening");
 }

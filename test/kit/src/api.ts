@@ -48,6 +48,10 @@ export interface ApiServerOptions {
   largeReads?: ApiConfig["largeReads"];
   /** Runs once a large read was let through (largeReads.ts), before it reads: holds it in flight. */
   afterLargeReadAdmitted?: (org: string, fields: number) => Promise<void>;
+  /** The process' part among several (ApiConfig `role`); default: one that answers everything. */
+  role?: ApiConfig["role"];
+  /** Listen on this Unix socket instead of a port (the large-read process); `baseUrl` is then "". */
+  socketPath?: string;
   /**
    * Open a live epoch for the prefix unless one exists (default true): data written by `write`
    * bypasses the worker, which opens it in production. False for tests of a store without one.
@@ -138,10 +142,12 @@ export async function startApiServer(options: ApiServerOptions) {
       ...(options.resultCacheRows === undefined ? {} : { resultCacheRows: options.resultCacheRows }),
       ...(options.organizationGate === undefined ? {} : { organizationGate: options.organizationGate }),
       ...(options.largeReads === undefined ? {} : { largeReads: options.largeReads }),
+      ...(options.role === undefined ? {} : { role: options.role }),
     },
     now,
   });
-  const server = app.listen(0, "127.0.0.1");
+  const server =
+    options.socketPath === undefined ? app.listen(0, "127.0.0.1") : app.listen(options.socketPath);
   // A test's oracle may hold this event loop for a while; with Node's 5 s default an idle
   // keep-alive socket may be closed just as the client reuses it (ECONNRESET).
   server.keepAliveTimeout = 120_000;
@@ -149,7 +155,8 @@ export async function startApiServer(options: ApiServerOptions) {
     server.once("listening", resolve);
     server.once("error", reject);
   });
-  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const baseUrl =
+    options.socketPath === undefined ? `http://127.0.0.1:${(server.address() as AddressInfo).port}` : "";
   const byOrg = new Map<string, string>(options.tokens ?? []);
   for (const org of options.orgs ?? []) {
     if (!byOrg.has(org)) byOrg.set(org, (await tokens.create(org, "test")).token);

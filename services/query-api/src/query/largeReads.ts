@@ -35,6 +35,27 @@ export interface LargeReads {
 /** No bound: every read goes ahead. */
 export const UNBOUNDED_READS: LargeReads = { run: (work) => work({}) };
 
+/**
+ * A large read this process does not make: the large-read process does (apiProcesses.ts), and the
+ * HTTP layer hands it the request (http/largeReadForwarding.ts). Thrown before anything is read.
+ */
+export class LargeReadElsewhereError extends Error {
+  constructor(readonly fields: number) {
+    super(`a large read (${fields} fields) is made by the large-read process`);
+    this.name = "LargeReadElsewhereError";
+  }
+}
+
+/** Every large read is left to the large-read process: the computation stops before reading. */
+export const LARGE_READS_ELSEWHERE: LargeReads = {
+  run: (work) =>
+    work({
+      beforeLargeRead: async (fields) => {
+        throw new LargeReadElsewhereError(fields);
+      },
+    }),
+};
+
 export function createLargeReads(limits: LargeReadsOptions): LargeReads {
   const lane = createBoundedLane(limits);
   const retryAfterS = retryAfterSeconds(limits);
