@@ -17,6 +17,8 @@ const HOP_BY_HOP = new Set([
   "trailer",
 ]);
 const RETRY_AFTER_S = 1;
+/** Longer than a large read waits for its turn and takes (LARGE_READ_WAIT_MS and more): a stuck process. */
+const ANSWER_TIMEOUT_MS = 60_000;
 
 function withoutHopByHop(headers: Record<string, string | string[] | undefined>) {
   return Object.fromEntries(
@@ -35,12 +37,15 @@ function withoutHopByHop(headers: Record<string, string | string[] | undefined>)
 export function createLargeReadForwarding(socketPath: string, logger: Logger): ErrorRequestHandler {
   return (error: unknown, req, res, next) => {
     if (!(error instanceof LargeReadElsewhereError) || res.headersSent) return next(error);
-    forward(req, res, socketPath).catch((cause: unknown) => {
+    const copied: string[] = [];
+    forward(req, res, socketPath, copied).catch((cause: unknown) => {
       logger.warn({ err: cause }, "the large-read process did not answer");
       if (res.headersSent) {
         res.destroy();
         return;
       }
+      // The answer that failed before its first byte left nothing of its own on the problem.
+      for (const name of copied) res.removeHeader(name);
       next(
         new ProblemError(503, "Large questions cannot be computed right now; try again shortly.", {
           headers: { "Retry-After": String(RETRY_AFTER_S) },
@@ -50,13 +55,20 @@ export function createLargeReadForwarding(socketPath: string, logger: Logger): E
   };
 }
 
-function forward(req: Request, res: Response, socketPath: string): Promise<void> {
+function forward(req: Request, res: Response, socketPath: string, copied: string[]): Promise<void> {
   return new Promise((resolve, reject) => {
+    // The request keeps the id this process gave it (its log and the client see the same one).
+    const headers = {
+      ...withoutHopByHop(req.headers),
+      "x-request-id": String(res.getHeader("X-Request-Id") ?? ""),
+    };
     const upstream = request(
-      { socketPath, method: req.method, path: req.originalUrl, headers: withoutHopByHop(req.headers) },
+      { socketPath, method: req.method, path: req.originalUrl, headers, timeout: ANSWER_TIMEOUT_MS },
       (answer) => {
+        const answered = withoutHopByHop(answer.headers);
+        copied.push(...Object.keys(answered), "Via");
         res.status(answer.statusCode ?? 502);
-        res.set(withoutHopByHop(answer.headers));
+        res.set(answered);
         res.append("Via", LARGE_READ_VIA);
         answer.pipe(res);
         answer.once("end", resolve);
@@ -64,6 +76,7 @@ function forward(req: Request, res: Response, socketPath: string): Promise<void>
       },
     );
     upstream.once("error", reject);
+    upstream.once("timeout", () => upstream.destroy(new Error("the large-read process took too long")));
     // The client went away: so does the question.
     res.once("close", () => upstream.destroy());
     upstream.end();
