@@ -74,8 +74,9 @@ export interface Keyspace {
   /** A generation's epoch, state and per-partition checkpoints (logPosition.ts). Global key. */
   log(generation: number): string;
   /**
-   * How many apply calls wrote a shard (on a cluster): the checkpoints record it as they move, so a
-   * node that lost writes shows a count below theirs (applyBatches.lua, logPosition.ts).
+   * Per partition, how many apply calls wrote a shard and the last one's token (on a cluster): the
+   * checkpoints record the counts as they move, so a node that lost writes shows a count below
+   * theirs or a token the worker did not leave (applyBatches.lua, logPosition.ts).
    */
   shardWrites(generation: number, shard: number): string;
   /** Every key of a generation, as a `SCAN … MATCH` pattern (deleting an old generation). */

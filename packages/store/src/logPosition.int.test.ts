@@ -154,14 +154,20 @@ describe.each(redisTargets())("the view's position in the log on $name", (target
     const record = await log.read(1);
     expect(record.shardWrites).toEqual(
       new Map([
-        [3, 5],
-        [9, 2],
+        [
+          "t:0",
+          new Map([
+            [3, 5],
+            [9, 2],
+          ]),
+        ],
       ]),
     );
-    await redis.set(keyspace.shardWrites(1, 3), "5");
-    await redis.set(keyspace.shardWrites(1, 9), "7");
+    // Per partition, "<count>:<token>" (applyBatches.lua); another partition's count is its own.
+    await redis.hset(keyspace.shardWrites(1, 3), "t:0", "5:a", "t:1", "1:b");
+    await redis.hset(keyspace.shardWrites(1, 9), "t:0", "7:c");
     expect(await log.shardsBehind(1, record)).toEqual([]);
-    await redis.set(keyspace.shardWrites(1, 3), "1");
+    await redis.hset(keyspace.shardWrites(1, 3), "t:0", "1:a");
     expect(await log.shardsBehind(1, record)).toEqual([3]);
 
     const reset = await log.open(1, { ...replay([["t:0", "12"]]), expected: epoch, reset: true });

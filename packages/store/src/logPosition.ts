@@ -20,9 +20,10 @@ import { StoreError } from "./storeError";
  *   there), and while replaying the **target** it must reach;
  * - per partition, the **as of** instant, moved with the checkpoint: every message produced before
  *   it is below the checkpoint. The view as a whole is as of the earliest of them (`asOfMs`);
- * - on a cluster, per shard, the **write count** its apply calls below the checkpoints left
- *   (keyspace `shardWrites`): a shard found below it lost writes on its node, which nothing in
- *   the log hash (on another node) would show otherwise (`shardsBehind`).
+ * - on a cluster, per partition and shard, the **write count** the partition's apply calls below
+ *   its checkpoint left on the shard (keyspace `shardWrites`): a shard found below it lost writes
+ *   on its node, which nothing in the log hash (on another node) would show otherwise
+ *   (`shardsBehind`).
  */
 export type ViewState = "live" | "replaying" | "incomplete";
 
@@ -41,8 +42,11 @@ export interface LogRecord extends ViewStatus {
   targets: ReadonlyMap<string, string>;
   /** "<topic>:<partition>" → its "as of" instant (ms since the Unix epoch); `read` always fills it. */
   asOf?: ReadonlyMap<string, number>;
-  /** Shard → the write count recorded below the checkpoints (a cluster); `read` always fills it. */
-  shardWrites?: ReadonlyMap<number, number>;
+  /**
+   * "<topic>:<partition>" → shard → the partition's write count on the shard recorded below its
+   * checkpoint (a cluster); `read` always fills it.
+   */
+  shardWrites?: ReadonlyMap<string, ReadonlyMap<number, number>>;
 }
 
 /** The view's status, and the instant up to which every partition with a checkpoint is applied. */
@@ -77,7 +81,7 @@ export interface AdvanceOptions {
    * checkpoint: every message produced before it is below `next`. Omitted: left as it is.
    */
   asOfMs?: number;
-  /** Shard → the write count the apply calls below `next` left on it (a cluster; ShardWrites). */
+  /** Shard → the partition's write count the apply calls below `next` left on it (a cluster; ShardWrites). */
   shardWrites?: ReadonlyMap<number, number>;
 }
 
@@ -94,7 +98,7 @@ export interface LogPosition {
   /** Opens a new epoch unless another worker did since `expected`; resolves with the epoch now in force. */
   open(generation: number, options: OpenEpochOptions): Promise<{ opened: boolean; epoch: string }>;
   advance(generation: number, options: AdvanceOptions): Promise<AdvanceResult>;
-  /** The shards of `record` whose write count is now below what it recorded: their node lost writes. */
+  /** The shards where a partition's write count is now below what `record` recorded: their node lost writes. */
   shardsBehind(generation: number, record: LogRecord): Promise<number[]>;
 }
 
@@ -155,11 +159,14 @@ export function createLogPosition({
     const checkpoints = new Map<string, string>();
     const targets = new Map<string, string>();
     const asOf = new Map<string, number>();
-    const shardWrites = new Map<number, number>();
+    const shardWrites = new Map<string, Map<number, number>>();
     for (const [field, value] of Object.entries(fields)) {
       if (field.startsWith("next:")) checkpoints.set(field.slice(5), value);
-      else if (field.startsWith("writes:")) shardWrites.set(Number(field.slice(7)), Number(value));
-      else if (field.startsWith("target:")) targets.set(field.slice(7), value);
+      else if (field.startsWith("writes:")) {
+        const [shard, partition] = splitOnce(field.slice(7));
+        const counts = shardWrites.get(partition) ?? new Map<number, number>();
+        shardWrites.set(partition, counts.set(Number(shard), Number(value)));
+      } else if (field.startsWith("target:")) targets.set(field.slice(7), value);
       else if (field.startsWith("asof:") && Number.isFinite(Number(value)) && value !== "")
         asOf.set(field.slice(5), Number(value));
     }
@@ -230,17 +237,29 @@ export function createLogPosition({
     },
 
     async shardsBehind(generation, record) {
-      const recorded = [...(record.shardWrites ?? [])];
+      const recorded = [...(record.shardWrites ?? [])].flatMap(([partition, counts]) =>
+        [...counts].map(([shard, least]) => ({ partition, shard, least })),
+      );
       if (recorded.length === 0) return [];
-      let counts: Array<string | null>;
+      let stored: Array<string | null>;
       try {
-        counts = await Promise.all(
-          recorded.map(([shard]) => redis.get(keyspace.shardWrites(generation, shard))),
+        stored = await Promise.all(
+          recorded.map(({ partition, shard }) =>
+            redis.hget(keyspace.shardWrites(generation, shard), partition),
+          ),
         );
       } catch (cause) {
         throw failed("reading the shards' write counts", cause);
       }
-      return recorded.flatMap(([shard, least], i) => (Number(counts[i] ?? 0) < least ? [shard] : []));
+      // A stored value is "<count>:<token>" (applyBatches.lua).
+      const behind = recorded.filter(({ least }, i) => Number.parseInt(stored[i] ?? "0", 10) < least);
+      return [...new Set(behind.map(({ shard }) => shard))];
     },
   };
+}
+
+/** "a:b:c" → ["a", "b:c"]. */
+function splitOnce(text: string): [string, string] {
+  const at = text.indexOf(":");
+  return at < 0 ? [text, ""] : [text.slice(0, at), text.slice(at + 1)];
 }

@@ -450,37 +450,71 @@ describe.each(redisTargets())("on $name", (target) => {
     });
   });
 
-  it("on a cluster, counts each call on its shard and writes nothing to a shard behind what the worker knows", async () => {
+  it("on a cluster, counts each partition's calls on its shard, and writes nothing to a shard that lost one of them", async () => {
     const { keyspace, writer, reader } = setup();
     const cluster = redis instanceof Cluster;
-    const known = new Map<number, number>();
-    const shards = {
-      least: (shard: number) => known.get(shard) ?? 0,
-      wrote: (shard: number, count: number) => known.set(shard, count),
+    /** One partition's session of calls, as the worker keeps it (partitionPositions.ts). */
+    const session = (recorded: ReadonlyMap<number, number> = new Map()) => {
+      const calls = new Map<number, { count: number; token: string }>();
+      const shards = {
+        least: (shard: number) => recorded.get(shard) ?? 0,
+        tokens: (shard: number) => {
+          const last = calls.get(shard);
+          return last === undefined ? [] : [last.token];
+        },
+        wrote: (shard: number, count: number, token: string) => calls.set(shard, { count, token }),
+        unconfirmed: () => undefined,
+      };
+      return { calls, shards, guard: { checkpoint: null, shards } };
     };
-    const guard = { checkpoint: null, shards };
-    const batch = (id: string, offset: number) =>
+    const batch = (id: string, partition: number, offset: number) =>
       writer.prepare("acme", [{ ...rec(id, "2026-11-20T10:00:00Z"), offset: String(offset) }], {
-        partition: "recordings:0",
+        partition: `recordings:${partition}`,
         throughOffset: String(offset),
       });
-    await writer.applyPrepared(1, batch("a", 1), guard);
-    await writer.applyPrepared(1, batch("b", 2), guard);
-    const shard = [...known.keys()][0] ?? -1;
-    const countKey = keyspace.shardWrites(1, shard);
+    const p0 = session();
+    await writer.applyPrepared(1, batch("a", 0, 1), p0.guard);
+    await writer.applyPrepared(1, batch("b", 0, 2), p0.guard);
     // A single Redis is guarded by the checkpoint instead: no shard counts there.
-    expect([...known.values()]).toEqual(cluster ? [2] : []);
-    expect(await redis.get(keyspace.shardWrites(1, 0))).toBeNull();
+    expect(p0.calls.size).toBe(cluster ? 1 : 0);
     if (!cluster) return;
-    expect(await redis.get(countKey)).toBe("2");
+    const [shard, second] = [...p0.calls][0] ?? [-1, { count: 0, token: "" }];
+    expect(second.count).toBe(2);
+    const countKey = keyspace.shardWrites(1, shard);
+    const afterFirst = (await redis.hget(countKey, "recordings:0")) ?? "";
+    expect(afterFirst).toBe(`2:${second.token}`);
 
-    // The node loses its last write: the shard holds one call where the worker knows of two.
-    await redis.set(countKey, "1");
-    const refused = writer.applyPrepared(1, batch("c", 3), guard);
+    // The node loses partition 0's last call; partition 1's calls go on counting apart, and bring
+    // nothing of partition 0's back.
+    await redis.hset(countKey, "recordings:0", `1:${"lost-token"}`);
+    const p1 = session();
+    await writer.applyPrepared(1, batch("c", 1, 1), p1.guard);
+    await writer.applyPrepared(1, batch("d", 1, 2), p1.guard);
+    expect([...p1.calls.values()][0]?.count).toBe(2);
+    const refused = writer.applyPrepared(1, batch("e", 0, 3), p0.guard);
     await expect(refused).rejects.toBeInstanceOf(ShardBehindError);
-    await expect(refused).rejects.toMatchObject({ shard, count: 1, least: 2 });
+    await expect(refused).rejects.toMatchObject({ shard, count: 1 });
     expect(await redis.hget(keyspace.extent(1, "acme"), "o:recordings:0")).toBe("2");
-    expect((await totalOf(reader, "month", "2026-11-01T00:00:00Z")).count).toBe(2);
+
+    // A worker that resumes the partition checks the count its checkpoint recorded, having no token yet.
+    const resumed = session(new Map([[shard, 2]]));
+    await expect(writer.applyPrepared(1, batch("e", 0, 3), resumed.guard)).rejects.toBeInstanceOf(
+      ShardBehindError,
+    );
+    const caughtUp = session(new Map([[shard, 1]]));
+    await writer.applyPrepared(1, batch("e", 0, 3), caughtUp.guard);
+    expect([...caughtUp.calls.values()][0]?.count).toBe(2);
+    expect((await totalOf(reader, "month", "2026-11-01T00:00:00Z")).count).toBe(5);
+
+    // A call whose reply never came may have run: the next call takes its token as well as the
+    // last confirmed one, and no other.
+    await redis.hset(countKey, "recordings:0", "3:ghost");
+    const last = [...caughtUp.calls.values()][0]?.token ?? "";
+    const trusting = { ...caughtUp.guard, shards: { ...caughtUp.shards, tokens: () => [last, "ghost"] } };
+    const doubting = { ...caughtUp.guard, shards: { ...caughtUp.shards, tokens: () => [last] } };
+    await expect(writer.applyPrepared(1, batch("f", 0, 4), doubting)).rejects.toBeInstanceOf(ShardBehindError);
+    await writer.applyPrepared(1, batch("f", 0, 4), trusting);
+    expect(Number.parseInt((await redis.hget(countKey, "recordings:0")) ?? "", 10)).toBe(4);
   });
 
   it("moves an organization's tiers on once its recordings are dense, and sums a block kept in both places", async () => {

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { DIMENSIONS } from "@vu/events";
 import { DEFAULT_RETENTION, type Retention } from "@vu/time-buckets";
 import { Cluster } from "ioredis";
@@ -44,8 +45,8 @@ export interface BatchOrigin {
  * What the worker believes of where the view stands, checked by the apply script in the same
  * atomic step; a call that finds otherwise writes nothing. On a single Redis: the partition's
  * checkpoint (null: none yet); Redis holding another throws `CheckpointMovedError`. On a cluster,
- * where the log lives in another slot: the shards' write counts (`shards`); a shard below the
- * least the worker knows throws `ShardBehindError`.
+ * where the log lives in another slot: the partition's write counts on each shard (`shards`); a
+ * shard that lost writes throws `ShardBehindError`.
  */
 export interface ApplyGuard {
   checkpoint: string | null;
@@ -53,13 +54,19 @@ export interface ApplyGuard {
 }
 
 /**
- * What a worker knows of the shards' write counts (keyspace `shardWrites`, on a cluster): the
- * least each must hold (what the view's checkpoints recorded, and its own calls), and the counts
- * its calls leave, which it records with the checkpoint as it moves past them.
+ * What a worker knows of its partition's writes on each shard (keyspace `shardWrites`, on a
+ * cluster), for the calls of one partition, one after another per shard: the count the view's
+ * checkpoints recorded below them, and the tokens the shard may hold from its own calls since it
+ * resumed (the last confirmed one and those of later calls whose replies never came; none yet:
+ * only the count is checked). Every call leaves the count and token in force (`wrote`), which the
+ * worker records with the checkpoint as it moves past them; a call without a reply leaves its
+ * token as one the shard may hold (`unconfirmed`).
  */
 export interface ShardWrites {
   least(shard: number): number;
-  wrote(shard: number, count: number): void;
+  tokens(shard: number): readonly string[];
+  wrote(shard: number, count: number, token: string): void;
+  unconfirmed(shard: number, token: string): void;
 }
 
 /**
@@ -153,6 +160,9 @@ export function createRollupWriter(options: RollupWriterOptions): RollupWriter {
   const now = options.now ?? Date.now;
   const layouts = createLayoutCache();
   const layoutRule = layoutArguments();
+  /** Each call's token on a cluster: this writer's random prefix and a count (applyBatches.lua). */
+  const callTokens = randomBytes(6).toString("hex");
+  let calls = 0;
   registerScripts(redis);
 
   function prepare<R extends CountableRecording>(
@@ -189,18 +199,49 @@ export function createRollupWriter(options: RollupWriterOptions): RollupWriter {
       };
     }
     const shards = origin === undefined ? undefined : guard?.shards;
-    if (shards === undefined) return { key: keyspace.extent(generation, org), field: "", expected: "" };
+    if (origin === undefined || shards === undefined)
+      return { key: keyspace.extent(generation, org), field: "", expected: "" };
     const shard = shardOf(org);
+    const least = shards.least(shard);
+    const token = `${callTokens}${(++calls).toString(36)}`;
+    const tokens = shards.tokens(shard);
     return {
       key: keyspace.shardWrites(generation, shard),
       field: "writes",
-      expected: String(shards.least(shard)),
-      shard: { number: shard, writes: shards },
+      expected: [origin.partition, least, tokens.length === 0 ? "-" : tokens.join(","), token].join(" "),
+      shard: { number: shard, writes: shards, least, token },
     };
   }
 
-  /** One script call for `batches` (distinct organizations of one hash tag). */
-  async function call(
+  /**
+   * On a cluster, one partition's calls to one shard go one after another, whoever makes them
+   * (the groups of a chunk, an organization applied alone): each expects the token the one before
+   * it left (applyBatches.lua).
+   */
+  const shardQueues = new WeakMap<ShardWrites, Map<number, Promise<unknown>>>();
+  function inTurn<T>(shards: ShardWrites, shard: number, work: () => Promise<T>): Promise<T> {
+    const queues = shardQueues.get(shards) ?? new Map<number, Promise<unknown>>();
+    shardQueues.set(shards, queues);
+    const turn = (queues.get(shard) ?? Promise.resolve()).then(work, work);
+    queues.set(
+      shard,
+      turn.catch(() => undefined),
+    );
+    return turn;
+  }
+
+  /** One script call for `batches` (distinct organizations of one hash tag), in turn per shard on a cluster. */
+  function call(
+    generation: number,
+    batches: readonly PreparedBatch[],
+    guard?: ApplyGuard,
+  ): Promise<OrganizationReply[]> {
+    const shards = redis instanceof Cluster ? guard?.shards : undefined;
+    if (shards === undefined) return callNow(generation, batches, guard);
+    return inTurn(shards, shardOf(batches[0]?.org ?? ""), () => callNow(generation, batches, guard));
+  }
+
+  async function callNow(
     generation: number,
     batches: readonly PreparedBatch[],
     guard?: ApplyGuard,
@@ -225,6 +266,8 @@ export function createRollupWriter(options: RollupWriterOptions): RollupWriter {
     try {
       reply = await redis.vuApplyBatches(keys.length, keys, args);
     } catch (cause) {
+      // Redis may have run the call and its reply been lost: the shard may hold its token now.
+      check.shard?.writes.unconfirmed(check.shard.number, check.shard.token);
       throw new StoreError("applying a batch to Redis failed", {
         retriable: isTransientRedisError(cause),
         cause,
@@ -237,8 +280,9 @@ export function createRollupWriter(options: RollupWriterOptions): RollupWriter {
     }
     if (reply[0] === -3) throw new CheckpointMovedError(reply[1] === "" ? null : reply[1]);
     if (reply[0] === -5)
-      throw new ShardBehindError(shardOf(batches[0]?.org ?? ""), reply[1], Number(check.expected));
-    check.shard?.writes.wrote(check.shard.number, reply[2]);
+      throw new ShardBehindError(shardOf(batches[0]?.org ?? ""), reply[1], check.shard?.least ?? 0);
+    if (check.shard !== undefined && reply[3] !== "")
+      check.shard.writes.wrote(check.shard.number, reply[2], reply[3]);
     return reply[1];
   }
 

@@ -36,9 +36,9 @@ export type OrganizationReply = [1, number, string] | [-1, number[]] | [-2, stri
 
 /**
  * applyBatches' reply: `[-3, checkpointInRedis]`, `[-5, shardWriteCount]` (a cluster node lost
- * writes), or `[1, replies, shardWriteCount]` with one reply per organization.
+ * writes), or `[1, replies, shardWriteCount, token]` with one reply per organization.
  */
-export type ApplyBatchesReply = [-3, string] | [-5, number] | [1, OrganizationReply[], number];
+export type ApplyBatchesReply = [-3, string] | [-5, number] | [1, OrganizationReply[], number, string];
 
 declare module "ioredis" {
   interface RedisCommander<Context> {

@@ -120,7 +120,10 @@ export async function handleBatch(ctx: BatchContext, payload: EachBatchPayload):
     await inFlight.catch(() => undefined);
     if (error instanceof ShardBehindError) {
       const { shard } = error;
-      await retrying("position", () => ctx.positions.shardBehind(position.current, [shard]), isRetriable);
+      // A generation a rebuild has left (and is deleting) is nobody's view to replay.
+      const current = await retrying("position", () => ctx.generation.current(), isRetriable);
+      if (position.current.generation === current)
+        await retrying("position", () => ctx.positions.shardBehind(position.current, [shard]), isRetriable);
     }
     await retrying("position", () => ctx.positions.watch(() => ctx.generation.current(), true), isRetriable);
     throw new PositionMovedError();

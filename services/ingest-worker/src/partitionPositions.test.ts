@@ -10,7 +10,7 @@ function fakes(options: {
   high?: string;
   committed?: string;
   record?: Partial<LogRecord>;
-  /** The shards' write counts in Redis (a cluster), compared with the record's `shardWrites`. */
+  /** Partition t:0's write counts on the shards in Redis (a cluster), compared with the record's `shardWrites`. */
   shardCounts?: Map<number, number>;
   /** Runs while a read of the log is under way: the read answers the state from before it. */
   duringRead?: () => Promise<void>;
@@ -46,12 +46,13 @@ function fakes(options: {
     },
     async advance(_generation, advance): Promise<AdvanceResult> {
       const checkpoints = new Map(record.checkpoints).set(advance.partition, advance.next);
-      const shardWrites = new Map([...(record.shardWrites ?? []), ...(advance.shardWrites ?? [])]);
-      record = { ...record, checkpoints, shardWrites };
+      const shardWrites = new Map(record.shardWrites);
+      const counts = new Map([...(shardWrites.get(advance.partition) ?? []), ...(advance.shardWrites ?? [])]);
+      record = { ...record, checkpoints, shardWrites: shardWrites.set(advance.partition, counts) };
       return { kind: "advanced", state: "live" };
     },
     shardsBehind: async (_generation, seen) =>
-      [...(seen.shardWrites ?? [])].flatMap(([shard, count]) =>
+      [...(seen.shardWrites?.get("t:0") ?? [])].flatMap(([shard, count]) =>
         (options.shardCounts?.get(shard) ?? 0) < count ? [shard] : [],
       ),
   };
@@ -209,30 +210,29 @@ describe("createPartitionPositions", () => {
     expect(await positions.resumeAt(1, 1)).toMatchObject({ epoch: "e1", next: "9", stored: "9" });
   });
 
-  it("knows a shard's write count from the checkpoints and from its own calls, and records what a chunk's calls left", async () => {
+  it("guards a chunk's calls with the counts its partition's checkpoint recorded and the tokens its own calls may have left, and records what they left", async () => {
+    const recorded = new Map([["t:0", new Map([[7, 5]])]]);
     const { positions, record } = fakes({
-      record: {
-        epoch: "e0",
-        state: "live",
-        checkpoints: new Map([["t:0", "4"]]),
-        shardWrites: new Map([[7, 5]]),
-      },
+      record: { epoch: "e0", state: "live", checkpoints: new Map([["t:0", "4"]]), shardWrites: recorded },
       shardCounts: new Map([[7, 5]]),
     });
     const at = await positions.resumeAt(1, 0);
     const chunk = positions.shardWrites(at);
     expect(chunk.least(7)).toBe(5);
+    expect(chunk.tokens(7)).toEqual([]);
     expect(chunk.least(8)).toBe(0);
-    chunk.wrote(8, 3);
-    chunk.wrote(8, 2);
-    expect(chunk.written).toEqual(new Map([[8, 3]]));
-    // The next chunk must find at least what this one left.
-    expect(positions.shardWrites(at).least(8)).toBe(3);
-    await positions.advance(0, at, "9", undefined, chunk.written);
-    expect(record().shardWrites).toEqual(
+    chunk.wrote(8, 3, "t3");
+    chunk.unconfirmed(8, "t4");
+    expect(chunk.tokens(8), "a call whose reply never came may have left its token").toEqual(["t3", "t4"]);
+    chunk.wrote(8, 5, "t5");
+    expect(chunk.written).toEqual(new Map([[8, 5]]));
+    // The next chunk of the position, moved on or not, expects the token the last call left.
+    const moved = await positions.advance(0, at, "9", undefined, chunk.written);
+    expect(moved && positions.shardWrites(moved).tokens(8)).toEqual(["t5"]);
+    expect(record().shardWrites?.get("t:0")).toEqual(
       new Map([
         [7, 5],
-        [8, 3],
+        [8, 5],
       ]),
     );
   });
@@ -245,7 +245,7 @@ describe("createPartitionPositions", () => {
         epoch: "e0",
         state: "live",
         checkpoints: new Map([["t:0", "9"]]),
-        shardWrites: new Map([[7, 5]]),
+        shardWrites: new Map([["t:0", new Map([[7, 5]])]]),
       },
       shardCounts: new Map([[7, 2]]),
     });
@@ -275,7 +275,7 @@ describe("createPartitionPositions", () => {
       record: { epoch: "e0", state: "live", checkpoints: new Map([["t:0", "4"]]) },
     });
     const at = await positions.resumeAt(1, 0);
-    positions.shardWrites(at).wrote(3, 4);
+    positions.shardWrites(at).wrote(3, 4, "t4");
     await positions.shardBehind(at, [3]);
     expect(opened).toEqual([expect.objectContaining({ expected: "e0", reset: true })]);
     // Another worker's report of the same loss finds the epoch replaced: nothing more is opened.

@@ -30,9 +30,10 @@ export interface PartitionPositions {
     shardWrites?: ReadonlyMap<number, number>,
   ): Promise<Position | undefined>;
   /**
-   * The apply guard's shard write counts for one chunk applied from `position` (on a cluster; a
-   * single Redis ignores them): the least each shard must hold, as far as this worker knows in the
-   * position's epoch, and what the chunk's calls leave (`written`, passed to `advance`).
+   * The apply guard's shard writes for one chunk applied from `position` (on a cluster; a single
+   * Redis ignores them): the count the partition's checkpoint recorded on each shard, the token
+   * this worker's last call there left, and what the chunk's calls leave (`written`, passed to
+   * `advance`).
    */
   shardWrites(position: Position): ChunkShardWrites;
   /**
@@ -69,6 +70,19 @@ export interface Position {
   next: string;
   /** The checkpoint as Redis holds it (null: none yet), which the next advance must find there. */
   stored: string | null;
+  /** The partition's writes on the shards (a cluster), kept through the position's advances. */
+  shards: ShardSession;
+}
+
+/** What a position knows of its partition's writes on the shards (a cluster; `ShardWrites`). */
+export interface ShardSession {
+  /** Shard → the count its checkpoint recorded when the position was established. */
+  readonly recorded: ReadonlyMap<number, number>;
+  /**
+   * Shard → the tokens it may hold from this worker's calls since: the last one confirmed, then
+   * those of later calls whose replies never came.
+   */
+  readonly calls: Map<number, string[]>;
 }
 
 export interface ChunkShardWrites extends ShardWrites {
@@ -108,14 +122,6 @@ export function createPartitionPositions(options: PartitionPositionsOptions): Pa
   /** Batches begun per partition (each asks `resumeAt` first): the watcher leaves a busy one alone. */
   const begun = new Map<number, number>();
   let lastStatus: ViewStatus | undefined;
-  /** The shards' write counts known in one epoch: recorded with its checkpoints, or left by this worker. */
-  let shardCounts = { epoch: null as string | null, counts: new Map<number, number>() };
-
-  function learnShards(record: LogRecord): void {
-    if (record.epoch === null) return;
-    if (shardCounts.epoch !== record.epoch) shardCounts = { epoch: record.epoch, counts: new Map() };
-    for (const [shard, count] of record.shardWrites ?? []) raise(shardCounts.counts, shard, count);
-  }
 
   const dropAll = () => {
     positions.clear();
@@ -243,12 +249,13 @@ export function createPartitionPositions(options: PartitionPositionsOptions): Pa
     }
     if (record.epoch === null) throw new Error("the view's epoch vanished while it was opened");
     lastStatus = record;
-    learnShards(record);
-    const stored = record.checkpoints.get(partitionKey(topic, partition)) ?? null;
+    const key = partitionKey(topic, partition);
+    const stored = record.checkpoints.get(key) ?? null;
     const low = (await topicOffsets()).find((p) => p.partition === partition)?.low ?? "0";
     // Below the topic's start: those events are gone; resume at the first one still held.
     const next = stored === null || Number(stored) < Number(low) ? low : stored;
-    return { generation, epoch: record.epoch, next, stored };
+    const shards = { recorded: record.shardWrites?.get(key) ?? new Map<number, number>(), calls: new Map() };
+    return { generation, epoch: record.epoch, next, stored, shards };
   }
 
   function resumeAt(generation: number, partition: number): Promise<Position> {
@@ -368,16 +375,19 @@ export function createPartitionPositions(options: PartitionPositionsOptions): Pa
       return undefined;
     },
 
-    shardWrites(position) {
+    shardWrites({ shards }) {
       const written = new Map<number, number>();
-      const inEpoch = () => (shardCounts.epoch === position.epoch ? shardCounts.counts : undefined);
       return {
         written,
-        least: (shard) => inEpoch()?.get(shard) ?? 0,
-        wrote(shard, count) {
-          raise(written, shard, count);
-          const counts = inEpoch();
-          if (counts !== undefined) raise(counts, shard, count);
+        least: (shard) => shards.recorded.get(shard) ?? 0,
+        tokens: (shard) => shards.calls.get(shard) ?? [],
+        wrote(shard, count, token) {
+          shards.calls.set(shard, [token]);
+          written.set(shard, Math.max(count, written.get(shard) ?? 0));
+        },
+        // Before a first confirmed call the count alone is checked, which an unconfirmed one only raises.
+        unconfirmed(shard, token) {
+          shards.calls.get(shard)?.push(token);
         },
       };
     },
@@ -413,7 +423,6 @@ export function createPartitionPositions(options: PartitionPositionsOptions): Pa
         await replayWhole(current, record.epoch, behind);
         return reposition(current);
       }
-      learnShards(record);
       const back = record.epoch === null ? undefined : regressed(record, known);
       if (back !== undefined && record.epoch !== null) await reopenEpoch(current, record.epoch);
       const stale =
@@ -437,8 +446,4 @@ export function createPartitionPositions(options: PartitionPositionsOptions): Pa
 
     status: () => lastStatus,
   };
-}
-
-function raise(counts: Map<number, number>, shard: number, count: number): void {
-  if (count > (counts.get(shard) ?? 0)) counts.set(shard, count);
 }

@@ -10,9 +10,10 @@
   ARGV[5] the partition's "as of" instant (ms since the Unix epoch): every message produced
           before it is below the new checkpoint. Stored as "asof:<topic>:<partition>" with the
           checkpoint, in the same call, so the two never disagree; "": left as it is
-  ARGV[6], ARGV[7], ... pairs <shard>, write count (a cluster): the counts the apply calls below the
-          new checkpoint left on their shards, kept as "writes:<shard>" (the highest seen). A shard
-          found below its recorded count lost writes the checkpoints say are applied
+  ARGV[6], ARGV[7], ... pairs <shard>, write count (a cluster): the partition's counts the apply
+          calls below the new checkpoint left on their shards, kept as
+          "writes:<shard>:<topic>:<partition>" (the highest seen). A shard found below its
+          recorded count lost writes the checkpoints say are applied
 
   Returns
     {1, state}       advanced; the view's state afterwards ("live" once a replay reached its targets)
@@ -39,7 +40,7 @@ if ARGV[5] ~= nil and ARGV[5] ~= "" then
   updates[#updates + 1] = ARGV[5]
 end
 for i = 6, #ARGV, 2 do
-  local shardField = "writes:" .. ARGV[i]
+  local shardField = "writes:" .. ARGV[i] .. ":" .. ARGV[2]
   local recorded = tonumber(redis.call("HGET", key, shardField) or "0")
   if tonumber(ARGV[i + 1]) > recorded then
     updates[#updates + 1] = shardField

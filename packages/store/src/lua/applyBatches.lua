@@ -12,9 +12,11 @@
   Input (n organizations):
     KEYS[1] the guard's key (ARGV[3]): the generation's log hash (logPosition.ts) on a single
             Redis, where the partition's checkpoint is checked in the same atomic step; on a
-            cluster, where the log lives in another slot, the shard's write count
-            ("<prefix>:v6:g<generation>:{s<shard>}:writes", a string: how many calls of this
-            script wrote the shard), which the view's checkpoints record as they move
+            cluster, where the log lives in another slot, the shard's write counts
+            ("<prefix>:v6:g<generation>:{s<shard>}:writes", a hash: per partition
+            "<topic>:<partition>", "<count>:<token>", the count of this script's calls that wrote
+            the shard for the partition and the token of the last one), which the view's
+            checkpoints record as they move
     Per organization i, KEYS[1 + 7(i-1) + k], k =
       1 base: "<prefix>:v6:g<generation>:{s<shard>}:<org>:". Dedupe and block keys are built
         from it, so every key touched shares the shard's hash tag (one Redis Cluster slot).
@@ -39,13 +41,19 @@
             workers with different clocks share the same windows.
     ARGV[2] the layout rule (src/blockPlacement.ts layoutArguments), applied after writing
     ARGV[3] the guard: the checkpoint field "next:<topic>:<partition>" in KEYS[1]; "writes" (a
-            cluster: KEYS[1] is the shard's write count); or "" for no check (tools, tests)
+            cluster: KEYS[1] is the shard's write counts); or "" for no check (tools, tests)
     ARGV[4] with a checkpoint field, the checkpoint the worker resumed from ("" = none): if Redis
             holds another (it lost its state, or went back to a snapshot), applying past it would
-            skip the messages between, so nothing is written. With "writes", the least count the
-            shard must hold (what the checkpoints recorded, and this worker's own calls): a count
-            below it means the node lost writes the checkpoints say are applied, and writing the
-            organizations' offsets past them would make a replay skip them, so nothing is written
+            skip the messages between, so nothing is written. With "writes", four words:
+            "<topic>:<partition> <least> <expected> <token>": the count the checkpoints recorded
+            for the partition on this shard; the token the worker's last call here left, with
+            those of the calls after it whose replies never came, comma-separated ("-" for its
+            first call since it resumed: the count alone is checked); and this call's own token.
+            A count below `least`, or a token not expected, means the node lost writes (no later
+            call can bring a lost token back, as a count could be brought back by other calls):
+            writing the organizations' offsets past the lost messages would make a replay skip
+            them, so nothing is written. The call's own token found there is this call sent again
+            after its reply was lost: it goes ahead (the offsets make it a no-op), counting nothing
     Per organization i, ARGV[4 + 7(i-1) + k], k =
       1 its batch (below)
       2 the earliest recorded_at of the batch (ms)   3 the latest (they widen the extent)
@@ -80,10 +88,12 @@
   Output:
     {-3, checkpoint}  nothing written: the partition's checkpoint is not the one the worker
                       resumed from; the worker resumes from Redis' instead
-    {-5, count}       nothing written: the shard's write count is below the least the worker
-                      expected (the node lost writes); the worker has the view replayed
-    {1, replies, count}  one reply per organization, in order, and the shard's write count after
-                      the call (with the "writes" guard; else 0):
+    {-5, count}       nothing written: the shard's write count for the partition is below the
+                      least the worker expected, or not at the worker's last call (the node lost
+                      writes); the worker has the view replayed
+    {1, replies, count, token}  one reply per organization, in order, and with the "writes" guard
+                      the partition's write count on the shard after the call and the token in
+                      force (the worker's next call expects it; else 0 and ""):
       {1, n, layout}  n recordings counted (n may be 0: an empty batch only moves the offset);
                       layout: the organization's layout now, for its next batch
       {-1, {i, ...}}  nothing of it written: the ids at these 1-based indexes were counted
@@ -112,11 +122,16 @@ local ORG_KEYS, ORG_ARGS = 7, 7
 --- @include "includes/settleLayout"
 
 -- Phase 0: a worker ahead of what Redis holds must not write past the gap.
+local shardGuard
 if ARGV[3] == "writes" then
-  local count = tonumber(redis.call("GET", KEYS[1]) or "0")
-  if count < tonumber(ARGV[4]) then
+  local field, least, expected, token = string.match(ARGV[4], "^(%S+) (%d+) (%S+) (%S+)$")
+  local count, current = string.match(redis.call("HGET", KEYS[1], field) or "0:", "^(%d+):(.*)$")
+  count = tonumber(count)
+  local known = expected == "-" or string.find("," .. expected .. ",", "," .. current .. ",", 1, true)
+  if current ~= token and (count < tonumber(least) or not known) then
     return {-5, count}
   end
+  shardGuard = {field = field, count = count, current = current, token = token}
 elseif ARGV[3] ~= "" then
   local checkpoint = redis.call("HGET", KEYS[1], ARGV[3]) or ""
   if checkpoint ~= ARGV[4] then
@@ -234,9 +249,14 @@ end
 for _, org in ipairs(writing) do
   replies[org.index] = write(org)
 end
--- Every call that writes counts on the shard, so that a node that loses writes is seen behind.
-local count = 0
-if ARGV[3] == "writes" then
-  count = #writing > 0 and redis.call("INCR", KEYS[1]) or tonumber(redis.call("GET", KEYS[1]) or "0")
+-- Every call that writes counts on the shard for its partition, under its own token, so that a
+-- node that loses writes is found behind.
+if not shardGuard then
+  return {1, replies, 0, ""}
 end
-return {1, replies, count}
+local g = shardGuard
+if #writing == 0 or g.current == g.token then
+  return {1, replies, g.count, g.current}
+end
+redis.call("HSET", KEYS[1], g.field, string.format("%d", g.count + 1) .. ":" .. g.token)
+return {1, replies, g.count + 1, g.token}
