@@ -1,4 +1,5 @@
 import type { RecordingCompletedInput } from "@vu/events";
+import { containerOf } from "@vu/store";
 import type { Random } from "../support/random";
 import { type HostileKind, hostileMessages, type PoisonedMinute } from "./hostile";
 import { malformedMessage } from "./malformed";
@@ -183,16 +184,18 @@ function placeHostile(base: RecordingCompletedInput[], placed: Placed, random: R
         placed.push({ at: random.int(0, base.length) - 0.75, message });
       }
     }
-    // The minute's whole hour is free of the organization's other events: a sparse tier keeps an
-    // hour's minutes in one container, which the test damages too.
+    // The minute's whole container (a UTC day since store v7) is free of the organization's other
+    // events: a sparse tier keeps those minutes together, and the test damages the container too.
+    // Within the minute retention; an organization busy every day of it gets no poisoned minute.
     const taken = new Set(
       placed
         .map((p) => p.message.event)
         .filter((e) => e?.organization_id === org)
-        .map((e) => Math.floor(Date.parse(e?.recorded_at ?? "") / HOUR_MS)),
+        .map((e) => minuteContainer(Date.parse(e?.recorded_at ?? ""))),
     );
     let minute = Math.floor((anchorMs - 2 * DAY_MS) / 60_000) - random.int(0, 600);
-    while (taken.has(Math.floor((minute * 60_000) / HOUR_MS))) minute -= 60;
+    for (let days = 0; days < 30 && taken.has(minuteContainer(minute * 60_000)); days++) minute -= 24 * 60;
+    if (taken.has(minuteContainer(minute * 60_000))) continue;
     poisoned.push({ org, minuteMs: minute * 60_000 });
     for (let d = 0; d < 3; d++) {
       const event = {
@@ -208,6 +211,8 @@ function placeHostile(base: RecordingCompletedInput[], placed: Placed, random: R
   }
   return poisoned;
 }
+
+const minuteContainer = (ms: number) => containerOf("minute", ms).startMs;
 
 /** How long after the anchor the worker still accepts a `recorded_at` (docs/contract.md §1: 24 hours). */
 export function acceptedUntil(workload: Workload): number {

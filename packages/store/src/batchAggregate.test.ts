@@ -168,18 +168,18 @@ describe("aggregateBatch by placement", () => {
       ],
       sparse,
     );
-    // Minutes in their hour's container: one block entry per minute, no views.
+    // Minutes in their UTC day's container: one block entry per minute (minutes since midnight), no views.
     const minutes = payload.blocks.filter((b) => b.suffix.startsWith("s:m:"));
     expect(minutes.map((b) => [b.suffix, b.prefix, b.fieldForm, b.fields])).toEqual([
-      ["s:m:202611201000", "7:", 1, [1]],
-      ["s:m:202611201000", "59:", 1, [2]],
-      ["s:m:202611182300", "0:", 1, [1]],
+      ["s:m:202611200000", "607:", 1, [1]],
+      ["s:m:202611200000", "659:", 1, [2]],
+      ["s:m:202611180000", "1380:", 1, [1]],
     ]);
-    // Hours in their ISO week's container (Monday 2026-11-16): index = hours since its start.
+    // Hours in their month's container (2026-11-01): index = hours since its start.
     const hours = payload.blocks.filter((b) => b.suffix.startsWith("s:h:"));
     expect(hours.map((b) => [b.suffix, b.prefix, b.fieldForm, b.fields])).toEqual([
-      ["s:h:202611160000", "106:", 2, [4 * 1 + 0, 4 * 2 + 3]],
-      ["s:h:202611160000", "71:", 2, [4 * 1 + 0]],
+      ["s:h:202611010000", `${19 * 24 + 10}:`, 2, [4 * 1 + 0, 4 * 2 + 3]],
+      ["s:h:202611010000", `${17 * 24 + 23}:`, 2, [4 * 1 + 0]],
     ]);
     expect(payload.blocks.some((b) => b.suffix.startsWith("b:m:") || b.suffix.startsWith("b:h:"))).toBe(
       false,
@@ -189,17 +189,17 @@ describe("aggregateBatch by placement", () => {
     expect(payload.blocks.filter((b) => b.suffix.startsWith("b:w:"))).toMatchObject([
       { suffix: "b:w:202611160000:k", prefix: "", fieldForm: 1, fields: [1, 2] },
     ]);
-    // A container lives as long as its last block: the minute container one hour past a minute block's life.
-    expect(minutes[0]?.expireAtMs).toBe(Date.parse("2026-11-20T11:00:00Z") + 35 * DAY_MS + DAY_MS);
+    // A container lives as long as its last block: the minute container one day past a minute block's life.
+    expect(minutes[0]?.expireAtMs).toBe(Date.parse("2026-11-21T00:00:00Z") + 35 * DAY_MS + DAY_MS);
   });
 
-  it("places days in their month, weeks and months in their year", () => {
+  it("places days, weeks and months in their year", () => {
     const payload = aggregateBatch([storeRecording("a", "2026-03-31T10:00:00Z")], {
       ...options,
       placement: placed("container", "container", "container", "container", "container"),
     });
     const places = payload.blocks.map((b) => `${b.suffix} ${b.prefix}`);
-    expect(places).toContain("s:d:202603010000 30:");
+    expect(places).toContain("s:d:202601010000 89:");
     expect(places).toContain("s:M:202601010000 2:");
     // The ISO week of 2026-03-30 is the 13th whole week after 2026-01-01 (a Thursday).
     expect(places).toContain(

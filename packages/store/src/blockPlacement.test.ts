@@ -14,23 +14,23 @@ import {
 const at = (iso: string) => Date.parse(iso);
 
 describe("containerOf", () => {
-  it("puts minutes in their hour, hours in their ISO week, days in their month, weeks and months in their year", () => {
+  it("puts minutes in their UTC day, hours in their month, days, weeks and months in their year", () => {
     expect(containerOf("minute", at("2026-11-20T10:59:00Z"))).toMatchObject({
-      startMs: at("2026-11-20T10:00:00Z"),
-      endMs: at("2026-11-20T11:00:00Z"),
-      index: 59,
-      prefix: "59:",
+      startMs: at("2026-11-20T00:00:00Z"),
+      endMs: at("2026-11-21T00:00:00Z"),
+      index: 10 * 60 + 59,
+      prefix: "659:",
     });
-    // Friday 10:00 of the week that starts on Monday 2026-11-16: 4 days and 10 hours in.
+    // The 20th at 10:00: 19 days and 10 hours into November.
     expect(containerOf("hour", at("2026-11-20T10:00:00Z"))).toMatchObject({
-      startMs: at("2026-11-16T00:00:00Z"),
-      endMs: at("2026-11-23T00:00:00Z"),
-      index: 4 * 24 + 10,
+      startMs: at("2026-11-01T00:00:00Z"),
+      endMs: at("2026-12-01T00:00:00Z"),
+      index: 19 * 24 + 10,
     });
     expect(containerOf("day", at("2026-02-28T00:00:00Z"))).toMatchObject({
-      startMs: at("2026-02-01T00:00:00Z"),
-      endMs: at("2026-03-01T00:00:00Z"),
-      index: 27,
+      startMs: at("2026-01-01T00:00:00Z"),
+      endMs: at("2027-01-01T00:00:00Z"),
+      index: 31 + 27,
     });
     expect(containerOf("month", at("2026-12-01T00:00:00Z"))).toMatchObject({
       startMs: at("2026-01-01T00:00:00Z"),
@@ -53,7 +53,7 @@ describe("containerOf", () => {
 });
 
 describe("the layout rule", () => {
-  const { minRecordings, perBlock, perContainer } = LAYOUT_RULE;
+  const { minRecordings, perBlock, perPeriod } = LAYOUT_RULE;
 
   it("moves a tier to keyed blocks once its containers would hold many recordings, to views once its blocks do", () => {
     // 100,000 recordings over 400 days: 250 a day, 10 an hour, 1,750 a week.
@@ -71,7 +71,7 @@ describe("the layout rule", () => {
     expect(placementBy("minute", minRecordings, 400 * DAY_MS, "keyed")).toBe("keyed");
     expect(placementBy("minute", minRecordings - 1, 0, "container")).toBe("container");
     expect(placementBy("minute", perBlock * 100, MINUTE_MS * 100, "container")).toBe("views");
-    expect(perContainer).toBeGreaterThan(perBlock);
+    expect(perPeriod).toBeGreaterThan(perBlock);
   });
 
   it("judges an organization it knows nothing of by one batch: containers while small, as dense as the batch is", () => {
@@ -88,7 +88,7 @@ describe("the layout rule", () => {
 
   it("passes the same rule to the apply script, and reads a stored layout back", () => {
     expect(layoutArguments()).toBe(
-      `${minRecordings} ${perContainer} ${perBlock} m 60000 3600000 h 3600000 604800000 d 86400000 2592000000 w 604800000 31536000000 M 2592000000 31536000000`,
+      `${minRecordings} ${perPeriod} ${perBlock} m 60000 3600000 h 3600000 604800000 d 86400000 2592000000 w 604800000 31536000000 M 2592000000 31536000000`,
     );
     const layout = parseLayout(["01222", null, "1700000000000", null, null, "5"]);
     expect(layout.placement).toEqual({

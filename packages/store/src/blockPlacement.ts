@@ -15,7 +15,7 @@ import {
  * - `container`: blocks keep only their combination cells, and the blocks of one longer period
  *   share one container hash, each field led by the block's index (`<index>:<field>`). In a small
  *   organization a block holds a cell or two, which a key of its own would cost many times over.
- * - `keyed`: once a container would hold more than a few hundred recordings, each block gets one
+ * - `keyed`: once a container would hold more than a few thousand recordings, each block gets one
  *   key of its combination cells, so a read of a short range walks no one else's cells.
  * - `views`: once a block averages enough recordings that walking its combinations to find one
  *   total costs more than keeping the total, each block gets a key per view (the star-tree views).
@@ -44,12 +44,17 @@ const nextYear = (ms: number) => Date.UTC(new Date(ms).getUTCFullYear() + 1, 0, 
 
 /**
  * Periods sized so that a small organization's container collects many blocks (one key instead
- * of one per block) while a read of a short range still walks little besides what it asked for.
+ * of one per block: a key costs Redis more than the cell or two a small organization's block
+ * holds) while a read of a short range still walks little besides what it asked for: a tier
+ * leaves its containers once they would hold about as many recordings as `LAYOUT_RULE` allows
+ * per `RULE_PERIOD_MS`, so a container holds at most a few thousand cells. Minutes are kept in
+ * their UTC day, hours in their month, days in their year: since v7, four to twelve times
+ * longer than the rule's periods (v6 kept minutes by hour, hours by ISO week, days by month).
  */
 const CONTAINERS: Readonly<Record<StoredTier, ContainerRule>> = {
-  minute: { start: (ms) => floorUtc("hour", ms), end: (ms) => ms + HOUR_MS, index: byLength(MINUTE_MS) },
-  hour: { start: (ms) => floorUtc("week", ms), end: (ms) => ms + WEEK_MS, index: byLength(HOUR_MS) },
-  day: { start: (ms) => floorUtc("month", ms), end: (ms) => nextUtc("month", ms), index: byLength(DAY_MS) },
+  minute: { start: (ms) => floorUtc("day", ms), end: (ms) => ms + DAY_MS, index: byLength(MINUTE_MS) },
+  hour: { start: (ms) => floorUtc("month", ms), end: (ms) => nextUtc("month", ms), index: byLength(HOUR_MS) },
+  day: { start: utcYear, end: nextYear, index: byLength(DAY_MS) },
   week: { start: utcYear, end: nextYear, index: byLength(WEEK_MS) },
   month: { start: utcYear, end: nextYear, index: (ms) => new Date(ms).getUTCMonth() },
 };
@@ -82,12 +87,18 @@ export type Placement = (typeof PLACEMENTS)[number];
 /**
  * When a tier's placement moves on (checked by the apply script after each batch, with the
  * arguments of `layoutArguments`), for an organization that has counted at least `minRecordings`:
- * to `keyed` once its recordings average `perContainer` per container period of the tier over the
- * span of its data (first to last `recorded_at`), to `views` once they average `perBlock` per block.
+ * to `keyed` once its recordings average `perPeriod` per period of the tier (RULE_PERIOD_MS: an hour
+ * for minutes, a week for hours, a month for days, a year for weeks and months) over the span of
+ * its data (first to last `recorded_at`), to `views` once they average `perBlock` per block.
  */
-export const LAYOUT_RULE = { minRecordings: 1000, perContainer: 256, perBlock: 32 } as const;
+export const LAYOUT_RULE = { minRecordings: 1000, perPeriod: 256, perBlock: 32 } as const;
 
-/** Nominal block and container lengths for the rule (a month counts as 30 days, a year as 365). */
+/**
+ * Nominal block lengths, and the periods over which the rule counts recordings for `keyed` (a month
+ * counts as 30 days, a year as 365). The rule's periods are not the containers' (CONTAINERS):
+ * they set how dense a tier gets before each block takes a key of its own, which a longer
+ * container need not change.
+ */
 const BLOCK_MS: Readonly<Record<StoredTier, number>> = {
   minute: MINUTE_MS,
   hour: HOUR_MS,
@@ -95,7 +106,7 @@ const BLOCK_MS: Readonly<Record<StoredTier, number>> = {
   week: WEEK_MS,
   month: 30 * DAY_MS,
 };
-const CONTAINER_MS: Readonly<Record<StoredTier, number>> = {
+const RULE_PERIOD_MS: Readonly<Record<StoredTier, number>> = {
   minute: HOUR_MS,
   hour: WEEK_MS,
   day: 30 * DAY_MS,
@@ -119,19 +130,19 @@ export function placementBy(
     recordings * periodMs >= least * Math.max(spanMs, periodMs);
   const reached: Placement = averages(BLOCK_MS[tier], LAYOUT_RULE.perBlock)
     ? "views"
-    : averages(CONTAINER_MS[tier], LAYOUT_RULE.perContainer)
+    : averages(RULE_PERIOD_MS[tier], LAYOUT_RULE.perPeriod)
       ? "keyed"
       : "container";
   return PLACEMENTS.indexOf(reached) > PLACEMENTS.indexOf(current) ? reached : current;
 }
 
-/** The rule as the apply script's argument: the three thresholds, then per tier its code, block ms and container ms. */
+/** The rule as the apply script's argument: the three thresholds, then per tier its code, block ms and period ms. */
 export function layoutArguments(): string {
   return [
     LAYOUT_RULE.minRecordings,
-    LAYOUT_RULE.perContainer,
+    LAYOUT_RULE.perPeriod,
     LAYOUT_RULE.perBlock,
-    ...STORED_TIERS.flatMap((t) => [TIER_CODE[t], BLOCK_MS[t], CONTAINER_MS[t]]),
+    ...STORED_TIERS.flatMap((t) => [TIER_CODE[t], BLOCK_MS[t], RULE_PERIOD_MS[t]]),
   ].join(" ");
 }
 

@@ -6,6 +6,7 @@ export {
   dedupeSets,
 } from "./batchAggregate";
 export { encodeBatch } from "./batchEncoding";
+export { containerOf } from "./blockPlacement";
 export {
   comboIdOf,
   fieldQuarter,

@@ -15,9 +15,11 @@ import { VIEW_CODE, VIEWS, type View } from "./views";
  * hash), so a v4 store is filled by replaying the topic, never from v3 data counted without them;
  * v5 places each tier's blocks by the organization's density (blockPlacement.ts); v6 tags keys by
  * the organization's shard instead of the organization, so one script call counts many small
- * organizations on a cluster too. Each is filled by replaying the topic.
+ * organizations on a cluster too; v7 gives containers longer periods (minutes by day, hours by
+ * month, days by year: blockPlacement.ts), so a small organization holds half as many keys. Each
+ * is filled by replaying the topic.
  */
-export const STORE_VERSION = "v6";
+export const STORE_VERSION = "v7";
 /**
  * How many shards organizations are spread over: enough that a cluster balances them and moves
  * them a slot at a time, few enough that a chunk of a shared topic holds several of each.

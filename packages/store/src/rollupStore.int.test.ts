@@ -305,13 +305,13 @@ describe.each(redisTargets())("on $name", (target) => {
       expect(setExpiry - redisNow).toBeGreaterThan(7 * DAY_MS - 60_000);
       expect(setExpiry - redisNow).toBeLessThanOrEqual(14 * DAY_MS);
       const minuteTtl = await redis.pexpiretime(minuteKey(layout, keyspace, "2026-11-20T10:00:00Z"));
-      // A container lives as long as its last block: its hour's last minute.
-      const lastMinute = layout === "dense" ? "2026-11-20T10:00:00Z" : "2026-11-20T11:00:00Z";
+      // A container lives as long as its last block: its day's last minute.
+      const lastMinute = layout === "dense" ? "2026-11-20T10:00:00Z" : "2026-11-21T00:00:00Z";
       expect(minuteTtl).toBe(Date.parse(lastMinute) + 36 * DAY_MS);
       const dayKey =
         layout === "dense"
           ? keyspace.block(1, "acme", "day", Date.parse("2026-11-20T00:00:00Z"), "total")
-          : keyspace.container(1, "acme", "day", Date.parse("2026-11-01T00:00:00Z"));
+          : keyspace.container(1, "acme", "day", Date.parse("2026-01-01T00:00:00Z"));
       expect(await redis.pttl(dayKey)).toBe(-1);
       expect((await totalOf(reader, "day", "2026-11-20T00:00:00Z")).count).toBe(1);
     });

@@ -88,9 +88,9 @@ describe("hostile input never costs another message its count", () => {
   it("events the apply script refuses are isolated and dead-lettered; the rest of their chunk counts once", async () => {
     const ctx = await isolatedTopics("worker", { partitions: 1 });
     // Keys of the wrong type where one minute block of `acme` goes (its container, which holds its
-    // hour's minutes, and its own keys): every batch touching that hour's minutes fails in the
-    // script, deterministically, as a corrupted key would.
-    const poisonedAt = Date.parse(hoursAgo(3));
+    // UTC day's minutes, and its own keys): every batch touching that day's minutes fails in the
+    // script, deterministically, as a corrupted key would. The valid events are a day or more later.
+    const poisonedAt = Date.parse(hoursAgo(48));
     const minute = floorUtc("minute", poisonedAt);
     const poisonedKeys = keyspaceOf(ctx).blockKeys(1, "acme", "minute", minute);
     for (const key of poisonedKeys) await redis.set(key, "not a hash");

@@ -13,12 +13,12 @@
     KEYS[1] the guard's key (ARGV[3]): the generation's log hash (logPosition.ts) on a single
             Redis, where the partition's checkpoint is checked in the same atomic step; on a
             cluster, where the log lives in another slot, the shard's write counts
-            ("<prefix>:v6:g<generation>:{s<shard>}:writes", a hash: per partition
+            ("<prefix>:v7:g<generation>:{s<shard>}:writes", a hash: per partition
             "<topic>:<partition>", "<count>:<token>", the count of this script's calls that wrote
             the shard for the partition and the token of the last one), which the view's
             checkpoints record as they move
     Per organization i, KEYS[1 + 7(i-1) + k], k =
-      1 base: "<prefix>:v6:g<generation>:{s<shard>}:<org>:". Dedupe and block keys are built
+      1 base: "<prefix>:v7:g<generation>:{s<shard>}:<org>:". Dedupe and block keys are built
         from it, so every key touched shares the shard's hash tag (one Redis Cluster slot).
       2 combos: hash, combination JSON -> combination id
       3 dim:member_email    4 dim:voice_model

@@ -1,5 +1,5 @@
 -- Moves the organization's tiers to the placement the layout rule gives them (src/blockPlacement.ts,
--- passed as "minRecordings perContainer perBlock, then per tier: code blockMs containerMs"), for
+-- passed as "minRecordings perPeriod perBlock, then per tier: code blockMs periodMs"), for
 -- `recordings` counted between `first` and `last` (recorded_at, ms strings). `layout` holds one
 -- digit per tier: 0 container, 1 keyed, 2 views; a placement never moves back. A tier that moves
 -- gets its mark (mark:<code> = `mark`, the latest recorded_at whose cells may be in an earlier
@@ -20,17 +20,17 @@ local function settleLayout(updates, layout, recordings, first, last, rule, mark
     return layout
   end
   local span = tonumber(last) - tonumber(first)
-  local perContainer, perBlock = tonumber(words[2]), tonumber(words[3])
+  local perPeriod, perBlock = tonumber(words[2]), tonumber(words[3])
   local settled, moved = "", false
   local tier = 0
   for i = 4, #words, 3 do
     tier = tier + 1
-    local code, blockMs, containerMs = words[i], tonumber(words[i + 1]), tonumber(words[i + 2])
+    local code, blockMs, periodMs = words[i], tonumber(words[i + 1]), tonumber(words[i + 2])
     local current = tonumber(string.sub(layout, tier, tier)) or 0
     local reached = 0
     if recordings * blockMs >= perBlock * math.max(span, blockMs) then
       reached = 2
-    elseif recordings * containerMs >= perContainer * math.max(span, containerMs) then
+    elseif recordings * periodMs >= perPeriod * math.max(span, periodMs) then
       reached = 1
     end
     if reached > current then
