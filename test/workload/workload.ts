@@ -3,7 +3,7 @@ import { containerOf } from "@vu/store";
 import type { Random } from "../support/random";
 import { type HostileKind, hostileMessages, type PoisonedMinute } from "./hostile";
 import { malformedMessage } from "./malformed";
-import { createTimeDrawer, DAY_MS, formatRecordedAt, HOUR_MS } from "./timeline";
+import { createTimeDrawer, DAY_MS, formatRecordedAt } from "./timeline";
 import { buildVocabularies, emailAsSent, type OrgVocabulary } from "./vocabulary";
 
 /** One Kafka message of the workload, in production order. */

@@ -512,7 +512,9 @@ describe.each(redisTargets())("on $name", (target) => {
     const last = [...caughtUp.calls.values()][0]?.token ?? "";
     const trusting = { ...caughtUp.guard, shards: { ...caughtUp.shards, tokens: () => [last, "ghost"] } };
     const doubting = { ...caughtUp.guard, shards: { ...caughtUp.shards, tokens: () => [last] } };
-    await expect(writer.applyPrepared(1, batch("f", 0, 4), doubting)).rejects.toBeInstanceOf(ShardBehindError);
+    await expect(writer.applyPrepared(1, batch("f", 0, 4), doubting)).rejects.toBeInstanceOf(
+      ShardBehindError,
+    );
     await writer.applyPrepared(1, batch("f", 0, 4), trusting);
     expect(Number.parseInt((await redis.hget(countKey, "recordings:0")) ?? "", 10)).toBe(4);
   });
