@@ -153,17 +153,23 @@ export function createPartitionPositions(options: PartitionPositionsOptions): Pa
     );
   }
 
+  /** Partitions whose first events the topic no longer holds: a replay of them cannot be whole. */
+  const trimmedOf = (offsets: Awaited<ReturnType<typeof topicOffsets>>) =>
+    offsets.filter((p) => Number(p.low) > 0).map((p) => p.partition);
+  const cannotRebuild = (why: string, trimmed: readonly number[]) =>
+    `${why}, and the topic no longer holds its first events (partitions ${trimmed.join(", ")}): ` +
+    "the view cannot be rebuilt whole; see the README's operations section";
+
   /** Opens the first epoch (or one after a loss): replay every partition up to its end now. */
   async function openEpoch(generation: number, record: LogRecord): Promise<void> {
     await options.beforeOpening();
     const offsets = await topicOffsets();
     const expected = await rememberCommitted();
     const targets = replayTargets(offsets);
-    const trimmed = offsets.filter((p) => Number(p.low) > 0).map((p) => p.partition);
+    const trimmed = trimmedOf(offsets);
     const incomplete = expected && trimmed.length > 0;
     const reason = incomplete
-      ? `${LOST}, and the topic no longer holds its first events (partitions ${trimmed.join(", ")}): ` +
-        "the view cannot be rebuilt whole; see the README's operations section"
+      ? cannotRebuild(LOST, trimmed)
       : expected
         ? `${LOST}; replaying the topic`
         : "a new store; replaying the topic";
@@ -206,12 +212,8 @@ export function createPartitionPositions(options: PartitionPositionsOptions): Pa
     await options.beforeOpening();
     const offsets = await topicOffsets();
     await rememberCommitted();
-    const trimmed = offsets.filter((p) => Number(p.low) > 0).map((p) => p.partition);
-    const reason =
-      trimmed.length === 0
-        ? BEHIND(shards)
-        : `${BEHIND(shards)}, but the topic no longer holds its first events (partitions ${trimmed.join(", ")}): ` +
-          "the view cannot be rebuilt whole; see the README's operations section";
+    const trimmed = trimmedOf(offsets);
+    const reason = trimmed.length === 0 ? BEHIND(shards) : cannotRebuild(BEHIND(shards), trimmed);
     const { opened, epoch: now } = await log.open(generation, {
       expected: epoch,
       state: trimmed.length === 0 ? "replaying" : "incomplete",
