@@ -55,6 +55,7 @@ export { type RedisHealth, type RedisHealthOptions, redisHealth, withTimeout } f
 export {
   type BlockSnapshot,
   createRollupReader,
+  DEFAULT_LARGE_READ_FIELDS,
   DEFAULT_SLICE_FIELDS,
   type DimensionsAtStamp,
   type ReadOptions,

@@ -53,10 +53,17 @@ export interface RollupReaderOptions {
    * (slicedRead.ts), so that no request holds Redis for long. Default `DEFAULT_SLICE_FIELDS`.
    */
   sliceFields?: number;
+  /**
+   * Fields past which a read is large: `ReadOptions.beforeLargeRead` is called before it. Default
+   * `DEFAULT_LARGE_READ_FIELDS`.
+   */
+  largeReadFields?: number;
   now?: () => number;
 }
 
-export const DEFAULT_SLICE_FIELDS = 20_000;
+/** Small enough that one slice stays well under Redis' 10 ms budget (bench/ANALYSIS.md, #20). */
+export const DEFAULT_SLICE_FIELDS = 5_000;
+export const DEFAULT_LARGE_READ_FIELDS = 20_000;
 
 /** The state of the store a read belongs to: a generation, in one epoch of it that is live. */
 export interface ReadView {
@@ -158,9 +165,9 @@ export interface ReadOptions {
    */
   combosMatching?: (values: DimensionValues) => boolean;
   /**
-   * Called before a read of more fields than one MULTI takes (`sliceFields`), with their number,
-   * from the keys' sizes: the caller may queue a large read behind others, or refuse it by throwing
-   * (nothing has been read then). Reads within one MULTI never call it.
+   * Called before a read of more fields than `largeReadFields`, with their number, from the keys'
+   * sizes: the caller may queue a large read behind others, or refuse it by throwing (nothing has
+   * been read then). Smaller reads never call it, whether or not they go in slices.
    */
   beforeLargeRead?: (fields: number) => Promise<void>;
 }
@@ -252,6 +259,7 @@ export function createRollupReader(options: RollupReaderOptions): RollupReader {
   const layoutHints = new Map<string, ReadonlyArray<string | null>>();
   const log = createLogPosition({ redis, keyspace });
   const sliceFields = options.sliceFields ?? DEFAULT_SLICE_FIELDS;
+  const largeReadFields = options.largeReadFields ?? DEFAULT_LARGE_READ_FIELDS;
   // Recordings each organization had at its last read: no key holds more fields than that, so a
   // read of k keys of an organization of n recordings reads at most k × n (slicedRead.ts).
   const recordingHints = new Map<string, { n: number; at: number }>();
@@ -351,6 +359,7 @@ export function createRollupReader(options: RollupReaderOptions): RollupReader {
       },
       exec: (multi) => execute(multi, org),
       budget: sliceFields,
+      largeAt: largeReadFields,
       ...(options.beforeLargeRead && { beforeLargeRead: options.beforeLargeRead }),
       atMost:
         hint !== undefined && now() - hint.at <= EXTENT_HINT_MS ? named + hint.n * reads.length : undefined,

@@ -98,6 +98,38 @@ describe.each(redisTargets())("reads in slices on $name", (target) => {
     expect(slices).toBe(0);
   });
 
+  it("slices a read under the large bound without asking, and asks only past it", async () => {
+    const { large, small, stamp } = await seeded();
+    const asked: number[] = [];
+    let slices = 0;
+    const options = {
+      stamp: { key: stamp, field: "stamp" },
+      addTail: (multi: ReturnType<RedisClient["multi"]>) => multi.hget(stamp, "stamp"),
+      exec,
+      budget: 100,
+      beforeLargeRead: async (fields: number) => {
+        asked.push(fields);
+      },
+      afterSlice: async () => {
+        slices++;
+      },
+    };
+    const sliced = await readConsistently(redis, [{ key: small }, { key: large }], {
+      ...options,
+      largeAt: 1_000,
+    });
+    expect(asked).toEqual([]);
+    expect(sliced.calls).toBeGreaterThan(600 / 100);
+    expect(slices).toBe(sliced.calls);
+    expect(asMap(sliced.replies[1] as KeyReply).size).toBe(600);
+    await readConsistently(redis, [{ key: large }], { ...options, largeAt: 500 });
+    expect(asked).toEqual([600]);
+    // A bound under the budget: asked, then read in one MULTI all the same.
+    const whole = await readConsistently(redis, [{ key: small }], { ...options, budget: 10_000, largeAt: 1 });
+    expect(asked).toEqual([600, 2]);
+    expect(whole.calls).toBe(1);
+  });
+
   it("starts again when a write lands between slices, and answers the state after it", async () => {
     const { large, small, stamp } = await seeded();
     let writes = 0;

@@ -32,6 +32,13 @@ export interface ConsistentReadOptions {
   /** Fields one MULTI may read. */
   budget: number;
   /**
+   * Fields past which a read is large (`beforeLargeRead`); default the budget. Apart from it
+   * because what makes Redis wait (one MULTI's size) and what makes the caller wait (a whole
+   * read's summing) are different costs: small slices keep Redis' longest command short without
+   * sending more reads to the large-read queue.
+   */
+  largeAt?: number;
+  /**
    * What the caller knows of the fields there are to read, at most: at or under the budget, one
    * MULTI reads everything at once, without asking the keys' sizes first.
    */
@@ -39,8 +46,8 @@ export interface ConsistentReadOptions {
   /** How many sliced reads may see the stamp move before one MULTI reads everything. */
   attempts?: number;
   /**
-   * Called with the number of fields once their sizes show more than one MULTI's budget, before
-   * anything is read: the caller may hold a large read back (queue it, or refuse it by throwing).
+   * Called with the number of fields once their sizes show more than `largeAt`, before anything is
+   * read: the caller may hold a large read back (queue it, or refuse it by throwing).
    */
   beforeLargeRead?: (fields: number) => Promise<void>;
   /** Called after each slice (tests use it to land a write between slices). */
@@ -110,11 +117,14 @@ export async function readConsistently(
   options: ConsistentReadOptions,
 ): Promise<ConsistentRead> {
   const { budget, attempts = 3 } = options;
-  if (options.atMost !== undefined && options.atMost <= budget) return atOnce(redis, reads, options);
+  const largeAt = options.largeAt ?? budget;
+  if (options.atMost !== undefined && options.atMost <= Math.min(budget, largeAt)) {
+    return atOnce(redis, reads, options);
+  }
   const sizes = spread(reads, await keySizes(redis, reads, options));
   const total = reads.reduce((n, r, i) => n + (r.fields?.length ?? sizes[i] ?? 0), 0);
+  if (total > largeAt) await options.beforeLargeRead?.(total);
   if (total <= budget) return atOnce(redis, reads, options);
-  await options.beforeLargeRead?.(total);
   const slices = planSlices(reads, sizes, budget);
   for (let attempt = 0; attempt < attempts; attempt++) {
     const read = await inSlices(redis, reads, slices, options);

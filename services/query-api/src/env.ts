@@ -8,7 +8,7 @@ import {
   redisEnvShape,
   retentionEnvShape,
 } from "@vu/service-runtime";
-import { DEFAULT_SLICE_FIELDS } from "@vu/store";
+import { DEFAULT_LARGE_READ_FIELDS, DEFAULT_SLICE_FIELDS } from "@vu/store";
 import { z } from "zod";
 import { trustProxyEnv } from "./http/trustProxy";
 
@@ -46,7 +46,7 @@ export const apiEnvSchema = z
     ORG_QUERY_QUEUE: envInt(16, { min: 0 }),
     ORG_QUERY_WAIT_MS: envInt(2_000, { min: 0, max: 60_000 }),
     /**
-     * Reads larger than READ_SLICE_FIELDS computed at once in one API process, whatever the
+     * Reads larger than LARGE_READ_FIELDS computed at once in one API process, whatever the
      * organization; more wait, up to LARGE_READ_QUEUE of them for LARGE_READ_WAIT_MS, and the rest
      * get 503 with Retry-After (services/query-api/src/query/largeReads.ts).
      */
@@ -58,6 +58,8 @@ export const apiEnvSchema = z
      * organization's write stamp (packages/store/src/slicedRead.ts), so no request holds Redis long.
      */
     READ_SLICE_FIELDS: envInt(DEFAULT_SLICE_FIELDS, { min: 100 }),
+    /** Fields past which a read is large: the large-read process makes it, in LARGE_READ_* turns. */
+    LARGE_READ_FIELDS: envInt(DEFAULT_LARGE_READ_FIELDS, { min: 100 }),
     /** Token lookups are cached this long: a revoked token is refused within it (≤ 5 s). */
     TOKEN_CACHE_MS: envInt(2_000, { max: 5_000 }),
     LOG_LEVEL: envLogLevel,

@@ -51,7 +51,12 @@ async function serve(env: ApiEnv, role: ProcessRole | undefined): Promise<void> 
     metrics,
     redis,
     keyspace,
-    reader: createRollupReader({ redis, keyspace, sliceFields: env.READ_SLICE_FIELDS }),
+    reader: createRollupReader({
+      redis,
+      keyspace,
+      sliceFields: env.READ_SLICE_FIELDS,
+      largeReadFields: env.LARGE_READ_FIELDS,
+    }),
     tokens: createTokenStore({ redis, keyspace }),
     logger,
     config: {

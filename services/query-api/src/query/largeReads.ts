@@ -2,8 +2,8 @@ import { createBoundedLane, type LaneLimits, retryAfterSeconds } from "./bounded
 
 /**
  * A bound on large reads across all organizations in this process (docs/contract.md §8): a read
- * whose fields, by the keys' sizes, exceed what one MULTI takes (READ_SLICE_FIELDS) holds Redis and
- * this process' thread far longer than an ordinary question, so at most `concurrent` run at once,
+ * whose fields, by the keys' sizes, exceed LARGE_READ_FIELDS holds Redis (in slices) and this
+ * process' thread far longer than an ordinary question, so at most `concurrent` run at once,
  * `queued` more wait up to `waitMs`, and the rest are refused with `LargeReadsBusyError` (the HTTP
  * layer answers 503 with `Retry-After`). Ordinary reads never pass through it, so a small
  * organization's question never waits behind a large one of any organization. The slot is held

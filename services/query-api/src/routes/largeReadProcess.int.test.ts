@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { LARGE_READ_VIA } from "../http/largeReadForwarding";
 
 // With several API processes, the ones that take connections hand every question that would make a
-// large read (more fields than READ_SLICE_FIELDS, here 100) to the large-read process over a Unix
+// large read (more fields than LARGE_READ_FIELDS, here 100) to the large-read process over a Unix
 // socket (apiProcesses.ts), and pass its answer on as it is. Here the two parts run in this test's
 // process as apiProcesses.ts gives them out, beside one API that answers everything itself.
 const now = Date.parse("2026-11-22T12:00:00Z");

@@ -2,7 +2,7 @@ import { recording } from "@vu/testkit";
 import { type ApiServer, heldInFlight, startApiServer } from "@vu/testkit/api";
 import { afterAll, beforeAll, expect, it } from "vitest";
 
-// Reads larger than one MULTI (READ_SLICE_FIELDS, here 100 fields) are bounded across all
+// Large reads (more than LARGE_READ_FIELDS, here 100 fields) are bounded across all
 // organizations (LARGE_READ_*): past the bound a large question gets 503 with Retry-After, while
 // an ordinary one of any organization is answered at once. The first large read is held in flight
 // by the test once it was let through, so what is asserted is order and completion, never timings.
