@@ -22,16 +22,21 @@ export async function startApi(options: {
   prefix: string;
   /** `--cpu-prof` into bench/out/prof, written when the API exits. */
   profile: boolean;
+  /** API processes (`API_PROCESSES`); default the API's own (one per core). */
+  processes?: number;
+  /** Told apart from the run's main API in the log file's name. */
+  name?: string;
 }): Promise<RunningApi> {
   const port = await freePort();
   const api = startChild({
-    name: `query-api-${options.runId}`,
+    name: options.name ?? `query-api-${options.runId}`,
     script: "services/query-api/src/main.ts",
     env: {
       PORT: String(port),
       REDIS_URL: options.redisUrl,
       REDIS_PREFIX: options.prefix,
       RATE_LIMIT_PER_MINUTE: "1000000000",
+      ...(options.processes === undefined ? {} : { API_PROCESSES: String(options.processes) }),
     },
     nodeArgs: options.profile ? ["--cpu-prof", "--cpu-prof-dir", join(OUT_DIR, "prof")] : [],
   });

@@ -108,10 +108,14 @@ per query and case), so neither includes queueing; the query table above has the
 ${"`--connections`"} clients, as PostgreSQL is run. **NO** marks an answer that differs from the API's.`;
 }
 
-const loadGeneratorNote = (generator: "wrk" | "autocannon") =>
-  generator === "wrk"
+const COMPRESSED_NOTE =
+  " It asks for compressed answers (`Accept-Encoding: gzip, deflate, br`, as a browser does); the answer column is one answer's size as sent, with its coding.";
+
+const loadGeneratorNote = (generator: "wrk" | "autocannon", compressed: boolean) =>
+  (generator === "wrk"
     ? "The load generator is wrk (Debian's package), one thread in a process of its own, on the same two cores as the API: its cores are in the last column."
-    : "The load generator (autocannon; install `wrk` for a lighter one) runs in the bench's process on the same cores as the API: a target where it uses a full core and the API does not is measuring the client.";
+    : "The load generator (autocannon; install `wrk` for a lighter one) runs in the bench's process on the same cores as the API: a target where it uses a full core and the API does not is measuring the client.") +
+  (compressed ? COMPRESSED_NOTE : "");
 
 export function throughputSection(r: BenchResults): string {
   return r.sizes
@@ -126,14 +130,48 @@ export function throughputSection(r: BenchResults): string {
             `${f(t.p50, 1)} ms`,
             `${f(t.p99, 1)} ms`,
             f(t.errors),
-            t.responseBytes === undefined ? "–" : `${f(t.responseBytes / 1024, 1)} KiB`,
+            t.responseBytes === undefined
+              ? "–"
+              : `${f(t.responseBytes / 1024, 1)} KiB${t.contentEncoding === undefined ? "" : ` (${t.contentEncoding})`}`,
             t.cores === undefined
               ? "–"
               : `${f(t.cores.api, 2)} / ${f(t.cores.redis, 2)} / ${f(t.cores.loadGenerator, 2)}`,
           ]),
-        )}\n\n${loadGeneratorNote(s.throughput[0]?.loadGenerator ?? "autocannon")}`,
+        )}\n\n${loadGeneratorNote(
+          s.throughput[0]?.loadGenerator ?? "autocannon",
+          s.throughput.some((t) => t.contentEncoding !== undefined),
+        )}${oneProcessTable(s)}`,
     )
     .join("\n\n");
+}
+
+/**
+ * Threads or processes (#20): the run's cached targets on one API process beside the cluster. A
+ * pool of worker threads leaves everything a kept answer costs on the one request thread, so the
+ * one-process rate bounds what that design serves.
+ */
+function oneProcessTable(s: SizeResult): string {
+  const one = s.throughputOneProcess;
+  if (one === undefined || one.length === 0) return "";
+  const rows = one.map((t) => {
+    const all = s.throughput.find((u) => u.id === t.id);
+    return [
+      t.id === "dimensions" ? "/stats/dimensions" : `(${t.id})`,
+      `${f(t.requestsPerSecond)} req/s, p99 ${f(t.p99, 1)} ms, API ${f(t.cores?.api ?? 0, 2)} cores`,
+      all === undefined
+        ? "–"
+        : `${f(all.requestsPerSecond)} req/s, p99 ${f(all.p99, 1)} ms, API ${f(all.cores?.api ?? 0, 2)} cores`,
+      all === undefined ? "–" : times(all.requestsPerSecond / t.requestsPerSecond),
+    ];
+  });
+  return `\n\n**One request thread or every core.** The same targets against a second API on the same data
+with \`API_PROCESSES=1\`. A pool of worker threads (the other way to use every core) takes planning,
+reading and summing off the request thread, but what a kept answer costs (HTTP, the token, the
+rate limit, sending) stays on it: the one-process rate is the most such a design serves kept
+answers at, against the cluster of processes the API runs by default.\n\n${table(
+    ["Target", "one process", "every core (default)", "every core ÷ one"],
+    rows,
+  )}`;
 }
 
 function apiProfileTable(s: SizeResult): string {

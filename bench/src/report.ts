@@ -309,8 +309,8 @@ ${r.sizes.map((s) => engineSection(s)).join("\n\n")}
 ${r.throughputConnections} connections (wrk when installed, else autocannon) for ${r.throughputDurationS} s per target, one after
 another (each starts once the API has answered its backlog). The per-token rate limit is raised
 for the bench (\`RATE_LIMIT_PER_MINUTE=1000000000\`): the limiter's Redis call stays in every
-request, but nothing is refused with 429. Each target repeats one URL without a header, so the
-queries are the cached case: answered from the result cache. Single-org data sets only.
+request, but nothing is refused with 429. Each target repeats one URL without \`Cache-Control\`, so
+the queries are the cached case: answered from the result cache. Single-org data sets only.
 
 ${throughputSection(r)}
 

@@ -55,6 +55,11 @@ export interface SizeResult {
   engines: EngineResult[];
   /** The 200-connection run; the single set only (empty for the multi-tenant set). */
   throughput: ThroughputResult[];
+  /**
+   * The same run's cached target (b) and `/stats/dimensions` against one API process
+   * (`API_PROCESSES=1`): what a design with one request thread serves (absent in older results).
+   */
+  throughputOneProcess?: ThroughputResult[];
   /** The multi-tenant set only: its smallest organization beside a heavy organization's questions (#20). */
   noisyNeighbour?: NoisyNeighbourResult;
   /** 1-minute load average at phase ends: above the core count, other work competed for the CPU. */

@@ -144,16 +144,21 @@ export async function runSize(
       metricsUrl: ingest.metricsUrl,
     });
 
+    const throughputToken = await api.tokenFor(dataset.queried[0]?.profile.organizationId ?? "");
     const throughput =
       dataset.shape === "single"
-        ? await singleThroughput(dashboard, {
+        ? await singleThroughput(dashboard, ["b", "f"], {
             options,
             baseUrl: api.baseUrl,
-            token: await api.tokenFor(dataset.queried[0]?.profile.organizationId ?? ""),
+            token: throughputToken,
             apiPid: api.api.pid,
             redisPid: await redisPid(redis),
           })
         : [];
+    const throughputOneProcess =
+      dataset.shape === "single"
+        ? await oneProcessThroughput(dashboard, { options, runId, redis, prefix, token: throughputToken })
+        : undefined;
 
     const engines = options.skipEngines
       ? []
@@ -224,6 +229,7 @@ export async function runSize(
       queries,
       engines,
       throughput,
+      ...(throughputOneProcess ? { throughputOneProcess } : {}),
       ...(noisyNeighbour ? { noisyNeighbour } : {}),
       loadAverage: load,
       ...(apiProfile ? { apiProfile: summarizeProfile(apiProfile) } : {}),
@@ -278,11 +284,12 @@ async function noisyNeighbourOf(
  */
 function singleThroughput(
   dashboard: readonly DashboardQuery[],
+  ids: readonly string[],
   input: { options: BenchOptions; baseUrl: string; token: string; apiPid: number; redisPid: number },
 ) {
   const { options } = input;
   log(`  throughput: ${options.throughputConnections} connections, ${options.throughputDurationS} s each`);
-  return benchThroughput(dashboard, ["b", "f"], {
+  return benchThroughput(dashboard, ids, {
     baseUrl: input.baseUrl,
     token: input.token,
     apiPid: input.apiPid,
@@ -290,4 +297,38 @@ function singleThroughput(
     connections: options.throughputConnections,
     durationS: options.throughputDurationS,
   });
+}
+
+/**
+ * Issue #20 asks whether a pool of worker threads or a cluster of processes should put the API on
+ * every core. A pool takes planning, reading and summing off the request thread, but everything a
+ * kept answer costs (HTTP, the token, the rate limit, sending) stays on that one thread; so one API
+ * process on the same cached target bounds what such a design serves, beside the run's cluster.
+ */
+async function oneProcessThroughput(
+  dashboard: readonly DashboardQuery[],
+  input: { options: BenchOptions; runId: string; redis: RedisClient; prefix: string; token: string },
+) {
+  const { options, runId, redis, prefix } = input;
+  const one = await startApi({
+    runId,
+    redis,
+    redisUrl: options.redisUrl,
+    prefix,
+    profile: false,
+    processes: 1,
+    name: `query-api-one-process-${runId}`,
+  });
+  try {
+    log("  throughput on one API process (API_PROCESSES=1):");
+    return await singleThroughput(dashboard, ["b"], {
+      options,
+      baseUrl: one.baseUrl,
+      token: input.token,
+      apiPid: one.api.pid,
+      redisPid: await redisPid(redis),
+    });
+  } finally {
+    await one.api.stop();
+  }
 }

@@ -1,3 +1,4 @@
+import { get as httpGet } from "node:http";
 import type { DashboardQuery } from "./dashboardQueries";
 import { fmt, log } from "./log";
 import { measureCpu } from "./processCpu";
@@ -20,8 +21,10 @@ export interface ThroughputResult {
   cores?: { api: number; redis: number; loadGenerator: number };
   /** wrk in a process of its own when installed, else autocannon in the bench's (absent: autocannon). */
   loadGenerator?: "wrk" | "autocannon";
-  /** Bytes of one answer. */
+  /** Bytes of one answer as sent (compressed when `contentEncoding` is set). */
   responseBytes?: number;
+  /** The answer's `Content-Encoding` (absent: sent as it is, or an older result). */
+  contentEncoding?: string;
 }
 
 export interface ThroughputOptions {
@@ -36,10 +39,32 @@ export interface ThroughputOptions {
 /** The fixed-cost reference: authentication, the rate limit and one small read. */
 export const DIMENSIONS_PATH = "/api/v1/stats/dimensions";
 
-/** The size of one answer, as the load generator will read it. */
-async function answerBytes(url: string, token: string): Promise<number> {
-  const res = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
-  return (await res.arrayBuffer()).byteLength;
+/**
+ * What the load generator asks for, as a browser or a BI client does: compressed answers (the API
+ * keeps each kept page's encodings, http/encodedBodies.ts).
+ */
+export const THROUGHPUT_HEADERS = { "accept-encoding": "gzip, deflate, br" };
+
+/** One answer's size on the wire and its coding, as the load generator will read it. */
+function answerOnWire(url: string, token: string): Promise<{ bytes: number; encoding?: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpGet(
+      url,
+      { headers: { ...THROUGHPUT_HEADERS, authorization: `Bearer ${token}` } },
+      (res) => {
+        let bytes = 0;
+        res.on("data", (chunk: Buffer) => {
+          bytes += chunk.length;
+        });
+        res.on("end", () => {
+          const encoding = res.headers["content-encoding"];
+          resolve({ bytes, ...(encoding === undefined ? {} : { encoding }) });
+        });
+        res.on("error", reject);
+      },
+    );
+    req.on("error", reject);
+  });
 }
 
 /**
@@ -78,12 +103,12 @@ export async function benchThroughput(
   const useWrk = wrkInstalled();
   for (const { id, path } of targets) {
     await waitUntilIdle(options.baseUrl);
-    const responseBytes = await answerBytes(options.baseUrl + path, options.token);
+    const answer = await answerOnWire(options.baseUrl + path, options.token);
     const cpu = measureCpu({ api: options.apiPid, redis: options.redisPid, loadGenerator: process.pid });
     const url = options.baseUrl + path;
     const run = useWrk
-      ? await runWrk(url, options.token, options.connections, options.durationS)
-      : await runAutocannon(url, options.token, options.connections, options.durationS);
+      ? await runWrk(url, options.token, options.connections, options.durationS, THROUGHPUT_HEADERS)
+      : await runAutocannon(url, options.token, options.connections, options.durationS, THROUGHPUT_HEADERS);
     const window = cpu.end();
     const cores = {
       api: window.cores.api ?? 0,
@@ -100,13 +125,14 @@ export async function benchThroughput(
       errors: "errors" in run ? run.errors : run.non2xx,
       cores,
       loadGenerator: useWrk ? ("wrk" as const) : ("autocannon" as const),
-      responseBytes,
+      responseBytes: answer.bytes,
+      ...(answer.encoding === undefined ? {} : { contentEncoding: answer.encoding }),
     };
     log(
       `  throughput (${id}) ${options.connections} connections: ${fmt(result.requestsPerSecond)} req/s, ` +
         `p50 ${fmt(result.p50, 1)} ms, p99 ${fmt(result.p99, 1)} ms, ${fmt(result.errors)} errors; ` +
         `cores: API ${fmt(cores.api, 2)}, Redis ${fmt(cores.redis, 2)}, load generator ${fmt(cores.loadGenerator, 2)}; ` +
-        `${fmt(responseBytes / 1024, 1)} KiB per answer`,
+        `${fmt(answer.bytes / 1024, 1)} KiB per answer (${answer.encoding ?? "identity"})`,
     );
     results.push(result);
   }

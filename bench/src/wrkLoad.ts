@@ -22,10 +22,19 @@ export function wrkInstalled(): boolean {
 }
 
 /** Runs wrk closed-loop: `connections` at once on one thread, keep-alive, for `durationS`. */
-export function runWrk(url: string, token: string, connections: number, durationS: number): Promise<WrkRun> {
+export function runWrk(
+  url: string,
+  token: string,
+  connections: number,
+  durationS: number,
+  headers: Record<string, string> = {},
+): Promise<WrkRun> {
   return new Promise((resolve, reject) => {
     const args = ["-t1", `-c${connections}`, `-d${durationS}s`, "--latency", "--timeout", "10s"];
-    const child = spawn("wrk", [...args, "-H", `Authorization: Bearer ${token}`, url]);
+    const headerArgs = Object.entries({ ...headers, authorization: `Bearer ${token}` }).flatMap(
+      ([name, value]) => ["-H", `${name}: ${value}`],
+    );
+    const child = spawn("wrk", [...args, ...headerArgs, url]);
     let output = "";
     let cpuSeconds = 0;
     // /proc forgets a process once it has exited: its CPU is sampled while it runs.
