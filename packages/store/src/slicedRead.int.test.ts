@@ -132,20 +132,24 @@ describe.each(redisTargets())("reads in slices on $name", (target) => {
 
   it("starts again when a write lands between slices, and answers the state after it", async () => {
     const { large, small, stamp } = await seeded();
-    let writes = 0;
-    const read = await readConsistently(redis, [{ key: large }, { key: small }], {
-      stamp: { key: stamp, field: "stamp" },
-      addTail: () => undefined,
-      exec,
-      budget: 100,
+    const reads = [{ key: large }, { key: small }];
+    const options = { stamp: { key: stamp, field: "stamp" }, addTail: () => undefined, exec, budget: 100 };
+    const quiet = await readConsistently(redis, reads, options);
+    let slices = 0;
+    const read = await readConsistently(redis, reads, {
+      ...options,
       // One batch lands after the first slice of the first try: its cells and its stamp together.
       afterSlice: async () => {
-        if (writes++ > 0) return;
+        if (slices++ > 0) return;
         await redis.multi().hset(small, "c", "3").hset(large, "f0", "new").hset(stamp, "stamp", "2@0").exec();
       },
     });
     expect(asMap(read.replies[1] as KeyReply).get("c")).toBe("3");
     expect(asMap(read.replies[0] as KeyReply).get("f0")).toBe("new");
+    // The first try ended at the slice that saw the new stamp; the second read everything.
+    expect(quiet.calls).toBeGreaterThan(2);
+    expect(read.calls).toBe(quiet.calls);
+    expect(slices).toBe(2 + quiet.calls);
   });
 
   it("falls back to one MULTI when the stamp keeps moving", async () => {

@@ -178,17 +178,23 @@ async function atOnce(
   };
 }
 
-/** One sliced read, or undefined when the stamp moved between its slices. */
+/** A slice saw another stamp than the ones before it: the try is over (see `inSlices`). */
+class StampMoved extends Error {}
+
+/**
+ * One sliced read, or undefined when the stamp moved between its slices. A try ends at the first
+ * slice that sees the stamp move: the slices after it could not make it one state, and the next
+ * try starts just after a batch landed, when the next one is furthest away.
+ */
 async function inSlices(
   redis: RedisClient,
   reads: readonly KeyRead[],
   slices: readonly SlicePart[][],
   options: ConsistentReadOptions,
 ): Promise<ConsistentRead | undefined> {
-  const replies: KeyReply[] = reads.map(() => []);
   const stamps = new Set<string>();
   let calls = 0;
-  const slice = async (fill: (multi: Multi) => void, withTail: boolean): Promise<unknown[]> => {
+  const slice: Slice = async (fill: (multi: Multi) => void, withTail: boolean): Promise<unknown[]> => {
     const multi = redis.multi();
     fill(multi);
     if (withTail) options.addTail(multi);
@@ -197,13 +203,33 @@ async function inSlices(
     stamps.add(String(result.pop()));
     calls++;
     await options.afterSlice?.();
+    if (stamps.size > 1) throw new StampMoved();
     return result;
   };
+  try {
+    return { ...(await readSlices(reads, slices, slice, options.budget)), calls };
+  } catch (error) {
+    if (error instanceof StampMoved) return undefined;
+    throw error;
+  }
+}
+
+/** One MULTI of a try, with the stamp (checked by the caller's function). */
+type Slice = (fill: (multi: Multi) => void, withTail: boolean) => Promise<unknown[]>;
+
+/** The slices of one try, in order. */
+async function readSlices(
+  reads: readonly KeyRead[],
+  slices: readonly SlicePart[][],
+  slice: Slice,
+  budget: number,
+): Promise<Omit<ConsistentRead, "calls">> {
+  const replies: KeyReply[] = reads.map(() => []);
   const lastIsScan = slices.at(-1)?.some((part) => "scan" in part) ?? true;
   for (const [s, parts] of slices.entries()) {
     const [first] = parts;
     if (first !== undefined && "scan" in first) {
-      replies[first.read] = await scanned(reads[first.read] as KeyRead, options.budget, slice);
+      replies[first.read] = await scanned(reads[first.read] as KeyRead, budget, slice);
       continue;
     }
     const withTail = !lastIsScan && s === slices.length - 1;
@@ -218,18 +244,13 @@ async function inSlices(
       const into = replies[part.read] as KeyReply;
       for (const value of result[j] as KeyReply) into.push(value);
     });
-    if (withTail) return stamps.size === 1 ? { replies, tail: result.slice(parts.length), calls } : undefined;
+    if (withTail) return { replies, tail: result.slice(parts.length) };
   }
-  const tail = await slice(() => undefined, true);
-  return stamps.size === 1 ? { replies, tail, calls } : undefined;
+  return { replies, tail: await slice(() => undefined, true) };
 }
 
 /** Every field of a key larger than the budget, by HSCAN pages (a field met twice counts once). */
-async function scanned(
-  read: KeyRead,
-  budget: number,
-  slice: (fill: (multi: Multi) => void, withTail: boolean) => Promise<unknown[]>,
-): Promise<KeyReply> {
+async function scanned(read: KeyRead, budget: number, slice: Slice): Promise<KeyReply> {
   const fields = new Map<string, [Buffer, Buffer]>();
   let cursor = "0";
   do {
