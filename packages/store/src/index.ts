@@ -78,7 +78,13 @@ export {
   type UnsettledBatch,
 } from "./rollupWriter";
 export { registerScripts } from "./scripts";
-export { CheckpointMovedError, ShardBehindError, StoreError, ViewMovedError } from "./storeError";
+export {
+  CheckpointMovedError,
+  ReadKeptMovingError,
+  ShardBehindError,
+  StoreError,
+  ViewMovedError,
+} from "./storeError";
 export {
   addPacked,
   emptySums,

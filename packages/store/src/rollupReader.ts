@@ -63,6 +63,7 @@ export interface RollupReaderOptions {
 
 /** Small enough that one slice stays well under Redis' 10 ms budget (bench/ANALYSIS.md, #20). */
 export const DEFAULT_SLICE_FIELDS = 5_000;
+/** The bound large reads had when it was also the slice size: the same reads go to the large-read lane. */
 export const DEFAULT_LARGE_READ_FIELDS = 20_000;
 
 /** The state of the store a read belongs to: a generation, in one epoch of it that is live. */
@@ -106,8 +107,9 @@ export interface RollupReader {
    */
   confirm(view: ReadView): Promise<void>;
   /**
-   * One view of every requested block of one organization, read atomically (one MULTI) together
-   * with the combination table's size; plus a round trip when the table grew.
+   * One view of every requested block of one organization, read as one state of the store (one
+   * MULTI, or slices that saw the same write stamp) together with the combination table's size;
+   * plus a round trip when the table grew.
    */
   readBlocks(
     generation: number,
@@ -326,8 +328,8 @@ export function createRollupReader(options: RollupReaderOptions): RollupReader {
   }
 
   /**
-   * Every block, in one MULTI so that all of them and the combination table's size are one state of
-   * the store (docs/contract.md §2: a batch is wholly in an answer or not at all, and a cover that subtracts
+   * Every block, in one MULTI or in slices that saw one write stamp (slicedRead.ts), so that all of
+   * them and the combination table's size are one state of the store (docs/contract.md §2: a batch is wholly in an answer or not at all, and a cover that subtracts
    * blocks must not see half of one): every place the plan says may hold a block's cells. With
    * `fields`, coarse-tier block keys return only those fields (see SELECTIVE_TIERS). The table's
    * size comes last, so it counts every combination any cell read can hold. The extent's layout

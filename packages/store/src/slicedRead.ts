@@ -1,4 +1,5 @@
 import type { RedisClient } from "./redisClient";
+import { ReadKeptMovingError } from "./storeError";
 
 /**
  * One state of many keys without holding Redis for long. A MULTI is atomic because Redis runs it
@@ -7,8 +8,9 @@ import type { RedisClient } from "./redisClient";
  * more fields than a budget goes in slices (MULTIs of at most the budget, HSCAN pages for a key
  * larger than it), each with the organization's write stamp. The apply script moves the stamp with
  * every batch it counts, atomically with the cells; when every slice saw the same stamp, no batch
- * landed between them and the slices are one state. Otherwise the read starts again, and after a
- * few tries it takes one MULTI, as a small read does: exact first, then gentle.
+ * landed between them and the slices are one state. Otherwise the read starts again; after a few
+ * tries one that is not large (`largeAt`) takes one MULTI, as a small read does, and a large one
+ * is refused (`ReadKeptMovingError`): exact always, and never one long MULTI.
  */
 
 /** One key's read: every field (HGETALL) or the ones named (HMGET). */
@@ -39,11 +41,14 @@ export interface ConsistentReadOptions {
    */
   largeAt?: number;
   /**
-   * What the caller knows of the fields there are to read, at most: at or under the budget, one
-   * MULTI reads everything at once, without asking the keys' sizes first.
+   * What the caller knows of the fields there are to read, at most: at or under both the budget
+   * and `largeAt`, one MULTI reads everything at once, without asking the keys' sizes first.
    */
   atMost?: number;
-  /** How many sliced reads may see the stamp move before one MULTI reads everything. */
+  /**
+   * How many sliced reads may see the stamp move before one MULTI reads everything (or, past
+   * `largeAt`, the read is refused).
+   */
   attempts?: number;
   /**
    * Called with the number of fields once their sizes show more than `largeAt`, before anything is
@@ -57,7 +62,10 @@ export interface ConsistentReadOptions {
 export interface ConsistentRead {
   replies: KeyReply[];
   tail: unknown[];
-  /** MULTIs and HSCAN pages it took (1: one atomic read). */
+  /**
+   * MULTIs and HSCAN pages of the try that answered (1: one atomic read), without the round trip
+   * that asked the keys' sizes or tries abandoned when the stamp moved.
+   */
   calls: number;
 }
 
@@ -130,6 +138,7 @@ export async function readConsistently(
     const read = await inSlices(redis, reads, slices, options);
     if (read !== undefined) return read;
   }
+  if (total > largeAt) throw new ReadKeptMovingError(total, attempts);
   return atOnce(redis, reads, options);
 }
 
@@ -214,7 +223,7 @@ async function inSlices(
   }
 }
 
-/** One MULTI of a try, with the stamp (checked by the caller's function). */
+/** One MULTI of a try, with the stamp: throws StampMoved when it differs from the try's first. */
 type Slice = (fill: (multi: Multi) => void, withTail: boolean) => Promise<unknown[]>;
 
 /** The slices of one try, in order. */

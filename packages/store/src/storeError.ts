@@ -58,3 +58,21 @@ export class ShardBehindError extends ViewMovedError {
     this.name = "ShardBehindError";
   }
 }
+
+/**
+ * A large read whose slices never saw one state: the organization's batches kept landing between
+ * them, try after try. One MULTI would make it one state, but a read this large would hold Redis,
+ * and every other organization and ingest with it, for as long as it takes; so it is refused
+ * instead. Trying again later, when fewer of the organization's batches are landing, can succeed.
+ */
+export class ReadKeptMovingError extends StoreError {
+  constructor(
+    readonly fields: number,
+    readonly attempts: number,
+  ) {
+    super(`the organization's data moved during each of ${attempts} reads of ${fields} fields in slices`, {
+      retriable: true,
+    });
+    this.name = "ReadKeptMovingError";
+  }
+}

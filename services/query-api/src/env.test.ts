@@ -31,6 +31,14 @@ describe("loadApiEnv", () => {
     },
   );
 
+  it("slices reads smaller than it calls large, and reads both apart", () => {
+    const env = loadApiEnv({});
+    expect(env.READ_SLICE_FIELDS).toBeLessThan(env.LARGE_READ_FIELDS);
+    const set = loadApiEnv({ READ_SLICE_FIELDS: "1000", LARGE_READ_FIELDS: "50000" });
+    expect([set.READ_SLICE_FIELDS, set.LARGE_READ_FIELDS]).toEqual([1_000, 50_000]);
+    expect(() => loadApiEnv({ LARGE_READ_FIELDS: "10" })).toThrow(/LARGE_READ_FIELDS/);
+  });
+
   it("refuses a per-address limit of 0", () => {
     expect(() => loadApiEnv({ UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE: "0" })).toThrow(
       /UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE/,

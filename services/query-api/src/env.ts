@@ -58,7 +58,10 @@ export const apiEnvSchema = z
      * organization's write stamp (packages/store/src/slicedRead.ts), so no request holds Redis long.
      */
     READ_SLICE_FIELDS: envInt(DEFAULT_SLICE_FIELDS, { min: 100 }),
-    /** Fields past which a read is large: the large-read process makes it, in LARGE_READ_* turns. */
+    /**
+     * Fields past which a read is large: it passes the LARGE_READ_* lane, in the large-read process
+     * when there are several API processes, else in this one.
+     */
     LARGE_READ_FIELDS: envInt(DEFAULT_LARGE_READ_FIELDS, { min: 100 }),
     /** Token lookups are cached this long: a revoked token is refused within it (≤ 5 s). */
     TOKEN_CACHE_MS: envInt(2_000, { max: 5_000 }),

@@ -42,11 +42,10 @@ export interface ApiServerOptions {
   organizationGate?: ApiConfig["organizationGate"];
   /** Runs before each read of blocks, with its organization: tests hold a read in flight with it. */
   beforeRead?: (org: string) => Promise<void>;
-  /**
-   * Fields one MULTI reads, and past which a read is large (the reader's `sliceFields` and
-   * `largeReadFields`); default the store's own.
-   */
+  /** Fields one MULTI reads (the reader's `sliceFields`); default the store's own. */
   readSliceFields?: number;
+  /** Fields past which a read is large (the reader's `largeReadFields`); default `readSliceFields`. */
+  largeReadFields?: number;
   /** Large reads computed at once, waiting, and how long; default the API's own. */
   largeReads?: ApiConfig["largeReads"];
   /** Runs once a large read was let through (largeReads.ts), before it reads: holds it in flight. */
@@ -104,9 +103,10 @@ export async function startApiServer(options: ApiServerOptions) {
   const reader = createRollupReader({
     redis,
     keyspace,
-    ...(options.readSliceFields === undefined
+    ...(options.readSliceFields === undefined ? {} : { sliceFields: options.readSliceFields }),
+    ...((options.largeReadFields ?? options.readSliceFields) === undefined
       ? {}
-      : { sliceFields: options.readSliceFields, largeReadFields: options.readSliceFields }),
+      : { largeReadFields: options.largeReadFields ?? options.readSliceFields }),
   });
   const countingReader: typeof reader = {
     ...reader,

@@ -1,5 +1,5 @@
 import type { Logger } from "@vu/service-runtime";
-import { StoreError, ViewNotLiveError } from "@vu/store";
+import { ReadKeptMovingError, StoreError, ViewNotLiveError } from "@vu/store";
 import type { ErrorRequestHandler, RequestHandler } from "express";
 import { InvalidParameterError } from "../planner";
 import { LargeReadsBusyError } from "../query/largeReads";
@@ -25,8 +25,8 @@ export const notFound: RequestHandler = (req, _res, next) => {
  * The one error middleware: ours → problem+json with its status (a domain InvalidParameterError
  * → a 400 naming the parameter; an organization with too many questions under way → 429 with
  * Retry-After); the store being
- * unreachable, or not live (Redis lost its state and the topic is being replayed) → 503, never
- * numbers it knows to be wrong; anything else is a bug → logged, and a 500 that reveals nothing.
+ * unreachable, or not live (Redis lost its state and the topic is being replayed), or a large
+ * read that never saw one state of a busy organization → 503, never numbers it knows to be wrong; anything else is a bug → logged, and a 500 that reveals nothing.
  */
 export function createErrorHandler(logger: Logger): ErrorRequestHandler {
   return (error: unknown, _req, res, next) => {
@@ -60,6 +60,17 @@ export function createErrorHandler(logger: Logger): ErrorRequestHandler {
       return send(
         res,
         new ProblemError(503, `${error.message}. Try again shortly.`, { headers: RETRY_SOON }),
+      );
+    }
+    if (error instanceof ReadKeptMovingError) {
+      logger.warn({ fields: error.fields, attempts: error.attempts }, "a large read never saw one state");
+      return send(
+        res,
+        new ProblemError(
+          503,
+          "This organization's data changed during every attempt to read this large question; try again shortly.",
+          { headers: RETRY_SOON },
+        ),
       );
     }
     if (error instanceof StoreError) {

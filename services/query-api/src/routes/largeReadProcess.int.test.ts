@@ -77,6 +77,28 @@ it("hands a large read to the large-read process once, and sends its answer on a
   expect(largeReads.reads.blocks).toBe(readsAfterFirst);
 });
 
+it("answers a read in slices but under the large bound where it arrived", async () => {
+  const sliced = await startApiServer({
+    nowMs: now,
+    prefix: largeReads.keyspace.prefix,
+    tokens: largeReads.tokens,
+    readSliceFields: 100,
+    largeReadFields: 10 * MEMBERS,
+    role: { kind: "forwards", socketPath },
+  });
+  try {
+    const readsBefore = largeReads.reads.blocks;
+    const answer = await sliced.get(STATS, sliced.tokenFor("wide"));
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get("via")).toBeNull();
+    expect(await answer.text()).toBe(await (await alone.get(STATS, alone.tokenFor("wide"))).text());
+    expect(sliced.reads.blocks).toBeGreaterThan(0);
+    expect(largeReads.reads.blocks).toBe(readsBefore);
+  } finally {
+    await sliced.close();
+  }
+});
+
 it("counts a forwarded question once against the token's limit", async () => {
   const token = await largeReads.createToken("wide");
   const statuses: number[] = [];
