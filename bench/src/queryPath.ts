@@ -6,13 +6,14 @@
  * The full bench (`run.ts`) measures the deployed service.
  *
  *   npx tsx bench/src/queryPath.ts [--dataset 1000000] [--requests 200] [--profile] [--only b,f]
+ *                                  [--slice-fields 5000]   # READ_SLICE_FIELDS, to compare slice sizes
  *   npx tsx bench/src/queryPath.ts --dataset 1000000 --drop     # remove the kept prefix
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { decodeRecordingCompleted } from "@vu/events";
-import type { CountableRecording } from "@vu/store";
+import { type CountableRecording, DEFAULT_LARGE_READ_FIELDS } from "@vu/store";
 import { startApiServer } from "@vu/testkit/api";
 import { OUT_DIR } from "./childService";
 import { startCpuProfile } from "./cpuProfile";
@@ -30,6 +31,7 @@ const { values } = parseArgs({
     only: { type: "string" },
     profile: { type: "boolean", default: false },
     drop: { type: "boolean", default: false },
+    "slice-fields": { type: "string" },
   },
 });
 const size = Number(values.dataset);
@@ -46,6 +48,9 @@ const api = await startApiServer({
   tokenCacheMs: 60_000,
   // The path of a query computed from the rollups, not of a kept answer (the result cache).
   resultCacheRows: 0,
+  ...(values["slice-fields"] === undefined
+    ? {}
+    : { readSliceFields: Number(values["slice-fields"]), largeReadFields: DEFAULT_LARGE_READ_FIELDS }),
 });
 
 async function seed(): Promise<void> {

@@ -1,6 +1,7 @@
 import { f, kib, ms, recordings, runLabel, sizeLabel, table, times } from "./reportFormat";
 import { type ApiVariant, apiVariant, type BenchResults, runsOf, type SizeResult } from "./results";
 import { fasterEngine } from "./targets";
+import { THROUGHPUT_HEADERS, type ThroughputResult } from "./throughputBench";
 
 // The report's per-run query tables: the API against PostgreSQL, against the embedded engines, the
 // 200-connection runs, and the single-org set's scaling.
@@ -108,8 +109,7 @@ per query and case), so neither includes queueing; the query table above has the
 ${"`--connections`"} clients, as PostgreSQL is run. **NO** marks an answer that differs from the API's.`;
 }
 
-const COMPRESSED_NOTE =
-  " It asks for compressed answers (`Accept-Encoding: gzip, deflate, br`, as a browser does); the answer column is one answer's size as sent, with its coding.";
+const COMPRESSED_NOTE = ` It asks for compressed answers (\`Accept-Encoding: ${THROUGHPUT_HEADERS["accept-encoding"]}\`, as a browser does); the answer column is one answer's body as sent, with its coding.`;
 
 const loadGeneratorNote = (generator: "wrk" | "autocannon", compressed: boolean) =>
   (generator === "wrk"
@@ -145,11 +145,13 @@ export function throughputSection(r: BenchResults): string {
     .join("\n\n");
 }
 
-/**
- * Threads or processes (#20): the run's cached targets on one API process beside the cluster. A
- * pool of worker threads leaves everything a kept answer costs on the one request thread, so the
- * one-process rate bounds what that design serves.
- */
+/** One throughput run in a cell: its rate, p99, errors and the API's cores. */
+const runCell = (t: ThroughputResult) =>
+  `${f(t.requestsPerSecond)} req/s, p99 ${f(t.p99, 1)} ms, ${f(t.errors)} errors, API ${
+    t.cores === undefined ? "–" : f(t.cores.api, 2)
+  } cores`;
+
+/** Threads or processes (#20): the run's cached targets on one API process beside the cluster. */
 function oneProcessTable(s: SizeResult): string {
   const one = s.throughputOneProcess;
   if (one === undefined || one.length === 0) return "";
@@ -157,11 +159,11 @@ function oneProcessTable(s: SizeResult): string {
     const all = s.throughput.find((u) => u.id === t.id);
     return [
       t.id === "dimensions" ? "/stats/dimensions" : `(${t.id})`,
-      `${f(t.requestsPerSecond)} req/s, p99 ${f(t.p99, 1)} ms, API ${f(t.cores?.api ?? 0, 2)} cores`,
-      all === undefined
+      runCell(t),
+      all === undefined ? "–" : runCell(all),
+      all === undefined || t.requestsPerSecond <= 0
         ? "–"
-        : `${f(all.requestsPerSecond)} req/s, p99 ${f(all.p99, 1)} ms, API ${f(all.cores?.api ?? 0, 2)} cores`,
-      all === undefined ? "–" : times(all.requestsPerSecond / t.requestsPerSecond),
+        : times(all.requestsPerSecond / t.requestsPerSecond),
     ];
   });
   return `\n\n**One request thread or every core.** The same targets against a second API on the same data

@@ -45,13 +45,20 @@ export const DIMENSIONS_PATH = "/api/v1/stats/dimensions";
  */
 export const THROUGHPUT_HEADERS = { "accept-encoding": "gzip, deflate, br" };
 
-/** One answer's size on the wire and its coding, as the load generator will read it. */
-function answerOnWire(url: string, token: string): Promise<{ bytes: number; encoding?: string }> {
+/**
+ * One answer's body as sent (after de-chunking, without headers) and its coding, as the load
+ * generator will read it. Not `fetch`: it decompresses, and would count the body it made.
+ */
+function answerAsSent(url: string, token: string): Promise<{ bytes: number; encoding?: string }> {
   return new Promise((resolve, reject) => {
     const req = httpGet(
       url,
       { headers: { ...THROUGHPUT_HEADERS, authorization: `Bearer ${token}` } },
       (res) => {
+        if (res.statusCode !== 200) {
+          res.resume();
+          return reject(new Error(`${url} answered ${res.statusCode}, not 200: nothing to measure`));
+        }
         let bytes = 0;
         res.on("data", (chunk: Buffer) => {
           bytes += chunk.length;
@@ -103,7 +110,7 @@ export async function benchThroughput(
   const useWrk = wrkInstalled();
   for (const { id, path } of targets) {
     await waitUntilIdle(options.baseUrl);
-    const answer = await answerOnWire(options.baseUrl + path, options.token);
+    const answer = await answerAsSent(options.baseUrl + path, options.token);
     const cpu = measureCpu({ api: options.apiPid, redis: options.redisPid, loadGenerator: process.pid });
     const url = options.baseUrl + path;
     const run = useWrk
