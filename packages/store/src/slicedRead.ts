@@ -73,7 +73,8 @@ export interface ConsistentRead {
 export type SlicePart =
   | { read: number; whole: true }
   | { read: number; from: number; to: number }
-  | { read: number; scan: true };
+  /** `size`: the key's HLEN when the read was planned. */
+  | { read: number; scan: true; size: number };
 
 /**
  * Packs reads into slices of at most `budget` fields, in order: a whole key whose size (HLEN) is
@@ -104,7 +105,7 @@ export function planSlices(
       if (size <= budget) add({ read: i, whole: true }, size);
       else {
         flush();
-        slices.push([{ read: i, scan: true }]);
+        slices.push([{ read: i, scan: true, size }]);
       }
       return;
     }
@@ -238,7 +239,7 @@ async function readSlices(
   for (const [s, parts] of slices.entries()) {
     const [first] = parts;
     if (first !== undefined && "scan" in first) {
-      replies[first.read] = await scanned(reads[first.read] as KeyRead, budget, slice);
+      replies[first.read] = await scanned(reads[first.read] as KeyRead, first.size, budget, slice);
       continue;
     }
     const withTail = !lastIsScan && s === slices.length - 1;
@@ -258,20 +259,36 @@ async function readSlices(
   return { replies, tail: await slice(() => undefined, true) };
 }
 
-/** Every field of a key larger than the budget, by HSCAN pages (a field met twice counts once). */
-async function scanned(read: KeyRead, budget: number, slice: Slice): Promise<KeyReply> {
-  const fields = new Map<string, [Buffer, Buffer]>();
+/**
+ * Every field of a key larger than the budget, by HSCAN pages. HSCAN returns every field at least
+ * once and may return one twice (while the hash is rehashed). Rollup hashes only gain fields, and
+ * no batch lands while a try's slices see one stamp, so the key holds at least the `size` it had
+ * when the read was planned: pages that hold exactly that many fields hold each once, and are used
+ * as they are. Only more than that is a field met twice, and then each counts once.
+ */
+async function scanned(read: KeyRead, size: number, budget: number, slice: Slice): Promise<KeyReply> {
+  const pages: Buffer[][] = [];
+  let count = 0;
   let cursor = "0";
   do {
     const [page] = (await slice((multi) => multi.hscanBuffer(read.key, cursor, "COUNT", budget), false)) as [
       [Buffer, Buffer[]],
     ];
     cursor = page[0].toString();
-    const flat = page[1];
+    pages.push(page[1]);
+    count += page[1].length / 2;
+  } while (cursor !== "0");
+  return count === size ? pages.flat() : onceEach(pages);
+}
+
+/** HSCAN pages' fields with each field once, in the order first met. */
+export function onceEach(pages: readonly Buffer[][]): KeyReply {
+  const fields = new Map<string, [Buffer, Buffer]>();
+  for (const flat of pages) {
     for (let i = 0; i + 1 < flat.length; i += 2) {
       const field = flat[i] as Buffer;
       fields.set(field.toString("latin1"), [field, flat[i + 1] as Buffer]);
     }
-  } while (cursor !== "0");
+  }
   return [...fields.values()].flat();
 }
