@@ -37,6 +37,11 @@ interface PhaseResult {
    * latency monitor (`LATENCY LATEST`, threshold 1 ms; 0 when none took that long). Absent in older results.
    */
   redisLongestCommandMs?: number;
+  /**
+   * Each event of the latency monitor in the phase and its longest, in ms (`command`, `fast-command`,
+   * `expire-cycle`, …): which kind the longest was. Absent in older results.
+   */
+  redisLatencyEvents?: Record<string, number>;
 }
 
 export interface NoisyNeighbourOptions {
@@ -98,10 +103,10 @@ export async function benchNoisyNeighbour(options: NoisyNeighbourOptions): Promi
   return result;
 }
 
-/** The longest event of Redis' latency monitor since its reset, in ms (0: none over the threshold). */
-async function longestCommandMs(redis: RedisClient): Promise<number> {
+/** Each event of Redis' latency monitor since its reset and its longest, in ms (none over the threshold: empty). */
+async function latencyEvents(redis: RedisClient): Promise<Record<string, number>> {
   const events = (await redis.call("LATENCY", "LATEST")) as Array<[string, number, number, number]>;
-  return events.reduce((longest, [, , , max]) => Math.max(longest, Number(max)), 0);
+  return Object.fromEntries(events.map(([event, , , max]) => [event, Number(max)]));
 }
 
 async function phase(
@@ -158,11 +163,13 @@ async function phase(
   await options.redis.call("CONFIG", "SET", "latency-monitor-threshold", "1");
   await options.redis.call("LATENCY", "RESET");
   await Promise.all([smallLoop(), pingLoop(), heavyLoop()]);
+  const events = await latencyEvents(options.redis);
   const base = {
     small: summarize(small),
     smallFailed,
     redisPing: summarize(pings),
-    redisLongestCommandMs: await longestCommandMs(options.redis),
+    redisLongestCommandMs: Math.max(0, ...Object.values(events)),
+    redisLatencyEvents: events,
   };
   return heavy === undefined ? base : { ...base, heavy: summarize(heavyTimes), heavyRefused, heavyFailed };
 }

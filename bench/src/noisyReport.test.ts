@@ -30,7 +30,14 @@ const current: NoisyNeighbourResult = {
   ...older,
   heavyOrganization: "bench-heavy",
   heavyLoad: { org: "bench-heavy", recordings: 100_000, days: 30, produceSeconds: 3, applySeconds: 9.5 },
-  withHeavy: { ...phase, heavy: latency(900), heavyRefused: 12, heavyFailed: 1 },
+  withHeavy: {
+    ...phase,
+    redisLongestCommandMs: 9,
+    redisLatencyEvents: { "fast-command": 2, command: 9 },
+    heavy: latency(900),
+    heavyRefused: 12,
+    heavyFailed: 1,
+  },
   paging: { totalRows: 100_000, firstPageMs: 1_200, laterPages: latency(6), connections: 1, refused: 0 },
 };
 
@@ -46,6 +53,7 @@ describe("noisySection", () => {
     expect(text).toContain("10 at 900.0 ms / 12, 1 failed (4/s asked)");
     expect(text).toContain("| 1M multi-tenant | 100,000 | 1,200.0 ms | 6.00 ms / 12.0 ms | 0.5 % | 1 / 0 |");
     expect(text).toContain("may\nreach another process");
+    expect(text).toContain("| < 1 ms / 9 ms (command 9 ms, fast-command 2 ms) |");
   });
 
   it("still renders results from before it: the largest organization, no connection count", () => {

@@ -17,6 +17,11 @@ const withNoise = (r: BenchResults) =>
 
 const ms = (n: number) => `${f(n, n < 10 ? 2 : 1)} ms`;
 const longest = (n: number | undefined) => (n === undefined ? "–" : n === 0 ? "< 1 ms" : `${f(n)} ms`);
+/** The latency monitor's events and their longest, longest first: ` (command 9 ms, fast-command 2 ms)`. */
+const eventsOf = (events: Record<string, number> | undefined) => {
+  const named = Object.entries(events ?? {}).sort(([, a], [, b]) => b - a);
+  return named.length === 0 ? "" : ` (${named.map(([event, max]) => `${event} ${f(max)} ms`).join(", ")})`;
+};
 
 /** Who asked the heavy questions: the organization made for the section, or (older results) the largest. */
 function heavyWho(n: NoisyNeighbourResult): string {
@@ -45,7 +50,10 @@ ${heavyWho(first)} asks \`${first.heavyPath}\` (every member by hour over 30 day
 a steady rate, whether or not the previous one ended; a PING every 10 ms on a Redis connection of
 its own measures the latency a client sees, and Redis' latency monitor (\`LATENCY LATEST\`,
 threshold 1 ms) the longest any command ran in Redis (what ingest and every other organization
-waited behind) meanwhile. Heavy questions refused are the API's organization gate at work
+waited behind) meanwhile; the events it saw beside the heavy questions are named with their
+longest (\`command\`: a command or a \`MULTI\`'s \`EXEC\`, \`fast-command\`: an O(1) one,
+\`expire-cycle\`: Redis deleting expired keys). Each is wall-clock time in Redis' thread, so time
+it waited for a core on this 2-core machine counts too. Heavy questions refused are the API's organization gate at work
 (\`ORG_QUERY_CONCURRENCY\`, \`ORG_QUERY_QUEUE\`, \`ORG_QUERY_WAIT_MS\`: 429, or 503, with
 \`Retry-After\`), counted apart from failures.
 
@@ -70,7 +78,7 @@ ${table(
       heavyAnswered(n),
       `${ms(n.alone.redisPing.p99)} / ${ms(n.alone.redisPing.max)}`,
       `${ms(n.withHeavy.redisPing.p99)} / ${ms(n.withHeavy.redisPing.max)}`,
-      `${longest(n.alone.redisLongestCommandMs)} / ${longest(n.withHeavy.redisLongestCommandMs)}`,
+      `${longest(n.alone.redisLongestCommandMs)} / ${longest(n.withHeavy.redisLongestCommandMs)}${eventsOf(n.withHeavy.redisLatencyEvents)}`,
     ];
   }),
 )}
