@@ -42,7 +42,24 @@ interface PhaseResult {
    * `expire-cycle`, …): which kind the longest was. Absent in older results.
    */
   redisLatencyEvents?: Record<string, number>;
+  /**
+   * The commands Redis' slow log caught over `SLOW_COMMAND_US` in the phase, longest first (a
+   * `MULTI`'s commands each on their own): a long O(1) command is time Redis waited for a core, a
+   * long `HGETALL` or `HSCAN` is a read too large. Absent in older results.
+   */
+  redisSlowCommands?: SlowCommand[];
 }
+
+export interface SlowCommand {
+  ms: number;
+  /** The command's name and its first argument (a key), cut short. */
+  command: string;
+  /** Its arguments, the name included. */
+  args: number;
+}
+
+/** The slow log's threshold in the phases, in µs: half the 10 ms target. */
+const SLOW_COMMAND_US = 5_000;
 
 export interface NoisyNeighbourOptions {
   baseUrl: string;
@@ -109,6 +126,22 @@ async function latencyEvents(redis: RedisClient): Promise<Record<string, number>
   return Object.fromEntries(events.map(([event, , , max]) => [event, Number(max)]));
 }
 
+/** The slow log's entries, longest first (at most the 10 longest). */
+async function slowLog(redis: RedisClient): Promise<SlowCommand[]> {
+  const entries = (await redis.call("SLOWLOG", "GET", "128")) as Array<[number, number, number, unknown[]]>;
+  return entries
+    .map(([, , micros, args]) => ({
+      ms: Number(micros) / 1000,
+      command: args
+        .slice(0, 2)
+        .map((arg) => String(arg).slice(0, 80))
+        .join(" "),
+      args: args.length,
+    }))
+    .sort((a, b) => b.ms - a.ms)
+    .slice(0, 10);
+}
+
 async function phase(
   options: NoisyNeighbourOptions,
   smallPath: string,
@@ -162,14 +195,20 @@ async function phase(
   };
   await options.redis.call("CONFIG", "SET", "latency-monitor-threshold", "1");
   await options.redis.call("LATENCY", "RESET");
+  const [, slowlogWas] = (await options.redis.call("CONFIG", "GET", "slowlog-log-slower-than")) as string[];
+  await options.redis.call("CONFIG", "SET", "slowlog-log-slower-than", String(SLOW_COMMAND_US));
+  await options.redis.call("SLOWLOG", "RESET");
   await Promise.all([smallLoop(), pingLoop(), heavyLoop()]);
   const events = await latencyEvents(options.redis);
+  const slowCommands = await slowLog(options.redis);
+  await options.redis.call("CONFIG", "SET", "slowlog-log-slower-than", slowlogWas ?? "10000");
   const base = {
     small: summarize(small),
     smallFailed,
     redisPing: summarize(pings),
     redisLongestCommandMs: Math.max(0, ...Object.values(events)),
     redisLatencyEvents: events,
+    redisSlowCommands: slowCommands,
   };
   return heavy === undefined ? base : { ...base, heavy: summarize(heavyTimes), heavyRefused, heavyFailed };
 }

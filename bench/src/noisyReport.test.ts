@@ -34,6 +34,7 @@ const current: NoisyNeighbourResult = {
     ...phase,
     redisLongestCommandMs: 9,
     redisLatencyEvents: { "fast-command": 2, command: 9 },
+    redisSlowCommands: [{ ms: 9.2, command: "hget k:extent", args: 3 }],
     heavy: latency(900),
     heavyRefused: 12,
     heavyFailed: 1,
@@ -54,6 +55,7 @@ describe("noisySection", () => {
     expect(text).toContain("| 1M multi-tenant | 100,000 | 1,200.0 ms | 6.00 ms / 12.0 ms | 0.5 % | 1 / 0 |");
     expect(text).toContain("may\nreach another process");
     expect(text).toContain("| < 1 ms / 9 ms (command 9 ms, fast-command 2 ms) |");
+    expect(text).toContain("- 1M multi-tenant: `hget k:extent` (3 arguments) 9.2 ms");
   });
 
   it("still renders results from before it: the largest organization, no connection count", () => {

@@ -81,9 +81,25 @@ ${table(
       `${longest(n.alone.redisLongestCommandMs)} / ${longest(n.withHeavy.redisLongestCommandMs)}${eventsOf(n.withHeavy.redisLatencyEvents)}`,
     ];
   }),
-)}
+)}${slowCommandsOf(runs)}
 
 ${pagingSection(runs)}`;
+}
+
+/** What Redis' slow log caught beside the heavy questions, per run (runs that kept it). */
+function slowCommandsOf(runs: readonly SizeResult[]): string {
+  const lines = runs.flatMap((s) => {
+    const slow = s.noisyNeighbour?.withHeavy.redisSlowCommands;
+    if (slow === undefined) return [];
+    const listed = slow.map(
+      (c) => `\`${c.command}\`${c.args > 2 ? ` (${f(c.args)} arguments)` : ""} ${f(c.ms, 1)} ms`,
+    );
+    return [`- ${runLabel(s)}: ${listed.length === 0 ? "none" : listed.join("; ")}`];
+  });
+  return lines.length === 0
+    ? ""
+    : `\n\nCommands Redis' slow log caught over 5 ms beside the heavy questions, longest first (the commands of a
+\`MULTI\` each on their own; wall-clock, like the latency monitor):\n\n${lines.join("\n")}`;
 }
 
 /** The paging table, with how it was asked. */
