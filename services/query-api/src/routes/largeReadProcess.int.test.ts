@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { recording } from "@vu/testkit";
-import { type ApiServer, startApiServer } from "@vu/testkit/api";
+import { type ApiServer, type ApiServerOptions, startApiServer } from "@vu/testkit/api";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { LARGE_READ_VIA } from "../http/largeReadForwarding";
 
@@ -18,6 +18,16 @@ let largeReads: ApiServer;
 let front: ApiServer;
 let alone: ApiServer;
 
+/** One more API on the large-read process' store and tokens, reading in slices of 100 fields. */
+const onTheSameStore = (options: Partial<ApiServerOptions>) =>
+  startApiServer({
+    nowMs: now,
+    prefix: largeReads.keyspace.prefix,
+    tokens: largeReads.tokens,
+    readSliceFields: 100,
+    ...options,
+  });
+
 beforeAll(async () => {
   largeReads = await startApiServer({
     nowMs: now,
@@ -26,14 +36,8 @@ beforeAll(async () => {
     role: { kind: "largeReads" },
     socketPath,
   });
-  const shared = {
-    nowMs: now,
-    prefix: largeReads.keyspace.prefix,
-    tokens: largeReads.tokens,
-    readSliceFields: 100,
-  };
-  front = await startApiServer({ ...shared, role: { kind: "forwards", socketPath }, rateLimitPerMinute: 6 });
-  alone = await startApiServer(shared);
+  front = await onTheSameStore({ role: { kind: "forwards", socketPath }, rateLimitPerMinute: 6 });
+  alone = await onTheSameStore({});
   await largeReads.write(
     "wide",
     Array.from({ length: MEMBERS }, (_, i) =>
@@ -78,11 +82,7 @@ it("hands a large read to the large-read process once, and sends its answer on a
 });
 
 it("answers a read in slices but under the large bound where it arrived", async () => {
-  const sliced = await startApiServer({
-    nowMs: now,
-    prefix: largeReads.keyspace.prefix,
-    tokens: largeReads.tokens,
-    readSliceFields: 100,
+  const sliced = await onTheSameStore({
     largeReadFields: 10 * MEMBERS,
     role: { kind: "forwards", socketPath },
   });
@@ -107,11 +107,7 @@ it("counts a forwarded question once against the token's limit", async () => {
 });
 
 it("answers 503 with Retry-After while the large-read process cannot be reached, and ordinary questions still", async () => {
-  const orphan = await startApiServer({
-    nowMs: now,
-    prefix: largeReads.keyspace.prefix,
-    tokens: largeReads.tokens,
-    readSliceFields: 100,
+  const orphan = await onTheSameStore({
     role: { kind: "forwards", socketPath: join(dir, "nobody-listens.sock") },
   });
   try {
