@@ -100,13 +100,12 @@ export async function startApiServer(options: ApiServerOptions) {
   const tokens = createTokenStore({ redis: storeRedis, keyspace });
   // Counts what the API asks the store for, so tests can assert what a request costs.
   const reads = { blocks: 0, requests: 0 };
+  const largeReadFields = options.largeReadFields ?? options.readSliceFields;
   const reader = createRollupReader({
     redis,
     keyspace,
     ...(options.readSliceFields === undefined ? {} : { sliceFields: options.readSliceFields }),
-    ...((options.largeReadFields ?? options.readSliceFields) === undefined
-      ? {}
-      : { largeReadFields: options.largeReadFields ?? options.readSliceFields }),
+    ...(largeReadFields === undefined ? {} : { largeReadFields }),
   });
   const countingReader: typeof reader = {
     ...reader,
