@@ -204,7 +204,7 @@ async function inSlices(
 ): Promise<ConsistentRead | undefined> {
   const stamps = new Set<string>();
   let calls = 0;
-  const slice: Slice = async (fill: (multi: Multi) => void, withTail: boolean): Promise<unknown[]> => {
+  const slice: Slice = async (fill, withTail) => {
     const multi = redis.multi();
     fill(multi);
     if (withTail) options.addTail(multi);

@@ -24,9 +24,9 @@ export const notFound: RequestHandler = (req, _res, next) => {
 /**
  * The one error middleware: ours → problem+json with its status (a domain InvalidParameterError
  * → a 400 naming the parameter; an organization with too many questions under way → 429 with
- * Retry-After); the store being
- * unreachable, or not live (Redis lost its state and the topic is being replayed), or a large
- * read that never saw one state of a busy organization → 503, never numbers it knows to be wrong; anything else is a bug → logged, and a 500 that reveals nothing.
+ * Retry-After); the store being unreachable, or not live (Redis lost its state and the topic is
+ * being replayed), or a large read that never saw one state of a busy organization → 503, never
+ * numbers it knows to be wrong; anything else is a bug → logged, and a 500 that reveals nothing.
  */
 export function createErrorHandler(logger: Logger): ErrorRequestHandler {
   return (error: unknown, _req, res, next) => {
