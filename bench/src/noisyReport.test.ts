@@ -58,6 +58,24 @@ describe("noisySection", () => {
     expect(text).toContain("- 1M multi-tenant: `hget k:extent` (3 arguments) 9.2 ms");
   });
 
+  it("says how many rounds the phases alternated, each round's p99s and Redis' priority", () => {
+    const text = noisySection(
+      results({
+        ...current,
+        rounds: 2,
+        roundP99s: [
+          { alone: 4, beside: 5.5 },
+          { alone: 3.25, beside: 6 },
+        ],
+        redisNice: -5,
+      }),
+    );
+    expect(text).toContain("alternate 2 times");
+    expect(text).toContain("Redis ran at nice -5");
+    expect(text).toContain("| 4.0 → 5.5; 3.3 → 6.0 |");
+    expect(noisySection(results(current))).toContain("The two phases ran once each.");
+  });
+
   it("still renders results from before it: the largest organization, no connection count", () => {
     const text = noisySection(results(older));
     expect(text).toContain("its largest organization (`bench-t00001`)");

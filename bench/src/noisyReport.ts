@@ -23,6 +23,17 @@ const eventsOf = (events: Record<string, number> | undefined) => {
   return named.length === 0 ? "" : ` (${named.map(([event, max]) => `${event} ${f(max)} ms`).join(", ")})`;
 };
 
+/** How the phases were repeated and what Redis' priority was, for runs that say. */
+function roundsOf(n: NoisyNeighbourResult): string {
+  if (n.rounds === undefined) return "The two phases ran once each.";
+  const nice =
+    n.redisNice === undefined || n.redisNice === 0
+      ? "at its usual priority"
+      : `at nice ${n.redisNice} (ahead of the API's processes and the bench, as a deployment gives Redis a core of its own; the large-read process runs at nice 19)`;
+  return `The two phases alternate ${n.rounds} times and each one's samples are pooled over the rounds (a p99 from
+a few thousand requests, and a drift of the machine falls on both); Redis ran ${nice}.`;
+}
+
 /** Who asked the heavy questions: the organization made for the section, or (older results) the largest. */
 function heavyWho(n: NoisyNeighbourResult): string {
   const load = n.heavyLoad;
@@ -53,7 +64,7 @@ threshold 1 ms) the longest any command ran in Redis (what ingest and every othe
 waited behind) meanwhile; the events it saw beside the heavy questions are named with their
 longest (\`command\`: a command or a \`MULTI\`'s \`EXEC\`, \`fast-command\`: an O(1) one,
 \`expire-cycle\`: Redis deleting expired keys). Each is wall-clock time in Redis' thread, so time
-it waited for a core on this 2-core machine counts too. Heavy questions refused are the API's organization gate at work
+it waited for a core on this 2-core machine counts too. ${roundsOf(first)} Heavy questions refused are the API's organization gate at work
 (\`ORG_QUERY_CONCURRENCY\`, \`ORG_QUERY_QUEUE\`, \`ORG_QUERY_WAIT_MS\`: 429, or 503, with
 \`Retry-After\`), counted apart from failures.
 
@@ -67,6 +78,7 @@ ${table(
     "Redis PING p99 / max alone",
     "Redis PING p99 / max beside",
     "Longest command in Redis alone / beside",
+    "Small p99 per round, alone → beside",
   ],
   runs.map((s) => {
     const n = s.noisyNeighbour;
@@ -79,6 +91,7 @@ ${table(
       `${ms(n.alone.redisPing.p99)} / ${ms(n.alone.redisPing.max)}`,
       `${ms(n.withHeavy.redisPing.p99)} / ${ms(n.withHeavy.redisPing.max)}`,
       `${longest(n.alone.redisLongestCommandMs)} / ${longest(n.withHeavy.redisLongestCommandMs)}${eventsOf(n.withHeavy.redisLatencyEvents)}`,
+      (n.roundP99s ?? []).map((r) => `${f(r.alone, 1)} → ${f(r.beside, 1)}`).join("; ") || "–",
     ];
   }),
 )}${slowCommandsOf(runs)}
