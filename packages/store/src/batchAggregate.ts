@@ -66,16 +66,16 @@ export interface AggregateOptions {
 }
 
 /**
- * Dedupe sets per window of `windowMs`: an id counted at t sits in the set of window floor(t / W),
- * which lives until the end of the next window. Checking this window's set and the previous one
- * finds every id counted less than W ago (and some up to 2W ago). The apply script picks them
- * itself at Redis' TIME (lua/includes/dedupeWindows.lua); this names the same sets for tests
- * and tools that look at them.
+ * Dedupe tables per window of `windowMs`: an id counted at t sits in the table of window
+ * floor(t / W), which lives until the end of the next window. Checking this window's table and the
+ * previous one finds every id counted less than W ago (and some up to 2W ago). The apply script
+ * picks them itself at Redis' TIME (lua/includes/dedupeWindows.lua); this names the same tables'
+ * first keys (a small table is that key alone: lua/includes/seenTables.lua) for tests and tools.
  */
-export function dedupeSets(
+export function dedupeTables(
   nowMs: number,
   windowMs: number,
-): [currentSet: string, previousSet: string, currentExpireAtMs: number] {
+): [currentTable: string, previousTable: string, currentExpireAtMs: number] {
   const epoch = Math.floor(nowMs / windowMs);
   return [`seen:${epoch}`, `seen:${epoch - 1}`, (epoch + 2) * windowMs];
 }

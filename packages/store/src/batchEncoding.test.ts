@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { BatchPayload } from "./batchAggregate";
 import { encodeBatch } from "./batchEncoding";
+import { recordingDigest } from "./recordingDigest";
 
 /** Reads the layout documented in lua/applyBatches.lua back, as the script does. */
 function decode(buf: Buffer) {
@@ -15,8 +16,11 @@ function decode(buf: Buffer) {
     at += 2 + n;
     return buf.toString("utf8", at - n, at);
   };
-  const strings = () => Array.from({ length: u32() }, str);
-  const ids = strings();
+  const digest = () => {
+    at += 16;
+    return buf.subarray(at - 16, at).toString("hex");
+  };
+  const ids = Array.from({ length: u32() }, digest);
   const combos = Array.from({ length: u32() }, () => ({ key: str(), values: [str(), str(), str(), str()] }));
   const blocks = Array.from({ length: u32() }, () => {
     const [suffix, prefix, expiry, fieldForm, cellBytes, n] = [str(), str(), str(), u8(), u8(), u32()];
@@ -56,7 +60,7 @@ describe("encodeBatch", () => {
       ],
     };
     expect(decode(encodeBatch(payload))).toEqual({
-      ids: ["r-1", "r-ü"],
+      ids: ["r-1", "r-ü"].map((id) => recordingDigest(id).toString("hex")),
       combos: [{ key: '["a@x","v",null,"Zoom"]', values: ["a@x", "v", "", "Zoom"] }],
       blocks: [
         {
@@ -85,7 +89,18 @@ describe("encodeBatch", () => {
   it("grows past its first buffer", () => {
     const ids = Array.from({ length: 20_000 }, (_, i) => `recording-${i}`);
     const decoded = decode(encodeBatch({ ids, combos: [], blocks: [], extent: [0, 0] }));
-    expect(decoded.ids).toEqual(ids);
+    expect(decoded.ids).toEqual(ids.map((id) => recordingDigest(id).toString("hex")));
     expect(decoded.rest).toBe(0);
+  });
+});
+
+describe("recordingDigest", () => {
+  it("keeps 16 bytes of any id, the same for the same id and different for different ones", () => {
+    const long = "r".repeat(128);
+    expect(recordingDigest(long)).toHaveLength(16);
+    expect(recordingDigest("r-1").equals(recordingDigest("r-1"))).toBe(true);
+    expect(recordingDigest("r-1").equals(recordingDigest("r-2"))).toBe(false);
+    // SHA-256("abc") begins ba7816bf 8f01cfea 414140de 5dae2223.
+    expect(recordingDigest("abc").toString("hex")).toBe("ba7816bf8f01cfea414140de5dae2223");
   });
 });

@@ -1,4 +1,5 @@
 import type { BatchPayload } from "./batchAggregate";
+import { RECORDING_DIGEST_BYTES, recordingDigest } from "./recordingDigest";
 import { LARGE_CELL_BYTES, SMALL_CELL_BYTES, SMALL_CELL_MAX } from "./sums";
 
 /**
@@ -11,7 +12,8 @@ export function encodeBatch(payload: BatchPayload): Buffer {
   // (an allocation of its own per batch cost more than the encoding) and grow for large ones.
   const out = new ByteWriter(2048);
   out.u32(payload.ids.length);
-  for (const id of payload.ids) out.str(id);
+  out.reserve(RECORDING_DIGEST_BYTES * payload.ids.length);
+  for (const id of payload.ids) out.bytes(recordingDigest(id));
   out.u32(payload.combos.length);
   for (const { key, values } of payload.combos) {
     out.str(key);
@@ -75,6 +77,12 @@ class ByteWriter {
   f64s(values: readonly number[]): void {
     this.reserve(8 * values.length);
     for (const value of values) this.at = this.buf.writeDoubleLE(value, this.at);
+  }
+
+  /** Raw bytes, no length: for fixed-size fields. */
+  bytes(value: Buffer): void {
+    this.reserve(value.length);
+    this.at += value.copy(this.buf, this.at);
   }
 
   /** A 16-bit byte length, then the UTF-8 bytes (every contract string is far below 64 KiB). */

@@ -16,10 +16,12 @@ import { VIEW_CODE, VIEWS, type View } from "./views";
  * v5 places each tier's blocks by the organization's density (blockPlacement.ts); v6 tags keys by
  * the organization's shard instead of the organization, so one script call counts many small
  * organizations on a cluster too; v7 gives containers longer periods (minutes by day, hours by
- * month, days by year: blockPlacement.ts), so a small organization holds half as many keys. Each
- * is filled by replaying the topic.
+ * month, days by year: blockPlacement.ts), so a small organization holds half as many keys; v8
+ * keeps a dedupe window's ids as 16-byte digests in a table of listpack-sized hashes
+ * (lua/includes/seenTables.lua) instead of the ids as they came in one hash. Each is filled by
+ * replaying the topic.
  */
-export const STORE_VERSION = "v7";
+export const STORE_VERSION = "v8";
 /**
  * How many shards organizations are spread over: enough that a cluster balances them and moves
  * them a slot at a time, few enough that a chunk of a shared topic holds several of each.
@@ -125,7 +127,7 @@ const KEYED_KEY = /:b:([a-zA-Z]):\d{12}:k$/;
 /** The last letter of a keyed block's key: not a view's code (views.ts). */
 const KEYED_CODE = "k";
 const SHARD_WRITES_KEY = /:g\d+:\{s\d+\}:writes$/;
-const ORG_KEY = /:\{s\d+\}:.*:(combos|extent|dim:[a-z_]+|seen:\d+)$/;
+const ORG_KEY = /:\{s\d+\}:.*:(combos|extent|dim:[a-z_]+|seen:\d+(?::\d+)?)$/;
 
 function classifyKey(key: string): KeyKind {
   const block = BLOCK_KEY.exec(key);

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { DIMENSIONS } from "@vu/events";
 import { describe, expect, it } from "vitest";
+import { RECORDING_DIGEST_BYTES } from "./recordingDigest";
 import { loadScript, SCRIPTS } from "./scripts";
 import { SMALL_CELL_BYTES, SMALL_CELL_MAX, SUM_FIELDS } from "./sums";
 
@@ -76,5 +77,15 @@ describe("the apply script's sums", () => {
       expect(locals.split(",")).toHaveLength(n);
     const [sums = ""] = firstMatch(block, /\bpackCell\(([^)]*)\)/);
     expect(sums.split(",")).toHaveLength(n);
+  });
+});
+
+describe("the apply script's recording digests", () => {
+  it("reads each id as RECORDING_DIGEST_BYTES bytes (readBatch)", () => {
+    const [last = "", step = ""] = firstMatch(
+      include("readBatch"),
+      /ids\[i\] = string\.sub\(batch, pos, pos \+ (\d+)\)\s+pos = pos \+ (\d+)/,
+    );
+    expect([Number(last) + 1, Number(step)]).toEqual([RECORDING_DIGEST_BYTES, RECORDING_DIGEST_BYTES]);
   });
 });

@@ -6,9 +6,10 @@ import { useRedisTarget } from "@vu/testkit/redis";
 import { DAY_MS, DEFAULT_RETENTION } from "@vu/time-buckets";
 import { Cluster } from "ioredis";
 import { describe, expect, it } from "vitest";
-import { dedupeSets } from "./batchAggregate";
+import { dedupeTables } from "./batchAggregate";
 import { containerOf, LAYOUT_RULE, parseLayout, placementBy, STORED_TIERS } from "./blockPlacement";
 import { createKeyspace, type Keyspace } from "./keyspace";
+import { recordingDigest } from "./recordingDigest";
 import type { RedisClient } from "./redisClient";
 import { type BlockSnapshot, createRollupReader } from "./rollupReader";
 import { createRollupWriter } from "./rollupWriter";
@@ -48,6 +49,22 @@ describe.each(redisTargets())("on $name", (target) => {
       llm_processing_ms: 200,
       ...patch,
     });
+
+  /**
+   * Every key of a dedupe table (lua/includes/seenTables.lua): its first key, which holds the state
+   * "<level>:<split>:<ids>", and buckets 1 .. 2^level + split - 1 after it.
+   */
+  async function seenBuckets(table: string): Promise<string[]> {
+    const [level = 0, split = 0] = ((await redis.hget(table, "~")) ?? "0:0:0").split(":").map(Number);
+    const buckets = 2 ** level + split;
+    return [table, ...Array.from({ length: buckets - 1 }, (_, i) => `${table}:${i + 1}`)];
+  }
+
+  /** The buckets that hold a recording id. */
+  async function holding(buckets: readonly string[], id: string): Promise<string[]> {
+    const found = await Promise.all(buckets.map((b) => redis.hexists(b, recordingDigest(id))));
+    return buckets.filter((_, i) => found[i] === 1);
+  }
 
   /** A block's cells wherever they are kept: its own key (dense tiers) and its container (sparse). */
   const cellsOf = (snapshot: BlockSnapshot, i: number) => [
@@ -252,6 +269,37 @@ describe.each(redisTargets())("on $name", (target) => {
       expect((await totalOf(reader, "month", "2026-11-01T00:00:00Z")).count).toBe(1);
     });
 
+    it("finds ids in the previous window's table, and counts ids of the window before it again", async () => {
+      const { keyspace } = setup();
+      const windowMs = 2_000;
+      const writer = createRollupWriter({ redis, keyspace, dedupeWindowMs: windowMs, now: () => nowMs });
+      const redisMs = async () => {
+        const [s, us] = await redis.time();
+        return Number(s) * 1000 + Math.floor(Number(us) / 1000);
+      };
+      /** Waits for the next window of Redis' clock and returns how far into it Redis is. */
+      const nextWindow = async () => {
+        const now = await redisMs();
+        await new Promise((resolve) => setTimeout(resolve, windowMs - (now % windowMs) + 20));
+      };
+      const batch = (from: number, n: number) =>
+        Array.from({ length: n }, (_, i) => rec(`w-${from + i}`, "2026-11-20T10:00:00Z"));
+      await nextWindow();
+      // 200 ids: a table of several buckets.
+      expect(await writer.apply(1, "acme", batch(0, 200))).toMatchObject({ counted: 200 });
+      const first = `${keyspace.orgBase(1, "acme")}${dedupeTables(await redisMs(), windowMs)[0]}`;
+      expect((await seenBuckets(first)).length).toBeGreaterThan(1);
+      await nextWindow();
+      expect(await writer.apply(1, "acme", batch(150, 100))).toEqual({
+        counted: 50,
+        duplicates: 50,
+        replayed: 0,
+      });
+      await nextWindow();
+      // The first window is two windows back now: its ids are past the dedupe window and count again.
+      expect(await writer.apply(1, "acme", batch(0, 10))).toMatchObject({ counted: 10 });
+    });
+
     it("applies a replay of any length once: messages at or below the organization's offset are skipped", async () => {
       const { keyspace, writer, reader } = setup();
       const at = (id: string, offset: number) => ({
@@ -267,7 +315,7 @@ describe.each(redisTargets())("on $name", (target) => {
       expect(await redis.hget(keyspace.extent(1, "acme"), "o:recordings:3")).toBe("14");
       // Long after the dedupe window, a consumer-group reset replays everything: nothing counts twice,
       // and the new message in the same batch counts once.
-      await redis.del(`${keyspace.orgBase(1, "acme")}${dedupeSets(Date.now(), 7 * DAY_MS)[0]}`);
+      await redis.del(`${keyspace.orgBase(1, "acme")}${dedupeTables(Date.now(), 7 * DAY_MS)[0]}`);
       expect(await writer.apply(1, "acme", [at("a", 10), at("b", 12), at("c", 15)], origin(16))).toEqual({
         counted: 1,
         duplicates: 0,
@@ -292,18 +340,54 @@ describe.each(redisTargets())("on $name", (target) => {
       expect(await writer.apply(1, "acme", [at("d", 2)], other)).toMatchObject({ counted: 1 });
     });
 
-    it("lets dedupe sets and minute blocks expire, and keeps organizations apart", async () => {
+    it("keeps a window's ids in listpack-sized buckets that share its expiry, each id in one", async () => {
+      const { keyspace, writer } = setup();
+      await laidOut(layout, writer);
+      const ids = Array.from({ length: 3_000 }, (_, i) => `big-${i}`);
+      for (let i = 0; i < ids.length; i += 700)
+        await writer.apply(
+          1,
+          "acme",
+          ids.slice(i, i + 700).map((id) => rec(id, "2026-11-20T10:00:00Z")),
+        );
+      const table = `${keyspace.orgBase(1, "acme")}${dedupeTables(Date.now(), 7 * DAY_MS)[0]}`;
+      const buckets = await seenBuckets(table);
+      const counted = ids.length + (layout === "dense" ? LAYOUT_RULE.minRecordings : 0);
+      // At most 40 ids a bucket on average: a bucket not split yet holds up to twice that.
+      expect(buckets.length).toBeGreaterThanOrEqual(counted / 40);
+      expect(await redis.hget(table, "~")).toMatch(new RegExp(`^\\d+:\\d+:${counted}$`));
+      const expiry = await redis.pexpiretime(table);
+      let fields = 0;
+      for (const bucket of buckets) {
+        expect(await redis.object("ENCODING", bucket)).toBe("listpack");
+        expect(await redis.pexpiretime(bucket)).toBe(expiry);
+        fields += (await redis.hlen(bucket)) - 1; // less its "~" field
+      }
+      expect(fields).toBe(counted);
+      for (const id of ["big-0", "big-1234", "big-2999"]) expect(await holding(buckets, id)).toHaveLength(1);
+      const again = await writer.apply(1, "acme", [
+        rec("big-17", "2026-11-20T10:00:00Z"),
+        rec("big-2500", "2026-11-20T10:00:00Z"),
+        rec("new", "2026-11-20T10:00:00Z"),
+      ]);
+      expect(again).toEqual({ counted: 1, duplicates: 2, replayed: 0 });
+    });
+
+    it("lets dedupe tables and minute blocks expire, and keeps organizations apart", async () => {
       const { writer, reader, keyspace } = setup();
       await laidOut(layout, writer);
       await writer.apply(1, "acme", [rec("a", "2026-11-20T10:00:00Z")]);
       await writer.apply(1, "other", [rec("a", "2026-11-20T10:00:00Z", { organization_id: "other" })]);
       // The dedupe windows follow Redis' clock, not the writer's.
       const redisNow = Date.now();
-      const [currentSet] = dedupeSets(redisNow, 7 * DAY_MS);
-      expect(await redis.hexists(`${keyspace.orgBase(1, "acme")}${currentSet}`, "a")).toBe(1);
-      const setExpiry = await redis.pexpiretime(`${keyspace.orgBase(1, "acme")}${currentSet}`);
-      expect(setExpiry - redisNow).toBeGreaterThan(7 * DAY_MS - 60_000);
-      expect(setExpiry - redisNow).toBeLessThanOrEqual(14 * DAY_MS);
+      const [currentTable] = dedupeTables(redisNow, 7 * DAY_MS);
+      const buckets = await seenBuckets(`${keyspace.orgBase(1, "acme")}${currentTable}`);
+      expect(await holding(buckets, "a")).toHaveLength(1);
+      for (const bucket of buckets) {
+        const expiry = await redis.pexpiretime(bucket);
+        expect(expiry - redisNow).toBeGreaterThan(7 * DAY_MS - 60_000);
+        expect(expiry - redisNow).toBeLessThanOrEqual(14 * DAY_MS);
+      }
       const minuteTtl = await redis.pexpiretime(minuteKey(layout, keyspace, "2026-11-20T10:00:00Z"));
       // A container lives as long as its last block: its day's last minute.
       const lastMinute = layout === "dense" ? "2026-11-20T10:00:00Z" : "2026-11-21T00:00:00Z";

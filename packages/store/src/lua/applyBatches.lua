@@ -13,12 +13,12 @@
     KEYS[1] the guard's key (ARGV[3]): the generation's log hash (logPosition.ts) on a single
             Redis, where the partition's checkpoint is checked in the same atomic step; on a
             cluster, where the log lives in another slot, the shard's write counts
-            ("<prefix>:v7:g<generation>:{s<shard>}:writes", a hash: per partition
+            ("<prefix>:v8:g<generation>:{s<shard>}:writes", a hash: per partition
             "<topic>:<partition>", "<count>:<token>", the count of this script's calls that wrote
             the shard for the partition and the token of the last one), which the view's
             checkpoints record as they move
     Per organization i, KEYS[1 + 7(i-1) + k], k =
-      1 base: "<prefix>:v7:g<generation>:{s<shard>}:<org>:". Dedupe and block keys are built
+      1 base: "<prefix>:v8:g<generation>:{s<shard>}:<org>:". Dedupe and block keys are built
         from it, so every key touched shares the shard's hash tag (one Redis Cluster slot).
       2 combos: hash, combination JSON -> combination id
       3 dim:member_email    4 dim:voice_model
@@ -35,9 +35,9 @@
         mark:<tier code> = the latest recorded_at counted when the tier last moved
         (src/blockPlacement.ts)
 
-    ARGV[1] the dedupe window (ms): an id counted at Redis' TIME t goes into the hash of window
-            floor(t / W) (the id -> ""), checked against that window's and the previous one's;
-            each expires at the end of the following window. Redis' clock, not the worker's, so
+    ARGV[1] the dedupe window (ms): an id counted at Redis' TIME t goes into the table of window
+            floor(t / W) (its digest -> "", includes/seenTables.lua), checked against that
+            window's and the previous one's; each expires at the end of the following window. Redis' clock, not the worker's, so
             workers with different clocks share the same windows.
     ARGV[2] the layout rule (src/blockPlacement.ts layoutArguments), applied after writing
     ARGV[3] the guard: the checkpoint field "next:<topic>:<partition>" in KEYS[1]; "writes" (a
@@ -67,7 +67,7 @@
 
     the batch, binary, little-endian; "str" is a u16 byte length and the UTF-8 bytes
             (src/batchEncoding.ts writes it):
-      u32 n, n × str        recording ids, none repeated
+      u32 n, n × 16 bytes   recording ids' digests (recordingDigest.ts), none repeated
       u32 n, n × combination:
         str key             JSON [member_email, voice_model, language_model|null, app_name]
         4 × str             the same four values; "" is a null language model
@@ -110,7 +110,7 @@ local LARGE_CELL = "<ddddddd"
 local ORG_KEYS, ORG_ARGS = 7, 7
 
 --- @include "includes/readBatch"
---- @include "includes/findCounted"
+--- @include "includes/seenTables"
 --- @include "includes/lookupCombos"
 --- @include "includes/storeCombos"
 --- @include "includes/unpackCell"
@@ -140,7 +140,7 @@ elseif ARGV[3] ~= "" then
 end
 local rule = ARGV[2]
 local time = redis.call("TIME")
-local currentWindow, previousWindow, currentSetExpireAt = dedupeWindows(time, tonumber(ARGV[1]))
+local currentWindow, previousWindow, currentTableExpireAt = dedupeWindows(time, tonumber(ARGV[1]))
 
 -- One organization's keys and arguments (see the header).
 local function organization(i)
@@ -182,14 +182,14 @@ local function prepare(org)
     layout = ahead
   end
   local base = keys[1]
-  org.currentSet, org.previousSet = base .. currentWindow, base .. previousWindow
-  local counted = findCounted(org.currentSet, org.previousSet, ids, CHUNK)
+  org.currentTable, org.previousTable = base .. currentWindow, base .. previousWindow
+  local counted, seen = findCounted(org.currentTable, org.previousTable, ids, CHUNK)
   if #counted > 0 then
     return {-1, counted}
   end
   org.comboIds, org.newIndexes = lookupCombos(keys, combos, CHUNK)
   org.blockKeys = readBlocks(base, blocks, org.comboIds, CHUNK)
-  org.state, org.layoutNow, org.updates = state, layout, updates
+  org.state, org.layoutNow, org.updates, org.seen = state, layout, updates, seen
   org.ids, org.combos, org.blocks = ids, combos, blocks
   return nil
 end
@@ -197,17 +197,7 @@ end
 -- Phase 3 for one organization prepared above; returns its reply.
 local function write(org)
   local ids, state, updates, layout = org.ids, org.state, org.updates, org.layoutNow
-  for first = 1, #ids, CHUNK do
-    local entries = {}
-    for i = first, math.min(first + CHUNK - 1, #ids) do
-      entries[#entries + 1] = ids[i]
-      entries[#entries + 1] = ""
-    end
-    redis.call("HSET", org.currentSet, unpack(entries))
-  end
-  if #ids > 0 then
-    redis.call("PEXPIREAT", org.currentSet, currentSetExpireAt)
-  end
+  addToSeenTable(org.currentTable, org.seen, ids, currentTableExpireAt, CHUNK)
   storeCombos(org.keys, org.combos, org.comboIds, org.newIndexes, CHUNK)
   writeBlocks(org.blockKeys, org.batch, CHUNK)
   if #ids > 0 then

@@ -13,9 +13,14 @@ local function readBatch(batch)
     return n
   end
 
+  -- Ids come as their 16-byte digests (recordingDigest.ts).
   local ids = {}
   for i = 1, u32() do
-    ids[i] = str()
+    ids[i] = string.sub(batch, pos, pos + 15)
+    pos = pos + 16
+  end
+  if pos - 1 > #batch then
+    error("batch truncated in its recording digests")
   end
   local combos = {}
   for i = 1, u32() do

@@ -1,0 +1,154 @@
+-- A dedupe window's ids (16-byte digests) as a linear hash table of hashes small enough for
+-- Redis' listpack encoding (at most 128 fields by default), so an id costs about its 18 bytes
+-- rather than a hashtable entry's 70 (the store README's "Dedupe tables"). Bucket 0 is the key
+-- "<base>seen:<window>", which also holds the table's state in the field "~":
+-- "<level>:<split>:<ids>"; bucket b > 0 is "<base>seen:<window>:<b>", made by a split with the
+-- field "~" = "" so that it has its expiry from the start. A digest's bucket is its first four
+-- bytes as a number x, x mod 2^level, or x mod 2^(level + 1) below the split pointer (those
+-- buckets were split). The table splits one bucket at a time while it holds more than SEEN_LOAD
+-- ids per bucket: a bucket not split yet holds up to twice that, still well under 128.
+local SEEN_LOAD = 40
+
+local function seenBucketKey(table0, b)
+  return b == 0 and table0 or (table0 .. ":" .. b)
+end
+
+local function digestNumber(d)
+  local b1, b2, b3, b4 = string.byte(d, 1, 4)
+  return ((b1 * 256 + b2) * 256 + b3) * 256 + b4
+end
+
+local function seenBucketOf(x, state)
+  local b = x % 2 ^ state.level
+  if b < state.split then
+    b = x % 2 ^ (state.level + 1)
+  end
+  return b
+end
+
+-- The table's state, or nil while the window holds no id of the organization.
+local function seenState(table0)
+  local state = redis.call("HGET", table0, "~")
+  if not state then
+    return nil
+  end
+  local level, split, n = string.match(state, "^(%d+):(%d+):(%d+)$")
+  return {level = tonumber(level), split = tonumber(split), n = tonumber(n)}
+end
+
+-- The ids' indexes by bucket, buckets in the order first met.
+local function seenBuckets(ids, state)
+  local groups, order = {}, {}
+  for i = 1, #ids do
+    local b = seenBucketOf(digestNumber(ids[i]), state)
+    local group = groups[b]
+    if not group then
+      group = {}
+      groups[b] = group
+      order[#order + 1] = b
+    end
+    group[#group + 1] = i
+  end
+  return groups, order
+end
+
+-- Marks in `counted` the indexes of `ids` the table holds: one HMGET per bucket and chunk.
+local function findInSeenTable(table0, state, ids, counted, chunk)
+  local groups, order = seenBuckets(ids, state)
+  for _, b in ipairs(order) do
+    local group = groups[b]
+    for first = 1, #group, chunk do
+      local last = math.min(first + chunk - 1, #group)
+      local fields = {}
+      for k = first, last do
+        fields[#fields + 1] = ids[group[k]]
+      end
+      local found = redis.call("HMGET", seenBucketKey(table0, b), unpack(fields))
+      for k = first, last do
+        if found[k - first + 1] then
+          counted[group[k]] = true
+        end
+      end
+    end
+  end
+end
+
+-- The 1-based indexes of `ids` found in either window's table, ascending (usually none); and the
+-- current window's state, which the write goes on from.
+local function findCounted(currentTable, previousTable, ids, chunk)
+  local counted, indexes = {}, {}
+  local current = seenState(currentTable)
+  if current then
+    findInSeenTable(currentTable, current, ids, counted, chunk)
+  end
+  local previous = seenState(previousTable)
+  if previous then
+    findInSeenTable(previousTable, previous, ids, counted, chunk)
+  end
+  for i = 1, #ids do
+    if counted[i] then
+      indexes[#indexes + 1] = i
+    end
+  end
+  return indexes, current
+end
+
+-- Splits the bucket at the split pointer: its digests whose next bit is set move to the bucket
+-- 2^level above it, which is made here (with its expiry).
+local function splitSeenBucket(table0, state, expireAt)
+  local from = state.split
+  local to = from + 2 ^ state.level
+  local size = 2 ^ (state.level + 1)
+  local fromKey = seenBucketKey(table0, from)
+  local moved, gone = {"~", ""}, {}
+  for _, field in ipairs(redis.call("HKEYS", fromKey)) do
+    if field ~= "~" and digestNumber(field) % size == to then
+      moved[#moved + 1] = field
+      moved[#moved + 1] = ""
+      gone[#gone + 1] = field
+    end
+  end
+  local toKey = seenBucketKey(table0, to)
+  redis.call("HSET", toKey, unpack(moved))
+  redis.call("PEXPIREAT", toKey, expireAt)
+  if #gone > 0 then
+    redis.call("HDEL", fromKey, unpack(gone))
+  end
+  state.split = from + 1
+  if state.split == 2 ^ state.level then
+    state.level, state.split = state.level + 1, 0
+  end
+end
+
+-- Adds `ids` (none in the table) to the current window's table, whose state `findCounted` read
+-- (nil: a new table), splitting first so that they land in their final buckets.
+local function addToSeenTable(table0, state, ids, expireAt, chunk)
+  if #ids == 0 then
+    return
+  end
+  local fresh = not state
+  state = state or {level = 0, split = 0, n = 0}
+  state.n = state.n + #ids
+  while state.n > SEEN_LOAD * (2 ^ state.level + state.split) do
+    splitSeenBucket(table0, state, expireAt)
+  end
+  local stateField = {"~", string.format("%d:%d:%d", state.level, state.split, state.n)}
+  local groups, order = seenBuckets(ids, state)
+  for _, b in ipairs(order) do
+    local group = groups[b]
+    for first = 1, #group, chunk do
+      local entries = b == 0 and first == 1 and stateField or {}
+      for k = first, math.min(first + chunk - 1, #group) do
+        entries[#entries + 1] = ids[group[k]]
+        entries[#entries + 1] = ""
+      end
+      redis.call("HSET", seenBucketKey(table0, b), unpack(entries))
+    end
+  end
+  if not groups[0] then
+    redis.call("HSET", table0, unpack(stateField))
+  end
+  if fresh then
+    redis.call("PEXPIREAT", table0, expireAt)
+  end
+end
