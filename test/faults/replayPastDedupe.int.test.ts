@@ -7,10 +7,10 @@ import { afterAll, expect, it, onTestFinished } from "vitest";
 import { produceWorkload } from "../support/produce";
 import { expectExactAfterFault, prepareWorkload } from "../support/scenario";
 
-// Fault: replays longer than the dedupe window. The recording-id sets only remember a window
+// Fault: replays longer than the dedupe window. The recording-id tables only remember a window
 // (7 days by default); the offsets kept with the sums remember for good. First the consumer group
 // is reset to the earliest offset (an operator's `--reset-offsets --to-earliest`), then the view's
-// checkpoints are lost too, so the worker reads the whole topic again; both after the dedupe sets
+// checkpoints are lost too, so the worker reads the whole topic again; both after the dedupe tables
 // have expired (deleted here). Nothing may be counted twice.
 // Over many organizations, most of them small (their blocks in containers), as most tenants are.
 const prepared = prepareWorkload("replay-past-dedupe", (config) => config.size.faultEvents, {

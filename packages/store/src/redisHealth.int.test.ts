@@ -38,7 +38,7 @@ describe("redisHealth on a single Redis", () => {
       expect(health.ok).toBe(false);
       expect(health.reasons).toHaveLength(1);
       expect(health.reasons[0]).toContain(`maxmemory-policy ${policy}`);
-      expect(health.reasons[0]).toMatch(/must be noeviction.*dedupe set.*count recordings twice/);
+      expect(health.reasons[0]).toMatch(/must be noeviction.*dedupe table.*count recordings twice/);
       expect(health.usedMemoryBytes).toBeGreaterThan(0);
     } finally {
       await redis.config("SET", "maxmemory-policy", "noeviction");

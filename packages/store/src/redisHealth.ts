@@ -17,7 +17,7 @@ export interface RedisHealthOptions {
   timeoutMs?: number;
 }
 
-/** The only safe policy: the store keeps dedupe sets and combination tables without expiry. */
+/** The only safe policy: every other one evicts keys the store needs (dedupe tables, combination tables, blocks). */
 const REQUIRED_POLICY = "noeviction";
 
 interface NodeReport {
@@ -83,8 +83,8 @@ async function checkNode(node: Redis, timeoutMs: number): Promise<NodeReport> {
 
 /**
  * What /readyz of both services reports about Redis: every node answers, and none may evict keys.
- * Under memory pressure an evicting `maxmemory-policy` (anything but `noeviction`) drops keys that
- * have no expiry: an evicted dedupe set counts recordings twice, an evicted combination table or
+ * Under memory pressure an evicting `maxmemory-policy` (anything but `noeviction`) drops keys the
+ * store needs (`volatile-*` ones those with an expiry): an evicted dedupe table counts recordings twice, an evicted combination table or
  * block corrupts the numbers, silently. With `noeviction` a full Redis refuses writes instead, which
  * the worker retries and alerts on. Redis Cluster: every master is checked.
  */
@@ -109,7 +109,7 @@ export async function redisHealth(
     else if (report.policy !== "unknown" && report.policy !== REQUIRED_POLICY) {
       reasons.push(
         `Redis ${report.name} has maxmemory-policy ${report.policy}; it must be ${REQUIRED_POLICY}: ` +
-          "an evicted dedupe set would count recordings twice and an evicted combination table or " +
+          "an evicted dedupe table would count recordings twice and an evicted combination table or " +
           "block would corrupt the numbers",
       );
     }
