@@ -107,7 +107,7 @@ export async function benchThroughput(
     { id: "dimensions", path: DIMENSIONS_PATH },
   ];
   const results: ThroughputResult[] = [];
-  const useWrk = wrkInstalled();
+  const useWrk = await wrkInstalled();
   for (const { id, path } of targets) {
     await waitUntilIdle(options.baseUrl);
     const answer = await answerAsSent(options.baseUrl + path, options.token);

@@ -1,11 +1,13 @@
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
+import { ensureDebianPackage } from "@vu/infra";
+import { log } from "./log";
 import { processCpuSeconds } from "./processCpu";
 
 /**
  * wrk (Debian's `wrk` package) as the throughput runs' load generator: a C program with one
  * thread and epoll, it drives 200 connections on a fraction of the core autocannon needs in the
- * bench's own process, so the cores measured are the API's. Used when installed; autocannon
- * otherwise (the report says which).
+ * bench's own process, so the cores measured are the API's. Installed from Debian's packages
+ * when missing (as root); autocannon where that fails (the report says which).
  */
 export interface WrkRun {
   requestsPerSecond: number;
@@ -17,8 +19,15 @@ export interface WrkRun {
   cpuSeconds: number;
 }
 
-export function wrkInstalled(): boolean {
-  return spawnSync("wrk", ["--version"]).error === undefined;
+/** Whether wrk is there, installing it first when it can. */
+export async function wrkInstalled(): Promise<boolean> {
+  try {
+    await ensureDebianPackage("wrk", "wrk", log);
+    return true;
+  } catch (error) {
+    log(`wrk unavailable, autocannon in the bench's process instead: ${(error as Error).message}`);
+    return false;
+  }
 }
 
 /** Runs wrk closed-loop: `connections` at once on one thread, keep-alive, for `durationS`. */
