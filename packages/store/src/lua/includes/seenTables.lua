@@ -18,29 +18,25 @@ local function digestNumber(d)
   return ((b1 * 256 + b2) * 256 + b3) * 256 + b4
 end
 
-local function seenBucketOf(x, state)
-  local b = x % 2 ^ state.level
-  if b < state.split then
-    b = x % 2 ^ (state.level + 1)
-  end
-  return b
-end
-
--- The table's state, or nil while the window holds no id of the organization.
-local function seenState(table0)
-  local state = redis.call("HGET", table0, "~")
-  if not state then
+-- The table's state from its "~" field, or nil while the window holds no id of the organization.
+local function seenState(field)
+  if not field then
     return nil
   end
-  local level, split, n = string.match(state, "^(%d+):(%d+):(%d+)$")
+  local level, split, n = string.match(field, "^(%d+):(%d+):(%d+)$")
   return {level = tonumber(level), split = tonumber(split), n = tonumber(n)}
 end
 
 -- The ids' indexes by bucket, buckets in the order first met.
 local function seenBuckets(ids, state)
   local groups, order = {}, {}
+  local low, high, split = 2 ^ state.level, 2 ^ (state.level + 1), state.split
   for i = 1, #ids do
-    local b = seenBucketOf(digestNumber(ids[i]), state)
+    local x = digestNumber(ids[i])
+    local b = x % low
+    if b < split then
+      b = x % high
+    end
     local group = groups[b]
     if not group then
       group = {}
@@ -73,18 +69,38 @@ local function findInSeenTable(table0, state, ids, counted, chunk)
   end
 end
 
+-- Marks in `counted` the ids the window's table holds and returns its state. A batch of at most
+-- SEEN_PROBE ids (a small organization's) asks the first key for the state and the ids in one
+-- HMGET, which answers them all while the table is that key alone.
+local SEEN_PROBE = 128
+local function findInWindow(table0, ids, counted, chunk)
+  if #ids > SEEN_PROBE then
+    local state = seenState(redis.call("HGET", table0, "~"))
+    if state then
+      findInSeenTable(table0, state, ids, counted, chunk)
+    end
+    return state
+  end
+  local found = redis.call("HMGET", table0, "~", unpack(ids))
+  local state = seenState(found[1])
+  if state and state.level == 0 and state.split == 0 then
+    for i = 1, #ids do
+      if found[i + 1] then
+        counted[i] = true
+      end
+    end
+  elseif state then
+    findInSeenTable(table0, state, ids, counted, chunk)
+  end
+  return state
+end
+
 -- The 1-based indexes of `ids` found in either window's table, ascending (usually none); and the
 -- current window's state, which the write goes on from.
 local function findCounted(currentTable, previousTable, ids, chunk)
   local counted, indexes = {}, {}
-  local current = seenState(currentTable)
-  if current then
-    findInSeenTable(currentTable, current, ids, counted, chunk)
-  end
-  local previous = seenState(previousTable)
-  if previous then
-    findInSeenTable(previousTable, previous, ids, counted, chunk)
-  end
+  local current = findInWindow(currentTable, ids, counted, chunk)
+  findInWindow(previousTable, ids, counted, chunk)
   for i = 1, #ids do
     if counted[i] then
       indexes[#indexes + 1] = i
