@@ -93,6 +93,11 @@ export interface Keyspace {
   dimension(generation: number, org: string, dimension: Dimension): string;
   /** The organization's first and last counted `recorded_at` (ms). */
   extent(generation: number, org: string): string;
+  /**
+   * A bucket of the organization's dedupe table for a window (lua/includes/seenTables.lua builds
+   * the same names from `orgBase`): bucket 0, the table's first key, holds its state.
+   */
+  seenBucket(generation: number, org: string, window: number, bucket?: number): string;
   block(generation: number, org: string, tier: Tier, startMs: number, view: View): string;
   /** The part of a block key after `orgBase` (what the ingest script receives). */
   blockSuffix(tier: Tier, startMs: number, view: View): string;
@@ -173,6 +178,8 @@ export function createKeyspace({ prefix }: KeyspaceOptions): Keyspace {
     combos: (generation, org) => `${orgBase(generation, org)}combos`,
     dimension: (generation, org, dimension) => `${orgBase(generation, org)}dim:${dimension}`,
     extent: (generation, org) => `${orgBase(generation, org)}extent`,
+    seenBucket: (generation, org, window, bucket = 0) =>
+      `${orgBase(generation, org)}seen:${window}${bucket === 0 ? "" : `:${bucket}`}`,
     block: (generation, org, tier, startMs, view) =>
       orgBase(generation, org) + blockSuffix(tier, startMs, view),
     blockSuffix,
