@@ -77,11 +77,11 @@ export async function benchNoisyNeighbour(options: NoisyNeighbourOptions): Promi
   const heavyDays = options.heavyLoad?.days ?? 30;
   const heavyPath = `/api/v1/stats?${range(heavyDays)}&granularity=hour&group_by=member_email&page_size=1000`;
   const heavyRate = options.heavyRate ?? 4;
+  const rounds = options.rounds ?? 3;
   log(
     `  noisy neighbour: ${options.small.org} alone, then beside ${options.heavy.org}'s heavy questions ` +
-      `(${heavyRate}/s), ${options.durationS} s each`,
+      `(${heavyRate}/s), ${options.durationS} s each, ${rounds} rounds`,
   );
-  const rounds = options.rounds ?? 3;
   const heavy = { path: heavyPath, rate: heavyRate };
   const { result: measured, redisNice } = await withRedisAhead(options.redis, REDIS_NICE, async () => {
     const alones: PhaseSamples[] = [];
