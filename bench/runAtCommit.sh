@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the benchmark on a frozen copy of one commit (default HEAD), so that commits landing in the
 # work tree during a long run cannot give the worker and the API different code, then copies
-# REPORT.md, latency.png and out/results.json back into this work tree's bench/.
+# REPORT.md, latency.png and results.json back into this work tree's bench/.
 #   bench/runAtCommit.sh [--commit <rev>] [bench flags...]      e.g. bench/runAtCommit.sh --quick
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
@@ -20,10 +20,8 @@ fi
 cd "$snapshot"
 status=0
 BENCH_COMMIT="$sha" npx tsx bench/src/run.ts "$@" || status=$?
-for file in REPORT.md latency.png; do
+for file in REPORT.md latency.png results.json; do
   if [[ -f "bench/$file" ]]; then cp "bench/$file" "$repo/bench/$file"; fi
 done
-mkdir -p "$repo/bench/out"
-if [[ -f bench/out/results.json ]]; then cp bench/out/results.json "$repo/bench/out/results.json"; fi
 echo "[runAtCommit] measured $sha in $snapshot; report copied to $repo/bench" >&2
 exit "$status"

@@ -45,7 +45,7 @@ export interface BenchOptions {
   /** Keep the PostgreSQL tables afterwards (Redis keys and Kafka topics are always removed). */
   keepPostgres: boolean;
   seed: number;
-  /** Re-render REPORT.md and the chart from bench/out/results.json without measuring anything. */
+  /** Re-render REPORT.md and the chart from bench/results.json without measuring anything. */
   reportOnly: boolean;
   /** Only the ingest part (bare consumer, worker, memory), logged; no PostgreSQL, queries or report. */
   ingestOnly: boolean;

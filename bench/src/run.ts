@@ -17,7 +17,8 @@ import { renderReport } from "./report";
 import type { BenchResults, SizeResult } from "./results";
 import { runSize } from "./sizeRun";
 
-const RESULTS_FILE = join(OUT_DIR, "results.json");
+/** Beside REPORT.md and committed with it: the raw numbers it was rendered from, to render again. */
+const RESULTS_FILE = join(REPO_ROOT, "bench", "results.json");
 
 /** REPORT.md and the chart (bench/out/latency.png, copied to bench/latency.png) from the results. */
 function writeReport(results: BenchResults): void {
@@ -25,7 +26,7 @@ function writeReport(results: BenchResults): void {
   writeFileSync(chartFile, renderChart(results));
   copyFileSync(chartFile, join(REPO_ROOT, "bench", "latency.png"));
   writeFileSync(join(REPO_ROOT, "bench", "REPORT.md"), renderReport(results));
-  log("wrote bench/REPORT.md, bench/latency.png and bench/out/results.json");
+  log("wrote bench/REPORT.md, bench/latency.png and bench/results.json");
 }
 
 async function main(): Promise<void> {
