@@ -220,6 +220,33 @@ describe.each(redisTargets())("on $name", (target) => {
       expect(keys).toEqual([]);
     });
 
+    it("refuses a batch whose id count runs past its end at once, without reading on", async () => {
+      const { keyspace, writer } = setup();
+      const prepared = writer.prepare("acme", [rec("a", "2026-11-20T10:00:05Z")]);
+      const encoded = Buffer.from(prepared.encoded);
+      encoded.writeUInt32LE(0xffffffff, 0);
+      const failure = await writer
+        .applyPrepared(1, { ...prepared, encoded })
+        .catch((error: unknown) => error);
+      expect(String((failure as StoreError).cause)).toMatch(/batch truncated in its recording digests/);
+      expect(await redis.keys(`${keyspace.prefix}:*`)).toEqual([]);
+    });
+
+    it("fails before writing when a bucket a split would make is of the wrong type", async () => {
+      const { keyspace, writer, reader } = setup();
+      // 100 ids into a new table: it splits into three buckets before they go in.
+      const batch = Array.from({ length: 100 }, (_, i) => rec(`s-${i}`, "2026-11-20T10:00:00Z"));
+      const window = Math.floor(Date.now() / (7 * DAY_MS));
+      const poisoned = keyspace.seenBucket(1, "acme", window, 2);
+      await redis.set(poisoned, "not a hash");
+      const failure = await writer.apply(1, "acme", batch).catch((error: unknown) => error);
+      expect(String((failure as StoreError).cause)).toMatch(/WRONGTYPE/);
+      expect(await redis.exists(keyspace.seenBucket(1, "acme", window), keyspace.combos(1, "acme"))).toBe(0);
+      await redis.del(poisoned);
+      expect(await writer.apply(1, "acme", batch)).toMatchObject({ counted: 100 });
+      expect((await totalOf(reader, "month", "2026-11-01T00:00:00Z")).count).toBe(100);
+    });
+
     it("keeps sums exact when a cell outgrows 32 bits, in one batch or across batches", async () => {
       const { writer, reader } = setup();
       await laidOut(layout, writer);

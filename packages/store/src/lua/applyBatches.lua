@@ -5,8 +5,9 @@
   runs in three phases so that no failure can leave a half-applied batch (Redis does not undo the
   writes of a script that fails): it decodes every batch and reads every key it will write (a key
   of the wrong type, or a truncated batch, fails there, and then nothing of the call is written),
-  and writes only after that. Work is per key, not per recording: a few commands per block touched
-  and per 1000 ids. Organizations share a call when their keys share a hash tag (keyspace.ts
+  and writes only after that. Work is per key, not per recording: a few commands per block touched,
+  and per dedupe bucket touched (a small organization's table is one; a large one's, about one per
+  id: includes/seenTables.lua). Organizations share a call when their keys share a hash tag (keyspace.ts
   `slotTag`; on a single Redis any may): what a call costs beyond its keys is paid once.
 
   Input (n organizations):
@@ -37,8 +38,8 @@
 
     ARGV[1] the dedupe window (ms): an id counted at Redis' TIME t goes into the table of window
             floor(t / W) (its digest -> "", includes/seenTables.lua), checked against that
-            window's and the previous one's; each expires at the end of the following window. Redis' clock, not the worker's, so
-            workers with different clocks share the same windows.
+            window's and the previous one's; each expires at the end of the following window.
+            Redis' clock, not the worker's, so workers with different clocks share the same windows.
     ARGV[2] the layout rule (src/blockPlacement.ts layoutArguments), applied after writing
     ARGV[3] the guard: the checkpoint field "next:<topic>:<partition>" in KEYS[1]; "writes" (a
             cluster: KEYS[1] is the shard's write counts); or "" for no check (tools, tests)
@@ -187,6 +188,7 @@ local function prepare(org)
   if #counted > 0 then
     return {-1, counted}
   end
+  checkSeenSplits(org.currentTable, seen, #ids)
   org.comboIds, org.newIndexes = lookupCombos(keys, combos, CHUNK)
   org.blockKeys = readBlocks(base, blocks, org.comboIds, CHUNK)
   org.state, org.layoutNow, org.updates, org.seen = state, layout, updates, seen

@@ -15,12 +15,13 @@ local function readBatch(batch)
 
   -- Ids come as their 16-byte digests (recordingDigest.ts).
   local ids = {}
-  for i = 1, u32() do
+  local n = u32()
+  if pos - 1 + 16 * n > #batch then
+    error("batch truncated in its recording digests")
+  end
+  for i = 1, n do
     ids[i] = string.sub(batch, pos, pos + 15)
     pos = pos + 16
-  end
-  if pos - 1 > #batch then
-    error("batch truncated in its recording digests")
   end
   local combos = {}
   for i = 1, u32() do

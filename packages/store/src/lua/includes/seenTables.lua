@@ -6,7 +6,7 @@
 -- field "~" = "" so that it has its expiry from the start. A digest's bucket is its first four
 -- bytes as a number x, x mod 2^level, or x mod 2^(level + 1) below the split pointer (those
 -- buckets were split). The table splits one bucket at a time while it holds more than SEEN_LOAD
--- ids per bucket: a bucket not split yet holds up to twice that, still well under 128.
+-- ids per bucket: a bucket not split yet holds twice that on average, well under 128.
 local SEEN_LOAD = 40
 
 local function seenBucketKey(table0, b)
@@ -109,6 +109,14 @@ local function findCounted(currentTable, previousTable, ids, chunk)
   return indexes, current
 end
 
+-- Moves the split pointer on past the bucket just split, to the next level after the last one.
+local function nextSplit(state)
+  state.split = state.split + 1
+  if state.split == 2 ^ state.level then
+    state.level, state.split = state.level + 1, 0
+  end
+end
+
 -- Splits the bucket at the split pointer: its digests whose next bit is set move to the bucket
 -- 2^level above it, which is made here (with its expiry).
 local function splitSeenBucket(table0, state, expireAt)
@@ -130,9 +138,21 @@ local function splitSeenBucket(table0, state, expireAt)
   if #gone > 0 then
     redis.call("HDEL", fromKey, unpack(gone))
   end
-  state.split = from + 1
-  if state.split == 2 ^ state.level then
-    state.level, state.split = state.level + 1, 0
+  nextSplit(state)
+end
+
+-- The read phase's part of the splits `added` more ids will bring: an HLEN of each bucket a split
+-- will read and make, so that a key of the wrong type fails before anything is written.
+local function checkSeenSplits(table0, state, added)
+  local ahead = {level = 0, split = 0, n = 0}
+  if state then
+    ahead = {level = state.level, split = state.split, n = state.n}
+  end
+  ahead.n = ahead.n + added
+  while ahead.n > SEEN_LOAD * (2 ^ ahead.level + ahead.split) do
+    redis.call("HLEN", seenBucketKey(table0, ahead.split))
+    redis.call("HLEN", seenBucketKey(table0, ahead.split + 2 ^ ahead.level))
+    nextSplit(ahead)
   end
 end
 
