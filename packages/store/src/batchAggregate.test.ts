@@ -2,7 +2,7 @@ import type { RecordingCompleted } from "@vu/events";
 import { recording as kitRecording } from "@vu/testkit";
 import { DAY_MS, DEFAULT_RETENTION } from "@vu/time-buckets";
 import { describe, expect, it } from "vitest";
-import { aggregateBatch, type BatchPayload, dedupeTables } from "./batchAggregate";
+import { aggregateBatch, type BatchPayload, dedupeWindows } from "./batchAggregate";
 import { type Placement, STORED_TIERS, type StoredTier } from "./blockPlacement";
 import { createKeyspace } from "./keyspace";
 
@@ -208,10 +208,10 @@ describe("aggregateBatch by placement", () => {
   });
 });
 
-describe("dedupeTables", () => {
-  it("names this window's and the previous window's set; the current one lives to the end of the next", () => {
+describe("dedupeWindows", () => {
+  it("numbers this window and the previous one; the current one's table lives to the end of the next", () => {
     const w = 7 * DAY_MS;
     const epoch = Math.floor(nowMs / w);
-    expect(dedupeTables(nowMs, w)).toEqual([`seen:${epoch}`, `seen:${epoch - 1}`, (epoch + 2) * w]);
+    expect(dedupeWindows(nowMs, w)).toEqual([epoch, epoch - 1, (epoch + 2) * w]);
   });
 });

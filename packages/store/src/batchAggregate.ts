@@ -69,15 +69,15 @@ export interface AggregateOptions {
  * Dedupe tables per window of `windowMs`: an id counted at t sits in the table of window
  * floor(t / W), which lives until the end of the next window. Checking this window's table and the
  * previous one finds every id counted less than W ago (and some up to 2W ago). The apply script
- * picks them itself at Redis' TIME (lua/includes/dedupeWindows.lua); this names the same tables'
- * first keys (a small table is that key alone: lua/includes/seenTables.lua) for tests and tools.
+ * picks them itself at Redis' TIME (lua/includes/dedupeWindows.lua); this gives the same window
+ * numbers for tests and tools, whose keys `Keyspace.seenBucket` names.
  */
-export function dedupeTables(
+export function dedupeWindows(
   nowMs: number,
   windowMs: number,
-): [currentTable: string, previousTable: string, currentExpireAtMs: number] {
-  const epoch = Math.floor(nowMs / windowMs);
-  return [`seen:${epoch}`, `seen:${epoch - 1}`, (epoch + 2) * windowMs];
+): [currentWindow: number, previousWindow: number, currentExpireAtMs: number] {
+  const window = Math.floor(nowMs / windowMs);
+  return [window, window - 1, (window + 2) * windowMs];
 }
 
 /** Accumulates the cells of one block key; sums live in a plain number array (fast elements). */

@@ -3,7 +3,7 @@ export {
   type BatchPayload,
   type ComboPayload,
   type CountableRecording,
-  dedupeTables,
+  dedupeWindows,
 } from "./batchAggregate";
 export { encodeBatch } from "./batchEncoding";
 export { containerOf } from "./blockPlacement";

@@ -6,7 +6,7 @@ import { useRedisTarget } from "@vu/testkit/redis";
 import { DAY_MS, DEFAULT_RETENTION } from "@vu/time-buckets";
 import { Cluster } from "ioredis";
 import { describe, expect, it } from "vitest";
-import { dedupeTables } from "./batchAggregate";
+import { dedupeWindows } from "./batchAggregate";
 import { containerOf, LAYOUT_RULE, parseLayout, placementBy, STORED_TIERS } from "./blockPlacement";
 import { createKeyspace, type Keyspace } from "./keyspace";
 import { recordingDigest } from "./recordingDigest";
@@ -55,7 +55,7 @@ describe.each(redisTargets())("on $name", (target) => {
    * "<level>:<split>:<ids>", and buckets 1 .. 2^level + split - 1 after it.
    */
   async function seenBuckets(keyspace: Keyspace, atMs: number, windowMs: number): Promise<string[]> {
-    const window = Math.floor(atMs / windowMs);
+    const [window] = dedupeWindows(atMs, windowMs);
     const table = keyspace.seenBucket(1, "acme", window);
     const [level = 0, split = 0] = ((await redis.hget(table, "~")) ?? "0:0:0").split(":").map(Number);
     return Array.from({ length: 2 ** level + split }, (_, b) => keyspace.seenBucket(1, "acme", window, b));
@@ -236,7 +236,7 @@ describe.each(redisTargets())("on $name", (target) => {
       const { keyspace, writer, reader } = setup();
       // 100 ids into a new table: it splits into three buckets before they go in.
       const batch = Array.from({ length: 100 }, (_, i) => rec(`s-${i}`, "2026-11-20T10:00:00Z"));
-      const window = Math.floor(Date.now() / (7 * DAY_MS));
+      const [window] = dedupeWindows(Date.now(), 7 * DAY_MS);
       const poisoned = keyspace.seenBucket(1, "acme", window, 2);
       await redis.set(poisoned, "not a hash");
       const failure = await writer.apply(1, "acme", batch).catch((error: unknown) => error);
@@ -342,7 +342,7 @@ describe.each(redisTargets())("on $name", (target) => {
       expect(await redis.hget(keyspace.extent(1, "acme"), "o:recordings:3")).toBe("14");
       // Long after the dedupe window, a consumer-group reset replays everything: nothing counts twice,
       // and the new message in the same batch counts once.
-      await redis.del(`${keyspace.orgBase(1, "acme")}${dedupeTables(Date.now(), 7 * DAY_MS)[0]}`);
+      await redis.del(keyspace.seenBucket(1, "acme", dedupeWindows(Date.now(), 7 * DAY_MS)[0]));
       expect(await writer.apply(1, "acme", [at("a", 10), at("b", 12), at("c", 15)], origin(16))).toEqual({
         counted: 1,
         duplicates: 0,
