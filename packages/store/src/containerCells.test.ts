@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
 import {
+  cellCount,
+  cellField,
+  cellSums,
   cellsByBlock,
   comboIdOf,
   fieldQuarter,
@@ -17,6 +20,15 @@ describe("cellsByBlock", () => {
     expect([...grouped.keys()]).toEqual([7, 106]);
     expect(grouped.get(7)?.map(String)).toEqual(["12", "c1", "3", "c3"]);
     expect(grouped.get(106)?.map(String)).toEqual(["317", "c2"]);
+  });
+
+  it("walks a block's cells by index: each cell's field and packed sums", () => {
+    const cells = cellsByBlock([b("7:12"), b("c1"), b("7:3"), b("c3")]).get(7) ?? [];
+    expect(cellCount(cells)).toBe(2);
+    expect(
+      Array.from({ length: cellCount(cells) }, (_, i) => `${cellField(cells, i)}=${cellSums(cells, i)}`),
+    ).toEqual(["12=c1", "3=c3"]);
+    expect(cellCount([])).toBe(0);
   });
 
   it("refuses a field without a block index rather than counting it in some block", () => {

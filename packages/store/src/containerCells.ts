@@ -5,8 +5,27 @@ import { projectionValue } from "./views";
 /**
  * One block's cells as read: flat `[field, packed sums (see sums.ts), field, ...]`, both as the
  * reply's bytes. Field names are not decoded here: the query decodes each distinct one once.
+ * Readers walk them with cellCount, cellField and cellSums, and add a cell's sums with
+ * addPackedSlots (sums.ts): only the store knows how cells are laid out.
  */
 export type StoredCells = Buffer[];
+/** One cell's packed sums, for addPackedSlots (sums.ts). */
+export type StoredCell = Buffer;
+
+/** How many cells a block holds. */
+export function cellCount(cells: StoredCells): number {
+  return cells.length >> 1;
+}
+
+/** The field of cell `i` (0 ≤ i < cellCount): read it with fieldQuarter, comboIdOf and projection*Of. */
+export function cellField(cells: StoredCells, i: number): Buffer {
+  return cells[2 * i] as Buffer;
+}
+
+/** The packed sums of cell `i`. */
+export function cellSums(cells: StoredCells, i: number): StoredCell {
+  return cells[2 * i + 1] as StoredCell;
+}
 
 const SEPARATOR = FIELD_SEPARATOR.charCodeAt(0);
 

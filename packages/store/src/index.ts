@@ -8,11 +8,15 @@ export {
 export { encodeBatch } from "./batchEncoding";
 export { containerOf } from "./blockPlacement";
 export {
+  cellCount,
+  cellField,
+  cellSums,
   comboIdOf,
   fieldQuarter,
   fieldStart,
   projectionKeyOf,
   projectionValueOf,
+  type StoredCell,
   type StoredCells,
 } from "./containerCells";
 export {
@@ -87,10 +91,9 @@ export {
 } from "./storeError";
 export {
   addPacked,
+  addPackedSlots,
   emptySums,
-  LARGE_CELL_BYTES,
   packSums,
-  SMALL_CELL_BYTES,
   SUM_FIELDS,
   type Sums,
   unpackSums,

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { addPacked, emptySums, LARGE_CELL_BYTES, packSums, SMALL_CELL_BYTES, unpackSums } from "./sums";
+import {
+  addPacked,
+  addPackedSlots,
+  emptySums,
+  LARGE_CELL_BYTES,
+  packSums,
+  SMALL_CELL_BYTES,
+  unpackSums,
+} from "./sums";
 
 describe("packed sums", () => {
   it("round-trips large exact integers", () => {
@@ -42,5 +50,13 @@ describe("packed sums", () => {
     });
     expect(() => addPacked(emptySums(), cell(1, 2, 3))).toThrow(/malformed/);
     expect(() => addPacked(emptySums(), Buffer.from("1,2,3,4,5,6,7"))).toThrow(/malformed/);
+  });
+
+  it("adds cells of both forms with a sign into slots from an offset, leaving the others alone", () => {
+    const slots = new Float64Array(16).fill(1);
+    addPackedSlots(slots, 2, packSums({ ...emptySums(), count: 3, words: 2 ** 32 - 1 }), 1);
+    addPackedSlots(slots, 2, packSums({ ...emptySums(), count: 1, llmMsCount: 2 ** 40 }), -1);
+    expect(Array.from(slots)).toEqual([1, 1, 3, 2 ** 32, 1, 1, 1, 1, 1 - 2 ** 40, 1, 1, 1, 1, 1, 1, 1]);
+    expect(() => addPackedSlots(slots, 0, Buffer.alloc(27), 1)).toThrow(/malformed rollup cell: 27 bytes/);
   });
 });

@@ -54,17 +54,37 @@ export function packSums(s: Sums): Buffer {
   return packed;
 }
 
+/** A little-endian u32 from four bytes: no bounds-checked call, no allocation (the read path's hot loop). */
+function u32(b: Buffer, at: number): number {
+  return (
+    ((b[at] as number) | ((b[at + 1] as number) << 8) | ((b[at + 2] as number) << 16)) +
+    (b[at + 3] as number) * 0x1000000
+  );
+}
+
 /**
- * Adds a stored cell (either form) into an accumulator. For tests and tools: the query sums cells
- * in services/query-api/src/query/cellAccumulator.ts. Integers stay exact: every sum is below 2^53.
+ * Adds a stored cell (either form) `sign` times into `into[at]`..`into[at + 6]`, in SUM_FIELDS'
+ * order: the one reader of a cell's bytes, so the query sums cells without knowing their layout.
+ * Integers stay exact: every sum is below 2^53, and subtracting a cell gives back what was added.
  */
-export function addPacked(into: Sums, packed: Buffer): Sums {
-  const small = packed.length === SMALL_CELL_BYTES;
-  if (!small && packed.length !== LARGE_CELL_BYTES) {
+export function addPackedSlots(into: Float64Array, at: number, packed: Buffer, sign: number): void {
+  const width = SUM_FIELDS.length;
+  if (packed.length === SMALL_CELL_BYTES) {
+    for (let k = 0; k < width; k++) into[at + k] = (into[at + k] as number) + sign * u32(packed, 4 * k);
+  } else if (packed.length === LARGE_CELL_BYTES) {
+    for (let k = 0; k < width; k++)
+      into[at + k] = (into[at + k] as number) + sign * packed.readDoubleLE(8 * k);
+  } else {
     throw new Error(`malformed rollup cell: ${packed.length} bytes`);
   }
+}
+
+/** Adds a stored cell (either form) into a record of sums: for tests and tools. */
+export function addPacked(into: Sums, packed: Buffer): Sums {
+  const slots = new Float64Array(SUM_FIELDS.length);
+  addPackedSlots(slots, 0, packed, 1);
   SUM_FIELDS.forEach((field, i) => {
-    into[field] += small ? packed.readUInt32LE(4 * i) : packed.readDoubleLE(8 * i);
+    into[field] += slots[i] as number;
   });
   return into;
 }

@@ -1,24 +1,16 @@
-import { LARGE_CELL_BYTES, SMALL_CELL_BYTES, SUM_FIELDS } from "@vu/store";
+import { addPackedSlots, type StoredCell, SUM_FIELDS } from "@vu/store";
 import type { RowTableBuilder } from "./rowTable";
 
 const WIDTH = SUM_FIELDS.length;
 
 export interface CellAccumulator {
-  /** Adds a stored cell (see sums.ts) `sign` times to `group`'s sums. */
-  add(group: number, packed: Buffer, sign: number): void;
+  /** Adds a stored cell `sign` times to `group`'s sums (the store reads its bytes). */
+  add(group: number, cell: StoredCell, sign: number): void;
   /**
    * Adds a row of `bucket` to `rows` for each group with recordings (a count above zero), in the
    * order the groups were first added to; then starts empty.
    */
   drainInto(rows: RowTableBuilder, bucket: number): void;
-}
-
-/** A little-endian u32 from four bytes: no bounds-checked call, no allocation. */
-function u32(b: Buffer, at: number): number {
-  return (
-    ((b[at] as number) | ((b[at + 1] as number) << 8) | ((b[at + 2] as number) << 16)) +
-    (b[at + 3] as number) * 0x1000000
-  );
 }
 
 /**
@@ -42,21 +34,13 @@ export function createCellAccumulator(): CellAccumulator {
   }
 
   return {
-    add(group, packed, sign) {
+    add(group, cell, sign) {
       if (group >= touched.length) grow(group);
       if (touched[group] === 0) {
         touched[group] = 1;
         order.push(group);
       }
-      const at = WIDTH * group;
-      if (packed.length === SMALL_CELL_BYTES) {
-        for (let k = 0; k < WIDTH; k++) sums[at + k] = (sums[at + k] as number) + sign * u32(packed, 4 * k);
-      } else if (packed.length === LARGE_CELL_BYTES) {
-        for (let k = 0; k < WIDTH; k++)
-          sums[at + k] = (sums[at + k] as number) + sign * packed.readDoubleLE(8 * k);
-      } else {
-        throw new Error(`malformed rollup cell: ${packed.length} bytes`);
-      }
+      addPackedSlots(sums, WIDTH * group, cell, sign);
     },
     drainInto(rows, bucket) {
       for (const group of order) {

@@ -2,6 +2,9 @@ import { DIMENSION_INDEX, type Dimension } from "@vu/events";
 import {
   ALL_QUARTERS,
   type BlockSnapshot,
+  cellCount,
+  cellField,
+  cellSums,
   comboIdOf,
   fieldQuarter,
   fieldStart,
@@ -119,7 +122,7 @@ function keyUses(
 ): KeyUse[] {
   const uses: KeyUse[] = [];
   const addUse = (cells: StoredCells, classify: Classifier, part: number, sign: number) => {
-    if (cells.length === 0) return;
+    if (cellCount(cells) === 0) return;
     let use = uses.find((u) => u.cells === cells);
     if (use === undefined) {
       use = { cells, classify, split: part !== WHOLE_BLOCK, whole: 0, quarters: [0, 0, 0, 0] };
@@ -139,16 +142,16 @@ function keyUses(
   return uses;
 }
 
-/** Adds one key's cells [from, to) (indexes into the field, value list), with their signs. */
+/** Adds one key's cells [from, to), with their signs. */
 function addKey(use: KeyUse, into: CellAccumulator, from: number, to: number): void {
   const { cells, classify, split, whole, quarters } = use;
   const start = fieldStart(split);
-  for (let i = from; i + 1 < to; i += 2) {
-    const field = cells[i] as Buffer;
+  for (let i = from; i < to; i++) {
+    const field = cellField(cells, i);
     const sign = split ? (quarters[fieldQuarter(field)] as number) : whole;
     if (sign === 0) continue;
     const cls = classify(field, start);
-    if (cls !== EXCLUDED) into.add(cls, cells[i + 1] as Buffer, sign);
+    if (cls !== EXCLUDED) into.add(cls, cellSums(cells, i), sign);
   }
 }
 
@@ -223,8 +226,9 @@ function* aggregationSteps(
   for (let b = 0; b < buckets.length; b++) {
     const bucket = buckets[b] as AggregatedBucket;
     for (const use of keyUses(bucket, snapshot, blockIndex, classifiers)) {
-      for (let from = 0; from < use.cells.length; from += 2 * CELLS_PER_STEP) {
-        addKey(use, accumulator, from, Math.min(use.cells.length, from + 2 * CELLS_PER_STEP));
+      const cells = cellCount(use.cells);
+      for (let from = 0; from < cells; from += CELLS_PER_STEP) {
+        addKey(use, accumulator, from, Math.min(cells, from + CELLS_PER_STEP));
         yield;
       }
     }
