@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { acceptedWithoutZod } from "./fastValidation";
 import {
   type RecordingCompleted,
   type RecordingCompletedInput,
@@ -36,6 +37,8 @@ export function decodeRecordingCompleted(value: Buffer | string | null): DecodeR
   }
   const broken = illFormedField(json);
   if (broken !== undefined) return { ok: false, reason: invalidUnicodeReason(broken) };
+  const event = acceptedWithoutZod(json);
+  if (event !== undefined) return { ok: true, event, recordedAtMs: Date.parse(event.recorded_at) };
   const parsed = recordingCompletedSchema.safeParse(json);
   if (!parsed.success) return { ok: false, reason: describeIssues(parsed.error.issues) };
   return { ok: true, event: parsed.data, recordedAtMs: Date.parse(parsed.data.recorded_at) };

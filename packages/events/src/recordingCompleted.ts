@@ -13,6 +13,9 @@ export const TOKENS_TOPIC = "usage-stats.tokens";
 /** A `recorded_at` further ahead than this is never counted (docs/contract.md §1; the worker's default). */
 export const FUTURE_TOLERANCE_HOURS = 24;
 
+/** What an organization_id may hold. */
+export const ORGANIZATION_ID = /^[A-Za-z0-9._:-]+$/;
+
 const text = (max: number) => z.string().min(1).max(max);
 const count = z.int().min(0);
 
@@ -28,7 +31,7 @@ export const recordingCompletedSchema = z.object({
     .string()
     .min(1)
     .max(128)
-    .regex(/^[A-Za-z0-9._:-]+$/, "must contain only letters, digits and . _ : -"),
+    .regex(ORGANIZATION_ID, "must contain only letters, digits and . _ : -"),
   member_email: z
     .email()
     .max(254)
