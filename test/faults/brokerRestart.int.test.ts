@@ -2,15 +2,16 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ensureKafka, freePort, silentLog, sleep, stopKafka } from "@vu/infra";
-import { counterTotal, redisUrl } from "@vu/testkit";
+import { ensureKafka, freePort, redisTargets, silentLog, sleep, stopKafka } from "@vu/infra";
+import { counterTotal } from "@vu/testkit";
 import { createOffsetProbe, waitUntilCaughtUp } from "@vu/testkit/caughtUp";
 import { isolatedTopics, testKafka } from "@vu/testkit/kafka";
 import { type InProcessWorker, startInProcessWorker } from "@vu/testkit/worker";
 import { Kafka, logLevel } from "kafkajs";
-import { expect, it } from "vitest";
+import { expect, it, onTestFinished } from "vitest";
+import { faultShapes, faultTimeout } from "../support/faultShapes";
 import { produceWorkload } from "../support/produce";
-import { expectExactAfterFault, prepareWorkload } from "../support/scenario";
+import { expectExactAfterFault } from "../support/scenario";
 
 // Fault: the Kafka broker crashes (SIGKILL) while the worker ingests, stays down a few seconds, and
 // comes back on the same port and data; later it is stopped cleanly and restarted. The broker is a
@@ -18,13 +19,18 @@ import { expectExactAfterFault, prepareWorkload } from "../support/scenario";
 // stack's: other test runs on this machine share that broker (infra/src/testing/stackLease.ts), and
 // restarting it would fail them; a private one also works when KAFKA_BROKERS points elsewhere.
 const hasJava = spawnSync("java", ["-version"], { stdio: "ignore" }).status === 0;
-const prepared = prepareWorkload("broker-restart", (config) => config.size.faultEvents);
+// A private broker takes a minute, so the two shapes share the two deployments: a few organizations
+// on a single Redis, many on a cluster.
+const shapes = faultShapes("broker-restart", (config) => config.size.faultEvents);
+const cases = redisTargets().map((target, i) => ({ ...target, ...shapes[i === 0 ? 0 : 1] }));
 if (!hasJava)
   console.warn("[broker-restart] SKIPPED: no `java` on PATH to run a private native Kafka broker");
 
-it.skipIf(!hasJava)(
-  "loses nothing and counts nothing twice when the Kafka broker crashes and restarts during ingest",
-  async () => {
+it.skipIf(!hasJava).each(cases)(
+  "loses nothing and counts nothing twice when the Kafka broker crashes and restarts during ingest, on $name ($shape)",
+  async ({ start, prepared }) => {
+    const redisTarget = await start();
+    onTestFinished(() => redisTarget.stop());
     const dataDir = mkdtempSync(join(tmpdir(), "vu-e2e-kafka-"));
     const broker = { port: await freePort(), controllerPort: await freePort(), dataDir, log: silentLog };
     let running: InProcessWorker | undefined;
@@ -42,7 +48,7 @@ it.skipIf(!hasJava)(
       const workerKafka = new Kafka({ clientId: "e2e-worker", brokers, logLevel: logLevel.NOTHING });
       running = await startInProcessWorker({
         kafka: workerKafka,
-        redisUrl: redisUrl(),
+        redisUrl: redisTarget.url,
         names,
         nowMs: prepared.workload.anchorMs,
       });
@@ -80,7 +86,7 @@ it.skipIf(!hasJava)(
       expect(lag + running.crashes.length + retries + running.joins - 1).toBeGreaterThan(0);
 
       await expectExactAfterFault(prepared, {
-        redisUrl: redisUrl(),
+        redisUrl: redisTarget.url,
         prefix: names.prefix,
         workerClock: "anchor",
       });
@@ -91,5 +97,5 @@ it.skipIf(!hasJava)(
       rmSync(dataDir, { recursive: true, force: true });
     }
   },
-  prepared.config.workload === "soak" ? 3_600_000 : 420_000,
+  faultTimeout(shapes, 420_000),
 );

@@ -6,8 +6,9 @@ import { isolatedTopics, testKafka } from "@vu/testkit/kafka";
 import { startInProcessWorker } from "@vu/testkit/worker";
 import { Redis } from "ioredis";
 import { expect, it, onTestFinished } from "vitest";
+import { faultShapes, faultTimeout } from "../support/faultShapes";
 import { produceWorkload } from "../support/produce";
-import { expectExactAfterFault, prepareWorkload } from "../support/scenario";
+import { expectExactAfterFault } from "../support/scenario";
 
 // Fault: on a Redis Cluster, the masters that do not hold the view's log hash come back empty
 // mid-ingest (a restart without persistence, a failover to an empty or lagging replica), while the
@@ -15,14 +16,11 @@ import { expectExactAfterFault, prepareWorkload } from "../support/scenario";
 // no single key tells. Each shard counts the script calls that wrote it, and the checkpoints record
 // those counts as they move (packages/store/README.md), so the worker sees the shard behind what
 // it recorded, refuses to write over it, and replays the topic; every number is exact afterwards.
-// Over many organizations, most of them small, spread over every node.
-const prepared = prepareWorkload("cluster-node-emptied", (config) => config.size.faultEvents, {
-  organizations: (config) => config.size.manyOrganizations.organizations,
-});
+const shapes = faultShapes("cluster-node-emptied", (config) => config.size.faultEvents);
 
-it(
-  "replays what the cluster's other masters lost while the one with the checkpoints kept them",
-  async () => {
+it.each(shapes)(
+  "replays what the cluster's other masters lost while the one with the checkpoints kept them ($shape)",
+  async ({ prepared }) => {
     const cluster = await startRedisCluster();
     onTestFinished(() => cluster.stop());
     const redis = createRedisClient(cluster.url);
@@ -83,5 +81,5 @@ it(
       workerClock: "anchor",
     });
   },
-  prepared.config.workload === "soak" ? 3_600_000 : 300_000,
+  faultTimeout(shapes, 300_000),
 );

@@ -6,8 +6,9 @@ import { isolatedTopics, testKafka } from "@vu/testkit/kafka";
 import { durableTokens } from "@vu/testkit/tokens";
 import { startInProcessWorker } from "@vu/testkit/worker";
 import { expect, it, onTestFinished } from "vitest";
+import { faultShapes, faultTimeout } from "../support/faultShapes";
 import { produceWorkload } from "../support/produce";
-import { expectExactAfterFault, prepareWorkload } from "../support/scenario";
+import { expectExactAfterFault } from "../support/scenario";
 import { DAY_MS, MINUTE_MS } from "../workload/timeline";
 
 // Fault: Redis comes back empty while the worker ingests (a restart without persistence, a failover
@@ -15,14 +16,11 @@ import { DAY_MS, MINUTE_MS } from "../workload/timeline";
 // view's epoch is gone, restores the tokens from their topic, replays the topic from its beginning,
 // and the API meanwhile answers 503, never a 200 with numbers it knows to be wrong; an API that was
 // running all along (with its caches of combinations and answers) answers what is stored now.
-// Over many organizations, most of them small (their blocks in containers), as most tenants are.
-const prepared = prepareWorkload("redis-emptied", (config) => config.size.faultEvents, {
-  organizations: (config) => config.size.manyOrganizations.organizations,
-});
+const shapes = faultShapes("redis-emptied", (config) => config.size.faultEvents);
 
-it(
-  "answers only 503s or exact numbers while Redis comes back empty mid-ingest, and is exact after its own replay, tokens included",
-  async () => {
+it.each(shapes)(
+  "answers only 503s or exact numbers while Redis comes back empty mid-ingest, and is exact after its own replay, tokens included ($shape)",
+  async ({ prepared }) => {
     const server = await startRedisServer({ appendonly: false, extraArgs: ["--save", ""] });
     onTestFinished(() => server.dispose());
     const redis = createRedisClient(server.url);
@@ -127,5 +125,5 @@ it(
       workerClock: "anchor",
     });
   },
-  prepared.config.workload === "soak" ? 3_600_000 : 300_000,
+  faultTimeout(shapes, 300_000),
 );

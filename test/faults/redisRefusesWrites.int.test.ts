@@ -5,18 +5,19 @@ import { waitUntilViewCaughtUp } from "@vu/testkit/caughtUp";
 import { isolatedTopics, testKafka } from "@vu/testkit/kafka";
 import { startInProcessWorker } from "@vu/testkit/worker";
 import { expect, it, onTestFinished } from "vitest";
+import { faultShapes, faultTimeout } from "../support/faultShapes";
 import { produceWorkload } from "../support/produce";
-import { expectExactAfterFault, prepareWorkload } from "../support/scenario";
+import { expectExactAfterFault } from "../support/scenario";
 
 // Fault: Redis refuses writes for 20 seconds with MISCONF (its last snapshot failed, and it is
 // configured to stop writes then), as it would with a full disk. That is the server's state, not
 // any recording's fault: the worker waits and retries, says so in readiness, and dead-letters
 // nothing; afterwards every recording is counted once.
-const prepared = prepareWorkload("redis-refuses-writes", (config) => config.size.faultEvents);
+const shapes = faultShapes("redis-refuses-writes", (config) => config.size.faultEvents);
 
-it(
-  "waits out 20 seconds of MISCONF without dead-lettering anything, and counts exactly afterwards",
-  async () => {
+it.each(shapes)(
+  "waits out 20 seconds of MISCONF without dead-lettering anything, and counts exactly afterwards ($shape)",
+  async ({ prepared }) => {
     const server = await startRedisServer({
       appendonly: false,
       extraArgs: ["--save", "", "--enable-protected-configs", "yes"],
@@ -74,5 +75,5 @@ it(
       workerClock: "anchor",
     });
   },
-  prepared.config.workload === "soak" ? 3_600_000 : 300_000,
+  faultTimeout(shapes, 300_000),
 );

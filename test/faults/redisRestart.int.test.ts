@@ -4,8 +4,9 @@ import { createOffsetProbe, waitUntilCaughtUp } from "@vu/testkit/caughtUp";
 import { isolatedTopics, testKafka } from "@vu/testkit/kafka";
 import { startInProcessWorker } from "@vu/testkit/worker";
 import { expect, it, onTestFinished } from "vitest";
+import { faultShapes, faultTimeout } from "../support/faultShapes";
 import { produceWorkload } from "../support/produce";
-import { expectExactAfterFault, prepareWorkload } from "../support/scenario";
+import { expectExactAfterFault } from "../support/scenario";
 
 // Fault: the worker's Redis goes away twice while it ingests: once stopped cleanly (SIGTERM, which
 // flushes the append-only file) and started again, once killed (SIGKILL) and started again. The
@@ -13,11 +14,11 @@ import { expectExactAfterFault, prepareWorkload } from "../support/scenario";
 // worker saw acknowledged survives even the SIGKILL (with the default `everysec`, the last second of
 // acknowledged writes could be lost to a crash, and the test would blame the worker for it). The
 // worker's retries must carry it through both outages; the API reads the same Redis afterwards.
-const prepared = prepareWorkload("redis-restart", (config) => config.size.faultEvents);
+const shapes = faultShapes("redis-restart", (config) => config.size.faultEvents);
 
-it(
-  "loses nothing and counts nothing twice when Redis (AOF) restarts and crashes during ingest",
-  async () => {
+it.each(shapes)(
+  "loses nothing and counts nothing twice when Redis (AOF) restarts and crashes during ingest ($shape)",
+  async ({ prepared }) => {
     const redis = await startRedisServer({ appendonly: true, appendfsync: "always" });
     onTestFinished(() => redis.dispose());
     const names = await isolatedTopics("redis");
@@ -70,5 +71,5 @@ it(
       workerClock: "anchor",
     });
   },
-  prepared.config.workload === "soak" ? 3_600_000 : 300_000,
+  faultTimeout(shapes, 300_000),
 );

@@ -5,22 +5,20 @@ import { waitUntilCaughtUp, waitUntilViewCaughtUp } from "@vu/testkit/caughtUp";
 import { isolatedTopics, testKafka } from "@vu/testkit/kafka";
 import { startInProcessWorker } from "@vu/testkit/worker";
 import { expect, it, onTestFinished } from "vitest";
+import { faultShapes, faultTimeout } from "../support/faultShapes";
 import { produceWorkload } from "../support/produce";
-import { expectExactAfterFault, prepareWorkload } from "../support/scenario";
+import { expectExactAfterFault } from "../support/scenario";
 
 // Fault: Redis comes back from a snapshot taken mid-ingest, after the worker had applied (and
 // committed the Kafka offsets of) everything after it: what a crash under `appendfsync everysec`
 // or a failover to a lagging replica does. Redis then holds an older, consistent state, and its
 // checkpoints say where that state stands in the log: the worker notices that they went back,
 // opens a new epoch (readers drop their caches) and replays from them.
-// Over many organizations, most of them small (their blocks in containers), as most tenants are.
-const prepared = prepareWorkload("redis-snapshot", (config) => config.size.faultEvents, {
-  organizations: (config) => config.size.manyOrganizations.organizations,
-});
+const shapes = faultShapes("redis-snapshot", (config) => config.size.faultEvents);
 
-it(
-  "replays what Redis lost when it comes back from an older snapshot, after the offsets moved past it",
-  async () => {
+it.each(shapes)(
+  "replays what Redis lost when it comes back from an older snapshot, after the offsets moved past it ($shape)",
+  async ({ prepared }) => {
     const server = await startRedisServer({ appendonly: false, extraArgs: ["--save", ""] });
     onTestFinished(() => server.dispose());
     const redis = createRedisClient(server.url);
@@ -66,5 +64,5 @@ it(
       workerClock: "anchor",
     });
   },
-  prepared.config.workload === "soak" ? 3_600_000 : 300_000,
+  faultTimeout(shapes, 300_000),
 );

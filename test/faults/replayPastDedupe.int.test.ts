@@ -1,61 +1,68 @@
+import { redisTargets } from "@vu/infra";
 import { createKeyspace, createRedisClient, unlinkKeys } from "@vu/store";
-import { counterTotal, redisUrl } from "@vu/testkit";
+import { counterTotal } from "@vu/testkit";
 import { waitUntilCaughtUp, waitUntilViewCaughtUp } from "@vu/testkit/caughtUp";
 import { isolatedTopics, testKafka } from "@vu/testkit/kafka";
 import { startInProcessWorker } from "@vu/testkit/worker";
-import { afterAll, expect, it, onTestFinished } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
+import { faultShapes, faultTimeout } from "../support/faultShapes";
 import { produceWorkload } from "../support/produce";
-import { expectExactAfterFault, prepareWorkload } from "../support/scenario";
+import { expectExactAfterFault } from "../support/scenario";
 
 // Fault: replays longer than the dedupe window. The recording-id tables only remember a window
 // (7 days by default); the offsets kept with the sums remember for good. First the consumer group
 // is reset to the earliest offset (an operator's `--reset-offsets --to-earliest`), then the view's
 // checkpoints are lost too, so the worker reads the whole topic again; both after the dedupe tables
 // have expired (deleted here). Nothing may be counted twice.
-// Over many organizations, most of them small (their blocks in containers), as most tenants are.
-const prepared = prepareWorkload("replay-past-dedupe", (config) => config.size.faultEvents, {
-  organizations: (config) => config.size.manyOrganizations.organizations,
+const shapes = faultShapes("replay-past-dedupe", (config) => config.size.faultEvents);
+
+describe.each(redisTargets())("on $name", ({ start: startRedis }) => {
+  it.each(shapes)(
+    "counts nothing twice when the group is reset to the earliest offset or the checkpoints are lost, after the dedupe window ($shape)",
+    async ({ prepared }) => {
+      const redisTarget = await startRedis();
+      onTestFinished(() => redisTarget.stop());
+      const redis = createRedisClient(redisTarget.url);
+      onTestFinished(async () => {
+        await redis.quit();
+      });
+      const kafka = testKafka();
+      const names = await isolatedTopics("replay");
+      const keyspace = createKeyspace({ prefix: names.prefix });
+      await produceWorkload(kafka, names.topic, prepared.workload.messages);
+      const start = () => startInProcessWorker({ kafka, redis, names, nowMs: prepared.workload.anchorMs });
+      const first = await start();
+      await waitUntilCaughtUp(kafka, names.topic, names.groupId, 120_000);
+      await waitUntilViewCaughtUp(kafka, names.topic, redis, names.prefix, 60_000);
+      await first.stop();
+      const forgetDedupe = () => unlinkKeys(redis, `${names.prefix}:*:seen:*`);
+      expect(await forgetDedupe()).toBeGreaterThan(0);
+
+      const admin = kafka.admin();
+      await admin.connect();
+      await admin.resetOffsets({ groupId: names.groupId, topic: names.topic, earliest: true });
+      await admin.disconnect();
+      const second = await start();
+      onTestFinished(() => second.stop());
+      await waitUntilCaughtUp(kafka, names.topic, names.groupId, 120_000);
+      expect(await counterTotal(second.metrics.applied), "nothing applied again after the group reset").toBe(
+        0,
+      );
+
+      // The checkpoints (and the epoch) gone, the rollups kept: the worker replays the whole topic.
+      await forgetDedupe();
+      await redis.del(keyspace.log(1));
+      await waitUntilViewCaughtUp(kafka, names.topic, redis, names.prefix, 120_000);
+      console.info(`[replay-past-dedupe] replayed ${await counterTotal(second.metrics.replayed)} messages`);
+      expect(await counterTotal(second.metrics.replayed)).toBeGreaterThan(prepared.counted / 2);
+      expect(await counterTotal(second.metrics.applied)).toBe(0);
+
+      await expectExactAfterFault(prepared, {
+        redisUrl: redisTarget.url,
+        prefix: names.prefix,
+        workerClock: "anchor",
+      });
+    },
+    faultTimeout(shapes, 300_000),
+  );
 });
-const redis = createRedisClient(redisUrl());
-afterAll(() => redis.quit());
-
-it(
-  "counts nothing twice when the group is reset to the earliest offset or the checkpoints are lost, after the dedupe window",
-  async () => {
-    const kafka = testKafka();
-    const names = await isolatedTopics("replay");
-    const keyspace = createKeyspace({ prefix: names.prefix });
-    await produceWorkload(kafka, names.topic, prepared.workload.messages);
-    const start = () => startInProcessWorker({ kafka, redis, names, nowMs: prepared.workload.anchorMs });
-    const first = await start();
-    await waitUntilCaughtUp(kafka, names.topic, names.groupId, 120_000);
-    await waitUntilViewCaughtUp(kafka, names.topic, redis, names.prefix, 60_000);
-    await first.stop();
-    const forgetDedupe = () => unlinkKeys(redis, `${names.prefix}:*:seen:*`);
-    expect(await forgetDedupe()).toBeGreaterThan(0);
-
-    const admin = kafka.admin();
-    await admin.connect();
-    await admin.resetOffsets({ groupId: names.groupId, topic: names.topic, earliest: true });
-    await admin.disconnect();
-    const second = await start();
-    onTestFinished(() => second.stop());
-    await waitUntilCaughtUp(kafka, names.topic, names.groupId, 120_000);
-    expect(await counterTotal(second.metrics.applied), "nothing applied again after the group reset").toBe(0);
-
-    // The checkpoints (and the epoch) gone, the rollups kept: the worker replays the whole topic.
-    await forgetDedupe();
-    await redis.del(keyspace.log(1));
-    await waitUntilViewCaughtUp(kafka, names.topic, redis, names.prefix, 120_000);
-    console.info(`[replay-past-dedupe] replayed ${await counterTotal(second.metrics.replayed)} messages`);
-    expect(await counterTotal(second.metrics.replayed)).toBeGreaterThan(prepared.counted / 2);
-    expect(await counterTotal(second.metrics.applied)).toBe(0);
-
-    await expectExactAfterFault(prepared, {
-      redisUrl: redisUrl(),
-      prefix: names.prefix,
-      workerClock: "anchor",
-    });
-  },
-  prepared.config.workload === "soak" ? 3_600_000 : 300_000,
-);

@@ -1,11 +1,12 @@
+import { redisTargets } from "@vu/infra";
 import { createRedisClient } from "@vu/store";
-import { redisUrl } from "@vu/testkit";
 import { waitUntilViewCaughtUp } from "@vu/testkit/caughtUp";
 import { isolatedTopics, testKafka } from "@vu/testkit/kafka";
 import { startInProcessWorker } from "@vu/testkit/worker";
-import { afterAll, it, onTestFinished } from "vitest";
+import { describe, it, onTestFinished } from "vitest";
+import { faultShapes, faultTimeout } from "../support/faultShapes";
 import { produceWorkload } from "../support/produce";
-import { expectExactAfterFault, prepareWorkload } from "../support/scenario";
+import { expectExactAfterFault } from "../support/scenario";
 
 // Fault: two workers whose clocks differ by 2 hours take turns on the same partitions, with a
 // dedupe window of 1 hour. Were the dedupe window chosen by each worker's clock, the second worker
@@ -13,34 +14,46 @@ import { expectExactAfterFault, prepareWorkload } from "../support/scenario";
 // recordings again; the window follows Redis' clock, so both look in the same sets. The slower clock
 // is the first worker's: it keeps every block the API (at the anchor) reads, and accepts the same
 // events (the workload's far-future ones are 30 hours ahead or more).
-const prepared = prepareWorkload("skewed-clocks", (config) => config.size.faultEvents);
-const redis = createRedisClient(redisUrl());
-afterAll(() => redis.quit());
+const shapes = faultShapes("skewed-clocks", (config) => config.size.faultEvents);
 
-it(
-  "counts every recording once when workers with clocks 2 hours apart share the work",
-  async () => {
-    const kafka = testKafka();
-    const names = await isolatedTopics("clocks");
-    const { messages, anchorMs } = prepared.workload;
-    const half = Math.floor(messages.length / 2);
-    const env = { DEDUPE_WINDOW_HOURS: "1" };
+describe.each(redisTargets())("on $name", ({ start: startRedis }) => {
+  it.each(shapes)(
+    "counts every recording once when workers with clocks 2 hours apart share the work ($shape)",
+    async ({ prepared }) => {
+      const redisTarget = await startRedis();
+      onTestFinished(() => redisTarget.stop());
+      const redis = createRedisClient(redisTarget.url);
+      onTestFinished(async () => {
+        await redis.quit();
+      });
+      const kafka = testKafka();
+      const names = await isolatedTopics("clocks");
+      const { messages, anchorMs } = prepared.workload;
+      const half = Math.floor(messages.length / 2);
+      const env = { DEDUPE_WINDOW_HOURS: "1" };
 
-    await produceWorkload(kafka, names.topic, messages.slice(0, half));
-    const behind = await startInProcessWorker({ kafka, redis, names, env, nowMs: anchorMs - 2 * 3_600_000 });
-    await waitUntilViewCaughtUp(kafka, names.topic, redis, names.prefix, 120_000);
-    await behind.stop();
+      await produceWorkload(kafka, names.topic, messages.slice(0, half));
+      const behind = await startInProcessWorker({
+        kafka,
+        redis,
+        names,
+        env,
+        nowMs: anchorMs - 2 * 3_600_000,
+      });
+      await waitUntilViewCaughtUp(kafka, names.topic, redis, names.prefix, 120_000);
+      await behind.stop();
 
-    await produceWorkload(kafka, names.topic, messages.slice(half));
-    const onTime = await startInProcessWorker({ kafka, redis, names, env, nowMs: anchorMs });
-    onTestFinished(() => onTime.stop());
-    await waitUntilViewCaughtUp(kafka, names.topic, redis, names.prefix, 120_000);
+      await produceWorkload(kafka, names.topic, messages.slice(half));
+      const onTime = await startInProcessWorker({ kafka, redis, names, env, nowMs: anchorMs });
+      onTestFinished(() => onTime.stop());
+      await waitUntilViewCaughtUp(kafka, names.topic, redis, names.prefix, 120_000);
 
-    await expectExactAfterFault(prepared, {
-      redisUrl: redisUrl(),
-      prefix: names.prefix,
-      workerClock: "anchor",
-    });
-  },
-  prepared.config.workload === "soak" ? 3_600_000 : 300_000,
-);
+      await expectExactAfterFault(prepared, {
+        redisUrl: redisTarget.url,
+        prefix: names.prefix,
+        workerClock: "anchor",
+      });
+    },
+    faultTimeout(shapes, 300_000),
+  );
+});
