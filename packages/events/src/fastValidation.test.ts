@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { acceptedWithoutZod } from "./fastValidation";
+import { acceptedWithoutZod, DATETIME, EMAIL } from "./fastValidation";
 import { recordingCompletedSchema } from "./recordingCompleted";
 
 const valid = {
@@ -58,10 +58,15 @@ const EDGES: unknown[] = [
   {},
   true,
   "1",
+  // Lengths count code points: a surrogate pair is one, a lone surrogate one.
+  ...[64, 65, 100, 128, 129, 200, 201].map((n) => "😀".repeat(n)),
+  `${"😀".repeat(127)}x`,
+  "\ud83d".repeat(129),
 ];
 const edgeValue = fc.oneof(
   fc.constantFrom(...EDGES),
-  fc.string({ maxLength: 12 }),
+  fc.string({ maxLength: 12, unit: "binary" }),
+  fc.string({ minLength: 120, maxLength: 260, unit: "binary" }),
   fc.integer(),
   fc.double(),
 );
@@ -114,6 +119,15 @@ describe("acceptedWithoutZod", () => {
       ...valid,
       member_email: "anna.smith+x@example.com",
     });
+  });
+
+  it("checks the e-mail address and the time with the schema's own patterns", () => {
+    // zod's internals, read here only: were a zod upgrade to change a pattern, this fails.
+    type Def = { pattern?: RegExp; checks?: { _zod: { def: Def } }[]; in?: { _zod: { def: Def } } };
+    const shape = recordingCompletedSchema.shape as unknown as Record<string, { _zod: { def: Def } }>;
+    expect(String(shape.recorded_at?._zod.def.pattern)).toBe(String(DATETIME));
+    const email = shape.member_email?._zod.def.in?._zod.def;
+    expect(String(email?.pattern)).toBe(String(EMAIL));
   });
 
   it("refuses what is not an object", () => {

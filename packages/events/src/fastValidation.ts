@@ -1,16 +1,33 @@
 import { z } from "zod";
-import { ORGANIZATION_ID, type RecordingCompleted } from "./recordingCompleted";
+import { TEXT_LIMITS as MAX, ORGANIZATION_ID, type RecordingCompleted } from "./recordingCompleted";
 
 // The worker's happy path: the checks of recordingCompletedSchema written out for the common case,
 // without zod's issue collection and object walk. It accepts exactly what the schema accepts
 // (fastValidation.test.ts holds the two to each other on generated inputs) and builds the same
 // event; anything it refuses goes through the schema, which names the broken fields.
 
-const EMAIL = z.regexes.email;
-const DATETIME = z.regexes.datetime({ offset: true });
+/** The patterns zod checks member_email and recorded_at against (the test holds them to the schema's). */
+export const EMAIL = z.regexes.email;
+export const DATETIME = z.regexes.datetime({ offset: true });
 
+/**
+ * Code points, as zod counts a string's length: a surrogate pair is one, a lone surrogate one.
+ * Only called past `max` UTF-16 units, where the two counts can differ.
+ */
+function codePoints(v: string): number {
+  let count = v.length;
+  for (let i = 0; i + 1 < v.length; i++) {
+    if ((v.charCodeAt(i) & 0xfc00) === 0xd800 && (v.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      count--;
+      i++;
+    }
+  }
+  return count;
+}
+
+const fits = (v: string, max: number) => v.length <= max || codePoints(v) <= max;
 const isText = (v: unknown, max: number): v is string =>
-  typeof v === "string" && v.length >= 1 && v.length <= max;
+  typeof v === "string" && v.length >= 1 && fits(v, max);
 const isCount = (v: unknown): v is number => typeof v === "number" && Number.isSafeInteger(v) && v >= 0;
 const isOptionalCount = (v: unknown): v is number | null => v === null || isCount(v);
 
@@ -24,15 +41,15 @@ export function acceptedWithoutZod(json: unknown): RecordingCompleted | undefine
   const llmMs = r.llm_processing_ms;
   if (
     r.schema_version !== 1 ||
-    !isText(r.recording_id, 128) ||
-    !isText(r.organization_id, 128) ||
+    !isText(r.recording_id, MAX.recording_id) ||
+    !isText(r.organization_id, MAX.organization_id) ||
     !ORGANIZATION_ID.test(r.organization_id) ||
     typeof email !== "string" ||
-    email.length > 254 ||
+    !fits(email, MAX.member_email) ||
     !EMAIL.test(email) ||
-    !isText(r.voice_model, 200) ||
-    !(language === null || isText(language, 200)) ||
-    !isText(r.app_name, 200) ||
+    !isText(r.voice_model, MAX.voice_model) ||
+    !(language === null || isText(language, MAX.language_model)) ||
+    !isText(r.app_name, MAX.app_name) ||
     typeof r.recorded_at !== "string" ||
     !DATETIME.test(r.recorded_at) ||
     !isCount(r.duration_ms) ||

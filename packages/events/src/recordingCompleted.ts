@@ -15,6 +15,15 @@ export const FUTURE_TOLERANCE_HOURS = 24;
 
 /** What an organization_id may hold. */
 export const ORGANIZATION_ID = /^[A-Za-z0-9._:-]+$/;
+/** The most characters (Unicode code points, as zod counts them) each text field may hold. */
+export const TEXT_LIMITS = {
+  recording_id: 128,
+  organization_id: 128,
+  member_email: 254,
+  voice_model: 200,
+  language_model: 200,
+  app_name: 200,
+} as const;
 
 const text = (max: number) => z.string().min(1).max(max);
 const count = z.int().min(0);
@@ -26,19 +35,19 @@ const count = z.int().min(0);
  */
 export const recordingCompletedSchema = z.object({
   schema_version: z.literal(1),
-  recording_id: text(128),
+  recording_id: text(TEXT_LIMITS.recording_id),
   organization_id: z
     .string()
     .min(1)
-    .max(128)
+    .max(TEXT_LIMITS.organization_id)
     .regex(ORGANIZATION_ID, "must contain only letters, digits and . _ : -"),
   member_email: z
     .email()
-    .max(254)
+    .max(TEXT_LIMITS.member_email)
     .transform((email) => email.toLowerCase()),
-  voice_model: text(200),
-  language_model: text(200).nullable(),
-  app_name: text(200),
+  voice_model: text(TEXT_LIMITS.voice_model),
+  language_model: text(TEXT_LIMITS.language_model).nullable(),
+  app_name: text(TEXT_LIMITS.app_name),
   recorded_at: z.iso.datetime({ offset: true }),
   duration_ms: count,
   word_count: count,
