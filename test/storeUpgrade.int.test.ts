@@ -1,9 +1,19 @@
-import { createRedisClient, STORE_VERSION, scanKeys, unlinkKeys } from "@vu/store";
-import { redisUrl } from "@vu/testkit";
+import { redisTargets, sleep, waitFor } from "@vu/infra";
+import {
+  createKeyspace,
+  createLogPosition,
+  createRedisClient,
+  type LogPosition,
+  type RedisClient,
+  STORE_VERSION,
+  scanKeys,
+  unlinkKeys,
+} from "@vu/store";
 import { waitUntilViewCaughtUp } from "@vu/testkit/caughtUp";
 import { isolatedTopics, testKafka } from "@vu/testkit/kafka";
-import { startInProcessWorker } from "@vu/testkit/worker";
-import { expect, it, onTestFinished } from "vitest";
+import { type InProcessWorker, startInProcessWorker } from "@vu/testkit/worker";
+import { describe, expect, it, onTestFinished } from "vitest";
+import { faultTimeout } from "./support/faultShapes";
 import { produceWorkload } from "./support/produce";
 import { expectExactAfterFault, prepareWorkload } from "./support/scenario";
 
@@ -19,7 +29,7 @@ const prepared = prepareWorkload("store-upgrade", (config) => config.size.faultE
 });
 const OLD_VERSION = "v7";
 
-async function keysMatching(redis: ReturnType<typeof createRedisClient>, pattern: string) {
+async function keysMatching(redis: RedisClient, pattern: string) {
   const keys: string[] = [];
   await scanKeys(redis, pattern, (page) => {
     keys.push(...page);
@@ -27,66 +37,114 @@ async function keysMatching(redis: ReturnType<typeof createRedisClient>, pattern
   return keys.sort();
 }
 
-const procedures = [
-  { procedure: "beside the old worker", group: `-${STORE_VERSION}` },
-  { procedure: "in place of the old worker", group: "" },
-];
+/**
+ * Samples the worker's readiness from its start until the returned function is called: how often
+ * it was not ready, and how often it said ready while the view was not live yet (the view's state
+ * is read after the answer and only moves on to live, so such a sample is never a race).
+ */
+function sampleReadiness(worker: InProcessWorker, log: LogPosition) {
+  const seen = { notReady: 0, readyBeforeLive: 0 };
+  let stopped = false;
+  const sampling = (async () => {
+    while (!stopped) {
+      const { ok } = await worker.worker().ready();
+      const { state } = await log.read(1);
+      if (!ok) seen.notReady++;
+      else if (state !== "live") seen.readyBeforeLive++;
+      await sleep(5);
+    }
+  })();
+  return async () => {
+    stopped = true;
+    await sampling;
+    return seen;
+  };
+}
 
-it.each(procedures)(
-  "fills the new version from the log $procedure; the old keys stay untouched until they are deleted",
-  async ({ group }) => {
-    expect(STORE_VERSION).not.toBe(OLD_VERSION);
-    const kafka = testKafka();
-    const names = await isolatedTopics("upgrade");
-    const redis = createRedisClient(redisUrl());
-    onTestFinished(async () => {
-      await redis.quit();
-    });
-    await produceWorkload(kafka, names.topic, prepared.workload.messages);
-
-    // What the old version left: its rollups, the tokens (v3 keys, kept), and its group at the end.
-    const oldKeys = [
-      `${names.prefix}:${OLD_VERSION}:g1:combos:org-1`,
-      `${names.prefix}:${OLD_VERSION}:g1:log`,
-    ];
-    for (const key of oldKeys) await redis.hset(key, "field", "old value");
-    const tokenKey = `${names.prefix}:v3:token:example`;
-    await redis.set(tokenKey, "a token record");
-    const admin = kafka.admin();
-    await admin.connect();
-    const ends = await admin.fetchTopicOffsets(names.topic);
+/** Sets the group's committed offsets to the end of the topic, as the old worker left them. */
+async function commitAtEnd(kafka: ReturnType<typeof testKafka>, topic: string, groupId: string) {
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    const ends = await admin.fetchTopicOffsets(topic);
     await admin.setOffsets({
-      groupId: names.groupId,
-      topic: names.topic,
+      groupId,
+      topic,
       partitions: ends.map(({ partition, high }) => ({ partition, offset: high })),
     });
+  } finally {
     await admin.disconnect();
+  }
+}
 
-    // The new worker (README: Upgrading the store).
-    const upgraded = { ...names, groupId: `${names.groupId}${group}` };
-    const worker = await startInProcessWorker({
-      kafka,
-      redis,
-      names: upgraded,
-      nowMs: prepared.workload.anchorMs,
-    });
-    onTestFinished(() => worker.stop());
-    await waitUntilViewCaughtUp(kafka, names.topic, redis, names.prefix, 120_000);
-    expect(await keysMatching(redis, `${names.prefix}:${OLD_VERSION}:*`)).toEqual(oldKeys.sort());
+const procedures = [
+  { procedure: "beside the old worker", group: `-${STORE_VERSION}`, epochCause: "first" },
+  { procedure: "in place of the old worker", group: "", epochCause: "lost" },
+];
 
-    // The API of the new version answers exactly; then the old rollups go, the tokens stay.
-    await expectExactAfterFault(prepared, {
-      redisUrl: redisUrl(),
-      prefix: names.prefix,
-      workerClock: "anchor",
-    });
-    expect(await unlinkKeys(redis, `${names.prefix}:${OLD_VERSION}:*`)).toBe(oldKeys.length);
-    expect(await redis.get(tokenKey)).toBe("a token record");
-    await expectExactAfterFault(prepared, {
-      redisUrl: redisUrl(),
-      prefix: names.prefix,
-      workerClock: "anchor",
-    });
-  },
-  300_000,
-);
+describe.each(redisTargets())("on $name", ({ start: startRedis }) => {
+  it.each(procedures)(
+    "fills the new version from the log $procedure; the old keys stay untouched until they are deleted",
+    async ({ group, epochCause }) => {
+      expect(STORE_VERSION).not.toBe(OLD_VERSION);
+      const redisTarget = await startRedis();
+      onTestFinished(() => redisTarget.stop());
+      const kafka = testKafka();
+      const names = await isolatedTopics("upgrade");
+      const redis = createRedisClient(redisTarget.url);
+      onTestFinished(async () => {
+        await redis.quit();
+      });
+      await produceWorkload(kafka, names.topic, prepared.workload.messages);
+
+      // What the old version left: its rollups, the tokens (v3 keys, kept), and its group at the end.
+      const oldKeys = [
+        `${names.prefix}:${OLD_VERSION}:g1:combos:org-1`,
+        `${names.prefix}:${OLD_VERSION}:g1:log`,
+      ].sort();
+      for (const key of oldKeys) await redis.hset(key, "field", "old value");
+      const tokenKey = `${names.prefix}:v3:token:example`;
+      await redis.set(tokenKey, "a token record");
+      await commitAtEnd(kafka, names.topic, names.groupId);
+
+      // The new worker (README: Upgrading the store). Until its view is live it is not ready: an
+      // operator rolls the API on its readiness.
+      const upgraded = { ...names, groupId: `${names.groupId}${group}` };
+      const worker = await startInProcessWorker({
+        kafka,
+        redis,
+        names: upgraded,
+        nowMs: prepared.workload.anchorMs,
+      });
+      onTestFinished(() => worker.stop());
+      const readiness = sampleReadiness(
+        worker,
+        createLogPosition({ redis, keyspace: createKeyspace(names) }),
+      );
+      await waitUntilViewCaughtUp(kafka, names.topic, redis, names.prefix, 120_000);
+      await waitFor(async () => (await worker.worker().ready()).ok, {
+        timeoutMs: 30_000,
+        message: "the new worker to say it is ready",
+      });
+      const seen = await readiness();
+      expect(seen.readyBeforeLive, "ready while the view was not live").toBe(0);
+      expect(seen.notReady).toBeGreaterThan(0);
+      const opened = (await worker.metrics.epochsOpened.get()).values.map((v) => [v.labels.cause, v.value]);
+      expect(opened).toEqual([[epochCause, 1]]);
+      expect(await keysMatching(redis, `${names.prefix}:${OLD_VERSION}:*`)).toEqual(oldKeys);
+
+      // The API of the new version answers exactly; then the old rollups go, the tokens stay.
+      const verify = () =>
+        expectExactAfterFault(prepared, {
+          redisUrl: redisTarget.url,
+          prefix: names.prefix,
+          workerClock: "anchor",
+        });
+      await verify();
+      expect(await unlinkKeys(redis, `${names.prefix}:${OLD_VERSION}:*`)).toBe(oldKeys.length);
+      expect(await redis.get(tokenKey)).toBe("a token record");
+      await verify();
+    },
+    faultTimeout([{ shape: "many", prepared }], 300_000),
+  );
+});

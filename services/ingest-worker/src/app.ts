@@ -233,7 +233,9 @@ export function createIngestWorker(deps: IngestWorkerDeps): IngestWorker {
       const health = await redisHealth(redis);
       const reasons = connected ? health.reasons : ["the Kafka consumer is not connected", ...health.reasons];
       const view = positions.status();
-      if (view !== undefined && view.state !== "live") {
+      // Not read yet (before the group join): the view may be a replay under way, so not ready.
+      if (view === undefined) reasons.push("the view has not been read yet: joining the consumer group");
+      else if (view.state !== "live") {
         reasons.push(
           `the view is ${view.state ?? "without an epoch"}: ${view.reason ?? "waiting for a worker"}`,
         );
