@@ -9,8 +9,10 @@ import {
   fieldStart,
   projectionKeyOf,
   projectionValueOf,
+  sumCells,
 } from "./containerCells";
 import { StoreError } from "./storeError";
+import { emptySums, packSums } from "./sums";
 
 const b = (s: string) => Buffer.from(s);
 
@@ -29,6 +31,18 @@ describe("cellsByBlock", () => {
       Array.from({ length: cellCount(cells) }, (_, i) => `${cellField(cells, i)}=${cellSums(cells, i)}`),
     ).toEqual(["12=c1", "3=c3"]);
     expect(cellCount([])).toBe(0);
+  });
+
+  it("sums a block's cells, whatever their fields, onto what it is given", () => {
+    const cells = [
+      b("1"),
+      packSums({ ...emptySums(), count: 2, words: 5 }),
+      b("2"),
+      packSums({ ...emptySums(), count: 1 }),
+    ];
+    expect(sumCells(cells)).toEqual({ ...emptySums(), count: 3, words: 5 });
+    expect(sumCells(cells, { ...emptySums(), count: 10 }).count).toBe(13);
+    expect(sumCells([])).toEqual(emptySums());
   });
 
   it("refuses a field without a block index rather than counting it in some block", () => {

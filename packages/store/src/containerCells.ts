@@ -1,5 +1,6 @@
 import { FIELD_SEPARATOR } from "./blockPlacement";
 import { StoreError } from "./storeError";
+import { addPacked, emptySums, type Sums } from "./sums";
 import { projectionValue } from "./views";
 
 /**
@@ -25,6 +26,12 @@ export function cellField(cells: StoredCells, i: number): Buffer {
 /** The packed sums of cell `i`. */
 export function cellSums(cells: StoredCells, i: number): StoredCell {
   return cells[2 * i + 1] as StoredCell;
+}
+
+/** All of a block's cells summed, whatever their fields: for tests and tools (queries filter and group). */
+export function sumCells(cells: StoredCells, into: Sums = emptySums()): Sums {
+  for (let i = 0; i < cellCount(cells); i++) addPacked(into, cellSums(cells, i));
+  return into;
 }
 
 const SEPARATOR = FIELD_SEPARATOR.charCodeAt(0);

@@ -18,6 +18,7 @@ export {
   projectionValueOf,
   type StoredCell,
   type StoredCells,
+  sumCells,
 } from "./containerCells";
 export {
   createGenerationSource,

@@ -8,13 +8,14 @@ import { Cluster } from "ioredis";
 import { describe, expect, it } from "vitest";
 import { dedupeWindows } from "./batchAggregate";
 import { containerOf, LAYOUT_RULE, parseLayout, placementBy, STORED_TIERS } from "./blockPlacement";
+import { sumCells } from "./containerCells";
 import { createKeyspace, type Keyspace } from "./keyspace";
 import { recordingDigest } from "./recordingDigest";
 import type { RedisClient } from "./redisClient";
 import { type BlockSnapshot, createRollupReader } from "./rollupReader";
 import { createRollupWriter } from "./rollupWriter";
 import { ShardBehindError, StoreError } from "./storeError";
-import { addPacked, emptySums, unpackSums } from "./sums";
+import { unpackSums } from "./sums";
 import { createTokenStore, looksLikeToken } from "./tokenStore";
 
 type Layout = "sparse" | "dense";
@@ -80,10 +81,7 @@ describe.each(redisTargets())("on $name", (target) => {
   ) {
     const startMs = Date.parse(at);
     const snapshot = await reader.readBlocks(1, "acme", [{ tier, startMs }], "total");
-    const sums = emptySums();
-    const cells = cellsOf(snapshot, 0);
-    for (let i = 1; i < cells.length; i += 2) addPacked(sums, cells[i] as Buffer);
-    return sums;
+    return sumCells(cellsOf(snapshot, 0));
   }
 
   /**
@@ -446,10 +444,7 @@ describe.each(redisTargets())("on $name", (target) => {
         [{ tier: "month", startMs: Date.parse("2026-11-01") }],
         "total",
       );
-      const sums = emptySums();
-      const cells = cellsOf(snapshot, 0);
-      for (let i = 1; i < cells.length; i += 2) addPacked(sums, cells[i] as Buffer);
-      return sums.count;
+      return sumCells(cellsOf(snapshot, 0)).count;
     };
     const at = (org: string, id: string, offset: number) => ({
       ...rec(id, "2026-11-20T10:00:00Z", { organization_id: org }),
@@ -698,10 +693,7 @@ describe.each(redisTargets())("on $name", (target) => {
     const hourStart = Date.parse("2026-11-03T10:00:00Z");
     expect(await redis.exists(keyspace.keyed(1, "acme", "hour", hourStart))).toBe(1);
     const hour = await reader.readBlocks(1, "acme", [{ tier: "hour", startMs: hourStart }], "total");
-    const counted = emptySums();
-    const cells = cellsOf(hour, 0);
-    for (let i = 1; i < cells.length; i += 2) addPacked(counted, cells[i] as Buffer);
-    expect(counted.count).toBe(
+    expect(sumCells(cellsOf(hour, 0)).count).toBe(
       spread.filter((r) => r.event.recorded_at.startsWith("2026-11-03T10")).length + 1,
     );
   });

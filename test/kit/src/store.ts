@@ -1,12 +1,12 @@
 import { type RecordingCompletedInput, recordingCompletedSchema } from "@vu/events";
 import {
-  addPacked,
   createKeyspace,
   createRollupReader,
   emptySums,
   type Keyspace,
   type RedisClient,
   type Sums,
+  sumCells,
   utcStamp,
   VIEWS,
   type View,
@@ -83,10 +83,7 @@ export async function storedBlocks(
   const snapshot = await createRollupReader({ redis, keyspace }).readBlocks(generation, org, blocks, view);
   // A block's cells may be in its key of the view and in places without views (blockPlacement.ts).
   return snapshot.cells.map((cells, b) => {
-    const sums = emptySums();
-    for (const kept of [cells, snapshot.comboCells[b] ?? []])
-      for (let i = 1; i < kept.length; i += 2) addPacked(sums, kept[i] as Buffer);
-    return sums;
+    return sumCells(snapshot.comboCells[b] ?? [], sumCells(cells));
   });
 }
 

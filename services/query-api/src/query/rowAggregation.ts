@@ -226,9 +226,9 @@ function* aggregationSteps(
   for (let b = 0; b < buckets.length; b++) {
     const bucket = buckets[b] as AggregatedBucket;
     for (const use of keyUses(bucket, snapshot, blockIndex, classifiers)) {
-      const cells = cellCount(use.cells);
-      for (let from = 0; from < cells; from += CELLS_PER_STEP) {
-        addKey(use, accumulator, from, Math.min(cells, from + CELLS_PER_STEP));
+      const count = cellCount(use.cells);
+      for (let from = 0; from < count; from += CELLS_PER_STEP) {
+        addKey(use, accumulator, from, Math.min(count, from + CELLS_PER_STEP));
         yield;
       }
     }
