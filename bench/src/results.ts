@@ -75,6 +75,11 @@ export interface BenchResults {
   commit: string;
   startedAt: string;
   finishedAt: string;
+  /**
+   * Set while the run is under way: results.json is written after each data set, so a run cut
+   * short (a session's end, a crash) still leaves what it measured, which `--report-only` renders.
+   */
+  partial?: true;
   redis: string;
   connections: number;
   queryDurationS: number;

@@ -29,6 +29,10 @@ function writeReport(results: BenchResults): void {
   log("wrote bench/REPORT.md, bench/latency.png and bench/results.json");
 }
 
+function writeResults(results: BenchResults): void {
+  writeFileSync(RESULTS_FILE, `${JSON.stringify(results, null, 2)}\n`);
+}
+
 async function main(): Promise<void> {
   const parsed = parseOptions(process.argv.slice(2));
   if (parsed.reportOnly) {
@@ -49,19 +53,7 @@ async function main(): Promise<void> {
     );
     const anchorMs = anchorHour(Date.now());
     const sizes: SizeResult[] = [];
-    for (const size of options.sizes) {
-      for (const shape of options.shapes) {
-        const dataset = buildBenchDataset(shape, size, {
-          seed: options.seed,
-          toMs: anchorMs,
-          orgs: options.orgs,
-        });
-        const result = await runSize(dataset, { options, runId, redis });
-        if (result) sizes.push(result);
-      }
-    }
-    if (options.ingestOnly) return;
-    const results: BenchResults = {
+    const resultsSoFar = (): BenchResults => ({
       runId,
       commit: commitMeasured(),
       startedAt,
@@ -74,9 +66,23 @@ async function main(): Promise<void> {
       machine,
       shapes: options.shapes,
       orgs: options.orgs,
-      sizes,
-    };
-    writeFileSync(RESULTS_FILE, `${JSON.stringify(results, null, 2)}\n`);
+      sizes: [...sizes],
+    });
+    for (const size of options.sizes) {
+      for (const shape of options.shapes) {
+        const dataset = buildBenchDataset(shape, size, {
+          seed: options.seed,
+          toMs: anchorMs,
+          orgs: options.orgs,
+        });
+        const result = await runSize(dataset, { options, runId, redis });
+        if (result) sizes.push(result);
+        if (!options.ingestOnly) writeResults({ ...resultsSoFar(), partial: true });
+      }
+    }
+    if (options.ingestOnly) return;
+    const results = resultsSoFar();
+    writeResults(results);
     writeReport(results);
     const mismatches = sizes.flatMap((s) => s.queries.filter((q) => q.mismatch !== null));
     if (mismatches.length > 0) {
