@@ -16,12 +16,12 @@
  * and keys per event, as the store classifies its keys (redisMemory.ts).
  *
  *   npx tsx bench/src/ingestPath.ts [--shape single|many] [--orgs 10000] [--dataset 10000000]
- *                                   [--events 300000] [--chunk 5000]
+ *                                   [--events 300000] [--chunk 20000]
  */
 import { parseArgs } from "node:util";
 import type { RecordingCompletedInput } from "@vu/events";
 import { startRedisServer } from "@vu/infra";
-import { validateAndGroup } from "@vu/ingest-worker";
+import { CHUNK_LIMITS, chunkEnd, validateAndGroup } from "@vu/ingest-worker";
 import { createKeyspace, createLogPosition, createRedisClient, createRollupWriter } from "@vu/store";
 import { buildDataset } from "./dataset";
 import { buildManyOrgDataset, DEFAULT_ORGS } from "./manyOrgDataset";
@@ -35,7 +35,7 @@ const { values } = parseArgs({
     orgs: { type: "string", default: String(DEFAULT_ORGS) },
     dataset: { type: "string", default: "10000000" },
     events: { type: "string", default: "300000" },
-    chunk: { type: "string", default: "5000" },
+    chunk: { type: "string", default: String(CHUNK_LIMITS.messages) },
   },
 });
 const shape = SHAPES.find((s) => s === values.shape);
@@ -43,7 +43,7 @@ if (shape === undefined) throw new Error(`--shape must be one of ${SHAPES.join("
 const orgs = Number(values.orgs);
 const size = Number(values.dataset);
 const take = Number(values.events);
-const chunk = Number(values.chunk);
+const limits = { ...CHUNK_LIMITS, messages: Number(values.chunk) };
 const SEED = 42;
 const TO_MS = Date.UTC(2026, 10, 22);
 
@@ -73,14 +73,18 @@ const redis = createRedisClient(server.url);
 try {
   const { events, label } = source();
   const generating = performance.now();
-  const messages: Array<{ value: Buffer; offset: string }> = [];
+  const messages: Array<{ key: Buffer; value: Buffer; offset: string }> = [];
   const seenOrgs = new Set<string>();
   let lastAt = "";
   for (const event of events) {
     if (messages.length === take) break;
     seenOrgs.add(event.organization_id);
     lastAt = event.recorded_at;
-    messages.push({ value: Buffer.from(JSON.stringify(event)), offset: String(messages.length) });
+    messages.push({
+      key: Buffer.from(event.organization_id),
+      value: Buffer.from(JSON.stringify(event)),
+      offset: String(messages.length),
+    });
   }
   console.log(
     `${shape}: ${label}; the first ${messages.length} events (${seenOrgs.size} organizations, ` +
@@ -111,14 +115,15 @@ try {
   let decodeUs = 0;
   let prepareUs = 0;
   const started = performance.now();
-  for (let first = 0; first < messages.length; first += chunk) {
+  for (let first = 0, end = 0; first < messages.length; first = end) {
+    end = chunkEnd(messages, first, limits);
     const t0 = process.cpuUsage();
-    const sorted = validateAndGroup(messages.slice(first, first + chunk), {
+    const sorted = validateAndGroup(messages.slice(first, end), {
       nowMs: TO_MS,
       futureToleranceMs: 86_400_000,
     });
     const t1a = process.cpuUsage(t0);
-    const throughOffset = String(Math.min(messages.length, first + chunk) - 1);
+    const throughOffset = String(end - 1);
     const origin = { partition, throughOffset };
     const prepared = [...sorted.byOrg].map(([org, recordings]) => writer.prepare(org, recordings, origin));
     const t1b = process.cpuUsage(t0);
@@ -141,7 +146,7 @@ try {
   const memory = await usedMemory();
   const n = messages.length;
   console.log(
-    `events ${n}, chunk ${chunk}, wall ${wallS.toFixed(1)} s → ${Math.round(n / wallS)} events/s sequential`,
+    `events ${n}, chunks of ${limits.messages} (${limits.perKey} per organization), wall ${wallS.toFixed(1)} s → ${Math.round(n / wallS)} events/s sequential`,
   );
   console.log(
     `worker ${(workerUs / n).toFixed(2)} µs/event: decode and validate ${(decodeUs / n).toFixed(2)}, ` +

@@ -5,6 +5,7 @@ import { Cluster } from "ioredis";
 import { aggregateBatch, type BatchPayload, type CountableRecording } from "./batchAggregate";
 import { encodeBatch } from "./batchEncoding";
 import { layoutArguments } from "./blockPlacement";
+import { callGroups } from "./callGroups";
 import { type Keyspace, shardOf } from "./keyspace";
 import { createLayoutCache } from "./layoutCache";
 import type { RedisClient } from "./redisClient";
@@ -150,9 +151,6 @@ export interface RollupWriter {
     guard?: ApplyGuard,
   ): GroupApply<R>;
 }
-
-/** A cap on what one call holds, so that one script never holds Redis for long. */
-const ORGANIZATIONS_PER_CALL = 256;
 
 export function createRollupWriter(options: RollupWriterOptions): RollupWriter {
   const { redis, keyspace, dedupeWindowMs } = options;
@@ -382,20 +380,12 @@ export function createRollupWriter(options: RollupWriterOptions): RollupWriter {
   }
 
   function groups<R extends CountableRecording>(batches: readonly PreparedBatch<R>[]): PreparedBatch<R>[][] {
-    const byTag = new Map<string, PreparedBatch<R>[]>();
-    for (const batch of batches) {
-      const tag = redis instanceof Cluster ? keyspace.slotTag(batch.org) : "";
-      const group = byTag.get(tag);
-      if (group === undefined) byTag.set(tag, [batch]);
-      else group.push(batch);
-    }
-    const calls: PreparedBatch<R>[][] = [];
-    for (const group of byTag.values()) {
-      for (let from = 0; from < group.length; from += ORGANIZATIONS_PER_CALL) {
-        calls.push(group.slice(from, from + ORGANIZATIONS_PER_CALL));
-      }
-    }
-    return calls;
+    const tagOf = (org: string) => (redis instanceof Cluster ? keyspace.slotTag(org) : "");
+    return callGroups(
+      batches,
+      (batch) => tagOf(batch.org),
+      (batch) => batch.recordings.length,
+    );
   }
 
   async function applyPrepared<R extends CountableRecording>(

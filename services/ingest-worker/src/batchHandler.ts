@@ -9,6 +9,7 @@ import {
   ViewMovedError,
 } from "@vu/store";
 import type { Batch, EachBatchPayload, KafkaMessage } from "kafkajs";
+import { chunkEnd } from "./chunking";
 import { type DeadLetter, reasonKind } from "./deadLetter";
 import type { DeadLetterSender } from "./deadLetterSender";
 import type { IngestMetrics } from "./metrics";
@@ -38,12 +39,6 @@ export interface BatchContext {
   futureToleranceMs: number;
   now: () => number;
 }
-
-/**
- * Messages decoded and applied together: big enough that recordings share cells, small enough
- * that a partition batch holds many chunks to overlap (measured in bench/ANALYSIS.md).
- */
-export const CHUNK_SIZE = 5_000;
 
 /** The view moved under the worker (see PartitionPositions.advance): the batch in hand stops. */
 export class PositionMovedError extends Error {
@@ -97,15 +92,17 @@ export async function handleBatch(ctx: BatchContext, payload: EachBatchPayload):
   const seen = new Set<string>();
   let inFlight: Promise<void> = Promise.resolve();
   try {
-    for (let from = 0; from < payload.batch.messages.length; from += CHUNK_SIZE) {
-      const messages = payload.batch.messages.slice(from, from + CHUNK_SIZE);
+    const all = payload.batch.messages;
+    for (let from = 0, to = 0; from < all.length; from = to) {
+      to = chunkEnd(all, from);
+      const messages = all.slice(from, to);
       const chunk = prepareChunk(ctx, payload.batch, messages, seen);
       if (chunk === undefined) break;
       const asOfMs = chunkAsOf({
         throughOffset: chunk.origin.throughOffset,
         highWatermark: payload.batch.highWatermark,
         fetchedAtMs,
-        firstNotApplied: payload.batch.messages[from + CHUNK_SIZE],
+        firstNotApplied: all[to],
         lastApplied: messages.at(-1),
       });
       await inFlight;

@@ -7,6 +7,7 @@ export {
   type IngestWorkerDeps,
   WORKER_REDIS_OPTIONS,
 } from "./app";
+export { CHUNK_LIMITS, chunkEnd } from "./chunking";
 export { loadWorkerEnv, type WorkerEnv, workerConfigFromEnv, workerEnvSchema } from "./env";
 export { createIngestMetrics, type IngestMetrics } from "./metrics";
 export { createWorkerSupervisor, type WorkerSupervisor, type WorkerSupervisorOptions } from "./supervisor";
