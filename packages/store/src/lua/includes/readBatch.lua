@@ -1,5 +1,7 @@
 -- Decodes the batch argument (layout in the script header) without touching Redis. Cells stay in
 -- the batch string: a block records where its cells start. Fails on a truncated batch.
+local U32_RUN = 64
+local U32_RUN_FORMAT = "<" .. string.rep("I4", U32_RUN)
 local function readBatch(batch)
   local pos = 1
   local function str()
@@ -11,6 +13,20 @@ local function readBatch(batch)
     local n
     n, pos = struct.unpack("<I4", batch, pos)
     return n
+  end
+
+  -- n u32s in one table, U32_RUN at a time (struct parses a format once per call, not per value).
+  local function u32s(n)
+    local out = {}
+    for first = 1, n, U32_RUN do
+      local run = math.min(U32_RUN, n - first + 1)
+      local values = {struct.unpack(run == U32_RUN and U32_RUN_FORMAT or "<" .. string.rep("I4", run), batch, pos)}
+      pos = values[run + 1]
+      for k = 1, run do
+        out[first + k - 1] = values[k]
+      end
+    end
+    return out
   end
 
   -- Ids come as their 16-byte digests (recordingDigest.ts).
@@ -31,9 +47,14 @@ local function readBatch(batch)
   for b = 1, u32() do
     local suffix, prefix, expireAt, fieldForm, cellBytes, n
     suffix, prefix, expireAt, fieldForm, cellBytes, n, pos = struct.unpack("<I2c0I2c0I2c0BBI4", batch, pos)
-    local fields = {}
-    for i = 1, n do
-      fields[i] = fieldForm ~= 0 and u32() or str()
+    local fields
+    if fieldForm ~= 0 then
+      fields = u32s(n)
+    else
+      fields = {}
+      for i = 1, n do
+        fields[i] = str()
+      end
     end
     blocks[b] = {suffix = suffix, prefix = prefix, expireAt = expireAt, fieldForm = fieldForm, fields = fields,
                  cellBytes = cellBytes, at = pos}
