@@ -50,11 +50,20 @@ describe("decodeRecordingCompleted", () => {
     ["a lone high surrogate at the end", "app_name", '"Zoom\\ud83d"'],
     ["a lone low surrogate", "member_email", '"\\udc00a@x.io"'],
     ["a reversed pair", "voice_model", '"v\\ude00\\ud83d"'],
+    ["an escape in capitals", "app_name", '"Zoom\\uD83D"'],
   ])("rejects %s as invalid_unicode, naming the field", (_case, field, jsonText) => {
     const text = JSON.stringify({ ...valid, [field]: "PLACEHOLDER" }).replace('"PLACEHOLDER"', jsonText);
     const result = decodeRecordingCompleted(Buffer.from(text, "utf8"));
     expect(result.ok === false && result.reason).toBe(
       `invalid_unicode: ${field} holds a lone surrogate (a string cut inside a character)`,
+    );
+  });
+
+  it("rejects a lone surrogate in a string given as text, where no escape shows it", () => {
+    const text = JSON.stringify({ ...valid, app_name: "PLACEHOLDER" }).replace("PLACEHOLDER", "Zoom\ud83d");
+    const result = decodeRecordingCompleted(text);
+    expect(result.ok === false && result.reason).toBe(
+      "invalid_unicode: app_name holds a lone surrogate (a string cut inside a character)",
     );
   });
 
