@@ -1,9 +1,10 @@
 import { redisTargets, waitFor } from "@vu/infra";
-import { createKeyspace, createRedisClient } from "@vu/store";
+import { createKeyspace } from "@vu/store";
 import { counterTotal } from "@vu/testkit";
 import { startApiServer } from "@vu/testkit/api";
 import { waitUntilCaughtUp } from "@vu/testkit/caughtUp";
 import { isolatedTopics, testKafka } from "@vu/testkit/kafka";
+import { redisForTest } from "@vu/testkit/redis";
 import { type InProcessWorker, startInProcessWorker } from "@vu/testkit/worker";
 import type { Kafka } from "kafkajs";
 import { describe, expect, it, onTestFinished } from "vitest";
@@ -46,14 +47,9 @@ describe.each(deployments)("on $name", ({ start, replicas }) => {
     async ({ prepared, queries }) => {
       // The store's refusals are part of what is proven: some organizations have a poisoned minute.
       expect(prepared.workload.poisoned.length).toBeGreaterThan(0);
-      const redisTarget = await start();
-      onTestFinished(() => redisTarget.stop());
+      const { redis, url: redisUrl } = await redisForTest({ start });
       const names = await isolatedTopics("exact");
       const kafka = testKafka();
-      const redis = createRedisClient(redisTarget.url);
-      onTestFinished(async () => {
-        await redis.quit();
-      });
       const keyspace = createKeyspace({ prefix: names.prefix });
       const poisonedKeys = prepared.workload.poisoned.flatMap((p) =>
         keyspace.blockKeys(1, p.org, "minute", p.minuteMs),
@@ -65,7 +61,7 @@ describe.each(deployments)("on $name", ({ start, replicas }) => {
       for (let i = 0; i < replicas; i++) {
         const worker = await startInProcessWorker({
           kafka,
-          redisUrl: redisTarget.url,
+          redisUrl,
           names,
           nowMs: prepared.workload.anchorMs,
         });
@@ -118,7 +114,7 @@ describe.each(deployments)("on $name", ({ start, replicas }) => {
       // The operator repairs the damaged keys; the refused events were never counted anywhere.
       for (const key of poisonedKeys) await redis.del(key);
       const verdict = await verifyAgainstOracle(prepared, {
-        redisUrl: redisTarget.url,
+        redisUrl,
         prefix: names.prefix,
         queries: queries(prepared.config),
         workerClock: "anchor",
@@ -126,7 +122,7 @@ describe.each(deployments)("on $name", ({ start, replicas }) => {
       });
       expect(verdict.missingCoverage, "query kinds the random queries never produced").toEqual([]);
       if (verdict.failures.length > 0) throw new Error(verdict.message);
-      if (replicas > 1) await expectSharedRateLimit(redisTarget.url, names.prefix);
+      if (replicas > 1) await expectSharedRateLimit(redisUrl, names.prefix);
     },
     soak ? 10_800_000 : 300_000,
   );

@@ -2,7 +2,6 @@ import { redisTargets, sleep, waitFor } from "@vu/infra";
 import {
   createKeyspace,
   createLogPosition,
-  createRedisClient,
   type LogPosition,
   type RedisClient,
   STORE_VERSION,
@@ -11,6 +10,7 @@ import {
 } from "@vu/store";
 import { waitUntilViewCaughtUp } from "@vu/testkit/caughtUp";
 import { isolatedTopics, testKafka } from "@vu/testkit/kafka";
+import { redisForTest } from "@vu/testkit/redis";
 import { type InProcessWorker, startInProcessWorker } from "@vu/testkit/worker";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { faultTimeout } from "./support/faultShapes";
@@ -87,14 +87,9 @@ describe.each(redisTargets())("on $name", ({ start: startRedis }) => {
     "fills the new version from the log $procedure; the old keys stay untouched until they are deleted",
     async ({ group, epochCause }) => {
       expect(STORE_VERSION).not.toBe(OLD_VERSION);
-      const redisTarget = await startRedis();
-      onTestFinished(() => redisTarget.stop());
+      const { redis, url: redisUrl } = await redisForTest({ start: startRedis });
       const kafka = testKafka();
       const names = await isolatedTopics("upgrade");
-      const redis = createRedisClient(redisTarget.url);
-      onTestFinished(async () => {
-        await redis.quit();
-      });
       await produceWorkload(kafka, names.topic, prepared.workload.messages);
 
       // What the old version left: its rollups, the tokens (v3 keys, kept), and its group at the end.
@@ -136,7 +131,7 @@ describe.each(redisTargets())("on $name", ({ start: startRedis }) => {
       // The API of the new version answers exactly; then the old rollups go, the tokens stay.
       const verify = () =>
         expectExactAfterFault(prepared, {
-          redisUrl: redisTarget.url,
+          redisUrl,
           prefix: names.prefix,
           workerClock: "anchor",
         });

@@ -1,8 +1,9 @@
 import { redisTargets } from "@vu/infra";
-import { createKeyspace, createRedisClient, unlinkKeys } from "@vu/store";
+import { createKeyspace, unlinkKeys } from "@vu/store";
 import { counterTotal } from "@vu/testkit";
 import { waitUntilCaughtUp, waitUntilViewCaughtUp } from "@vu/testkit/caughtUp";
 import { isolatedTopics, testKafka } from "@vu/testkit/kafka";
+import { redisForTest } from "@vu/testkit/redis";
 import { startInProcessWorker } from "@vu/testkit/worker";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { faultShapes, faultTimeout } from "../support/faultShapes";
@@ -20,12 +21,7 @@ describe.each(redisTargets())("on $name", ({ start: startRedis }) => {
   it.each(shapes)(
     "counts nothing twice when the group is reset to the earliest offset or the checkpoints are lost, after the dedupe window ($shape)",
     async ({ prepared }) => {
-      const redisTarget = await startRedis();
-      onTestFinished(() => redisTarget.stop());
-      const redis = createRedisClient(redisTarget.url);
-      onTestFinished(async () => {
-        await redis.quit();
-      });
+      const { redis, url: redisUrl } = await redisForTest({ start: startRedis });
       const kafka = testKafka();
       const names = await isolatedTopics("replay");
       const keyspace = createKeyspace({ prefix: names.prefix });
@@ -58,7 +54,7 @@ describe.each(redisTargets())("on $name", ({ start: startRedis }) => {
       expect(await counterTotal(second.metrics.applied)).toBe(0);
 
       await expectExactAfterFault(prepared, {
-        redisUrl: redisTarget.url,
+        redisUrl,
         prefix: names.prefix,
         workerClock: "anchor",
       });

@@ -1,7 +1,7 @@
 import { redisTargets } from "@vu/infra";
-import { createRedisClient } from "@vu/store";
 import { waitUntilViewCaughtUp } from "@vu/testkit/caughtUp";
 import { isolatedTopics, testKafka } from "@vu/testkit/kafka";
+import { redisForTest } from "@vu/testkit/redis";
 import { startInProcessWorker } from "@vu/testkit/worker";
 import { describe, it, onTestFinished } from "vitest";
 import { faultShapes, faultTimeout } from "../support/faultShapes";
@@ -20,12 +20,7 @@ describe.each(redisTargets())("on $name", ({ start: startRedis }) => {
   it.each(shapes)(
     "counts every recording once when workers with clocks 2 hours apart share the work ($shape)",
     async ({ prepared }) => {
-      const redisTarget = await startRedis();
-      onTestFinished(() => redisTarget.stop());
-      const redis = createRedisClient(redisTarget.url);
-      onTestFinished(async () => {
-        await redis.quit();
-      });
+      const { redis, url: redisUrl } = await redisForTest({ start: startRedis });
       const kafka = testKafka();
       const names = await isolatedTopics("clocks");
       const { messages, anchorMs } = prepared.workload;
@@ -49,7 +44,7 @@ describe.each(redisTargets())("on $name", ({ start: startRedis }) => {
       await waitUntilViewCaughtUp(kafka, names.topic, redis, names.prefix, 120_000);
 
       await expectExactAfterFault(prepared, {
-        redisUrl: redisTarget.url,
+        redisUrl,
         prefix: names.prefix,
         workerClock: "anchor",
       });

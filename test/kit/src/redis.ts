@@ -1,6 +1,6 @@
 import type { RedisTarget } from "@vu/infra";
 import { createRedisClient, type RedisClient } from "@vu/store";
-import { afterAll, beforeAll } from "vitest";
+import { afterAll, beforeAll, onTestFinished } from "vitest";
 
 /**
  * A client of a Redis that is not there (port 1): every command fails at once, no retries, no
@@ -42,4 +42,21 @@ export function useRedisTarget(
     if (redis === undefined) throw new Error(`${target.name} has not started yet`);
     return redis;
   };
+}
+
+/**
+ * Starts one of `redisTargets()` for the running test alone, with a client, both stopped when the
+ * test finishes: for tests that restart, empty or slow their Redis. `url` is for the processes
+ * the test starts.
+ */
+export async function redisForTest(
+  target: Pick<RedisTarget, "start">,
+): Promise<{ redis: RedisClient; url: string }> {
+  const started = await target.start();
+  onTestFinished(() => started.stop());
+  const redis = createRedisClient(started.url);
+  onTestFinished(async () => {
+    await redis.quit();
+  });
+  return { redis, url: started.url };
 }
