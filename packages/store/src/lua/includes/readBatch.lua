@@ -20,10 +20,10 @@ local function readBatch(batch)
     local out = {}
     for first = 1, n, U32_RUN do
       local run = math.min(U32_RUN, n - first + 1)
-      local values = {struct.unpack(run == U32_RUN and U32_RUN_FORMAT or "<" .. string.rep("I4", run), batch, pos)}
-      pos = values[run + 1]
+      local unpacked = {struct.unpack(run == U32_RUN and U32_RUN_FORMAT or "<" .. string.rep("I4", run), batch, pos)}
+      pos = unpacked[run + 1]
       for k = 1, run do
-        out[first + k - 1] = values[k]
+        out[first + k - 1] = unpacked[k]
       end
     end
     return out
