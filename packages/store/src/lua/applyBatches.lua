@@ -190,7 +190,7 @@ local function prepare(org)
   end
   checkSeenSplits(org.currentTable, seen, #ids)
   org.comboIds, org.newIndexes = lookupCombos(keys, combos, CHUNK)
-  org.blockKeys = readBlocks(base, blocks, org.comboIds, CHUNK)
+  org.blockKeys = readBlocks(base, blocks, org.comboIds, org.newIndexes, CHUNK)
   org.state, org.layoutNow, org.updates, org.seen = state, layout, updates, seen
   org.ids, org.combos, org.blocks = ids, combos, blocks
   return nil

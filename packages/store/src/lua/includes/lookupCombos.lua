@@ -19,9 +19,10 @@ local function lookupCombos(keys, combos, chunk)
   end
   if #newIndexes > 0 then
     local lastId = redis.call("HLEN", keys[2])
+    -- As text once here, not in every field name that carries it.
     for _, index in ipairs(newIndexes) do
       lastId = lastId + 1
-      ids[index] = lastId
+      ids[index] = string.format("%d", lastId)
     end
   end
   return ids, newIndexes

@@ -1,58 +1,76 @@
--- Turns a block's fields into the names it has in its key: combination indexes into ids (form 1,
--- index -> id; form 2, a split hour block, 4 * index + quarter -> quarter digit .. id), each led by
--- the block's prefix ("<index>:" in a container).
-local function nameFields(base, block, comboIds)
-  block.key = base .. block.suffix
-  local fields, prefix = block.fields, block.prefix
+local QUARTER_DIGITS = {[0] = "0", "1", "2", "3"}
+
+-- Turns a block's fields into the names they have in its key: combination indexes into ids (form
+-- 1, index -> id; form 2, a split hour block, 4 * index + quarter -> quarter digit .. id), each
+-- led by the block's prefix ("<index>:" in a container). Returns, per field, whether it names a
+-- combination this call gives its id (in `newCombos`): no key can hold such a field yet.
+local function nameFields(block, comboIds, newCombos)
+  local fields, prefix, new = block.fields, block.prefix, {}
   if block.fieldForm == 1 then
     for i = 1, #fields do
-      fields[i] = prefix .. comboIds[fields[i]]
+      local combo = fields[i]
+      fields[i] = prefix .. comboIds[combo]
+      new[i] = newCombos[combo]
     end
   elseif block.fieldForm == 2 then
     for i = 1, #fields do
       local quarter = fields[i] % 4
-      fields[i] = prefix .. quarter .. comboIds[(fields[i] - quarter) / 4]
+      local combo = (fields[i] - quarter) / 4
+      fields[i] = prefix .. QUARTER_DIGITS[quarter] .. comboIds[combo]
+      new[i] = newCombos[combo]
     end
   elseif prefix ~= "" then
     for i = 1, #fields do
       fields[i] = prefix .. fields[i]
     end
   end
+  return new
 end
 
--- Reads the current cells of every block's fields into `block.olds`. Blocks that share a key (the
--- blocks of one container) are read together: one HMGET per key and chunk, not per block.
--- Returns the keys in the order met, each with its blocks, for `writeBlocks`. Reads only.
-local function readBlocks(base, blocks, comboIds, chunk)
+-- Reads the current cells of every block's fields. Blocks that share a key (the blocks of one
+-- container) are read together: one HMGET per key and chunk, not per block, of the fields that
+-- may exist (a field of a new combination cannot); a key with none of those gets an HLEN, which
+-- fails on a key of the wrong type as HMGET would, before anything is written. Returns the keys in
+-- the order met, each with its blocks and `olds`, the cells found for its fields in block order
+-- (a block's i-th field is at `block.from + i`; nil: none), for `writeBlocks`. Reads only.
+local function readBlocks(base, blocks, comboIds, newIndexes, chunk)
+  local newCombos = {}
+  for _, index in ipairs(newIndexes) do
+    newCombos[index] = true
+  end
   local keys, byKey = {}, {}
   for _, block in ipairs(blocks) do
-    nameFields(base, block, comboIds)
-    block.olds = {}
-    local group = byKey[block.key]
+    local key = base .. block.suffix
+    local group = byKey[key]
     if not group then
-      group = {key = block.key, blocks = {}}
-      byKey[block.key] = group
+      group = {key = key, blocks = {}, size = 0, asked = {}, at = {}}
+      byKey[key] = group
       keys[#keys + 1] = group
     end
+    local from, asked, at = group.size, group.asked, group.at
+    block.from = from
     group.blocks[#group.blocks + 1] = block
+    local new, fields = nameFields(block, comboIds, newCombos), block.fields
+    for i = 1, #fields do
+      if not new[i] then
+        asked[#asked + 1] = fields[i]
+        at[#at + 1] = from + i
+      end
+    end
+    group.size = from + #fields
   end
   for _, group in ipairs(keys) do
-    -- The key's fields in one list, with the block and place each came from.
-    local fields, owners, places = {}, {}, {}
-    for _, block in ipairs(group.blocks) do
-      for i, field in ipairs(block.fields) do
-        fields[#fields + 1] = field
-        owners[#owners + 1] = block
-        places[#places + 1] = i
+    local asked, at, olds = group.asked, group.at, {}
+    if #asked == 0 then
+      redis.call("HLEN", group.key)
+    end
+    for first = 1, #asked, chunk do
+      local found = redis.call("HMGET", group.key, unpack(asked, first, math.min(first + chunk - 1, #asked)))
+      for j = 1, #found do
+        olds[at[first + j - 1]] = found[j]
       end
     end
-    for first = 1, #fields, chunk do
-      local last = math.min(first + chunk - 1, #fields)
-      local olds = redis.call("HMGET", group.key, unpack(fields, first, last))
-      for j = 1, #olds do
-        owners[first + j - 1].olds[places[first + j - 1]] = olds[j]
-      end
-    end
+    group.olds = olds
   end
   return keys
 end

@@ -16,11 +16,12 @@ local function writeBlocks(keys, cells, chunk)
   for _, group in ipairs(keys) do
     local updates = {}
     local expireAt = "0"
+    local olds = group.olds
     for _, block in ipairs(group.blocks) do
-      local fields, olds, cellBytes = block.fields, block.olds, block.cellBytes
+      local fields, from, cellBytes = block.fields, block.from, block.cellBytes
       for i = 1, #fields do
         updates[#updates + 1] = fields[i]
-        updates[#updates + 1] = addedCell(olds[i], cells, block.at + (i - 1) * cellBytes, cellBytes)
+        updates[#updates + 1] = addedCell(olds[from + i], cells, block.at + (i - 1) * cellBytes, cellBytes)
       end
       if block.expireAt ~= "0" and (expireAt == "0" or tonumber(block.expireAt) > tonumber(expireAt)) then
         expireAt = block.expireAt
