@@ -188,6 +188,8 @@ export function aggregateBatch(
     });
   };
 
+  // Only blocks kept as views have fields beyond the combination: without them, none is named.
+  const anyViews = Object.values(placement).includes("views");
   const deltas: number[] = SUM_FIELDS.map(() => 0);
   const fields: Array<string | number> = [0, TOTAL_FIELD, "", "", "", ""];
   // The same fields in the recording's quarter of its hour, for the split hour blocks.
@@ -203,13 +205,15 @@ export function aggregateBatch(
       combos.push({ key: combo, values });
     }
     fields[0] = index;
-    // The projection views follow the total, in DIMENSIONS order (views.ts).
-    for (let d = 0; d < values.length; d++)
-      fields[PROJECTION_VIEW_OFFSET + d] = projectionField(values[d] ?? null);
     deltasOf(event, deltas);
     const q = quarterIndex(recordedAtMs);
     quarterFields[0] = quarterComboIndex(q, index);
-    for (let v = 1; v < fields.length; v++) quarterFields[v] = quarterField(q, fields[v] as string);
+    if (anyViews) {
+      // The projection views follow the total, in DIMENSIONS order (views.ts).
+      for (let d = 0; d < values.length; d++)
+        fields[PROJECTION_VIEW_OFFSET + d] = projectionField(values[d] ?? null);
+      for (let v = 1; v < fields.length; v++) quarterFields[v] = quarterField(q, fields[v] as string);
+    }
     for (let t = 0; t < TIERS.length; t++) {
       // Quarter hours live inside the hour blocks (quarterCells.ts): no blocks of their own.
       if (t === QUARTER_TIER_INDEX) continue;
