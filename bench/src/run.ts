@@ -22,6 +22,8 @@ const RESULTS_FILE = join(REPO_ROOT, "bench", "results.json");
 
 /** REPORT.md and the chart (bench/out/latency.png, copied to bench/latency.png) from the results. */
 function writeReport(results: BenchResults): void {
+  // bench/out is not in git: a fresh clone re-rendering the report has none yet.
+  mkdirSync(OUT_DIR, { recursive: true });
   const chartFile = join(OUT_DIR, "latency.png");
   writeFileSync(chartFile, renderChart(results));
   copyFileSync(chartFile, join(REPO_ROOT, "bench", "latency.png"));
