@@ -22,7 +22,9 @@ export const CHUNK_LIMITS: ChunkLimits = { messages: 20_000, perKey: 5_000 };
 
 /**
  * The end (exclusive) of the chunk of `messages` that starts at `from`. Keys are only counted: a
- * message with a wrong or missing key is still validated and counted by what it says.
+ * message with a wrong or missing key is still validated and counted by what it says. A producer
+ * that keys one organization's messages inconsistently can put up to `messages` of them in one
+ * chunk, and so in one script call: still bounded, only longer.
  */
 export function chunkEnd(messages: readonly KeyedMessage[], from: number, limits = CHUNK_LIMITS): number {
   const last = Math.min(messages.length, from + limits.messages);
