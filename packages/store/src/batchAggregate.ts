@@ -144,7 +144,10 @@ export function aggregateBatch(
     const starts = known[t] as Map<number, BlockCells[] | null>;
     let views = starts.get(startMs);
     if (views === undefined) {
-      views = isBlockKept(retention, tier, startMs, nowMs) ? newBlock(tier, startMs) : null;
+      // A derived tier is not written: readers sum its days (blockPlacement.ts).
+      const written =
+        placement[tier as StoredTier] !== "derived" && isBlockKept(retention, tier, startMs, nowMs);
+      views = written ? newBlock(tier, startMs) : null;
       starts.set(startMs, views);
     }
     const block = { startMs, endMs: nextUtc(tier, startMs), views };

@@ -1,7 +1,8 @@
-import { DAY_MS, HOUR_MS, MINUTE_MS } from "@vu/time-buckets";
+import { DAY_MS, DEFAULT_RETENTION, HOUR_MS, MINUTE_MS } from "@vu/time-buckets";
 import { describe, expect, it } from "vitest";
 import {
   containerOf,
+  derivesTiers,
   LAYOUT_FIELDS,
   LAYOUT_RULE,
   layoutArguments,
@@ -75,9 +76,9 @@ describe("the layout rule", () => {
   });
 
   it("judges an organization it knows nothing of by one batch: containers while small, as dense as the batch is", () => {
-    expect(layoutOf(minRecordings - 1, 0).code).toBe("00000");
+    expect(layoutOf(minRecordings - 1, 0, false).code).toBe("00000");
     // A backfill of 5,000 recordings over 30 days: 7 an hour, 167 a day.
-    expect(layoutOf(5_000, 30 * DAY_MS).placement).toEqual({
+    expect(layoutOf(5_000, 30 * DAY_MS, false).placement).toEqual({
       minute: "container",
       hour: "keyed",
       day: "views",
@@ -86,11 +87,30 @@ describe("the layout rule", () => {
     });
   });
 
+  it("derives a new organization's weeks and months from its days while the days are in containers", () => {
+    expect(layoutOf(minRecordings - 1, 0, true).code).toBe("000dd");
+    // 5,000 recordings over 400 days: about 380 every 30 days, so days leave their containers,
+    // and weeks and months are stored where the rule puts them (about 90 a week: views).
+    expect(layoutOf(5_000, 400 * DAY_MS, true).code).toBe("00122");
+    // 2,000 over 400 days: 150 every 30 days, days stay in containers and weeks and months derived.
+    expect(layoutOf(2_000, 400 * DAY_MS, true).code).toBe("000dd");
+    expect(layoutOf(5_000, 30 * DAY_MS, true).code).toBe("01222");
+    expect(placementBy("week", 100_000, 400 * DAY_MS, "derived", "container")).toBe("derived");
+    expect(placementBy("week", 100_000, 400 * DAY_MS, "derived", "keyed")).toBe("views");
+    expect(placementBy("week", minRecordings - 1, 0, "derived", "views")).toBe("derived");
+    // Derived blocks are only as lasting as their days.
+    expect(derivesTiers(DEFAULT_RETENTION)).toBe(true);
+    expect(derivesTiers({ ...DEFAULT_RETENTION, day: 400 * DAY_MS })).toBe(false);
+  });
+
   it("passes the same rule to the apply script, and reads a stored layout back", () => {
-    expect(layoutArguments()).toBe(
-      `${minRecordings} ${perPeriod} ${perBlock} m 60000 3600000 h 3600000 604800000 d 86400000 2592000000 w 604800000 31536000000 M 2592000000 31536000000`,
+    expect(layoutArguments(DEFAULT_RETENTION)).toBe(
+      `${minRecordings} ${perPeriod} ${perBlock} m 60000 3600000 0 h 3600000 604800000 0 d 86400000 2592000000 0 w 604800000 31536000000 3 M 2592000000 31536000000 3`,
     );
-    const layout = parseLayout(["01222", null, "1700000000000", null, null, "5"]);
+    expect(layoutArguments({ ...DEFAULT_RETENTION, day: 400 * DAY_MS })).toMatch(
+      / w 604800000 31536000000 0 M /,
+    );
+    const layout = parseLayout(["01222", null, "1700000000000", null, null, "5", null, null, null, "3", "4"]);
     expect(layout.placement).toEqual({
       minute: "container",
       hour: "keyed",
@@ -99,7 +119,25 @@ describe("the layout rule", () => {
       month: "views",
     });
     expect(layout.marks).toEqual({ minute: null, hour: 1_700_000_000_000, day: null, week: null, month: 5 });
+    expect(layout.derivedUntil).toEqual({ minute: null, hour: null, day: null, week: 3, month: 4 });
+    expect(parseLayout(["000dd"]).placement).toMatchObject({
+      day: "container",
+      week: "derived",
+      month: "derived",
+    });
     expect(parseLayout([]).code).toBe("00000");
-    expect(LAYOUT_FIELDS).toEqual(["layout", "mark:m", "mark:h", "mark:d", "mark:w", "mark:M"]);
+    expect(LAYOUT_FIELDS).toEqual([
+      "layout",
+      "mark:m",
+      "mark:h",
+      "mark:d",
+      "mark:w",
+      "mark:M",
+      "derived:m",
+      "derived:h",
+      "derived:d",
+      "derived:w",
+      "derived:M",
+    ]);
   });
 });

@@ -4,6 +4,7 @@ import {
   HOUR_MS,
   MINUTE_MS,
   nextUtc,
+  type Retention,
   TIER_CODE,
   type Tier,
   WEEK_MS,
@@ -22,6 +23,14 @@ import {
  * A block may hold cells written under earlier placements: a read sums every place. The extent
  * keeps, per tier, the latest `recorded_at` counted when the placement last moved (its mark): a
  * block starting after it has cells in the current place only, so recent ranges read one key.
+ *
+ * Before all of these, weeks and months are `derived` in a new organization: not stored at all,
+ * read as the sum of their days. While days are in containers, a year of days is one key, so a
+ * week or a month read from its days reads the keys it would have read anyway and walks at most
+ * the organization's own few recordings; a small organization so writes two cells per recording
+ * fewer. They are stored (from `container` on) once the day tier leaves its containers; the
+ * blocks that started by then (`derived:<code>`, the latest `recorded_at` counted before) are
+ * still read from their days, which hold all their recordings, never from the tier's own cells.
  */
 export type StoredTier = Exclude<Tier, "quarter">;
 export const STORED_TIERS: readonly StoredTier[] = ["minute", "hour", "day", "week", "month"];
@@ -82,7 +91,27 @@ export const FIELD_SEPARATOR = ":";
 
 /** Where a tier's blocks are written, in the order a tier moves through them. */
 export const PLACEMENTS = ["container", "keyed", "views"] as const;
-export type Placement = (typeof PLACEMENTS)[number];
+/** A tier's placement: one of PLACEMENTS, or not stored (read from the tier it is derived from). */
+export type Placement = (typeof PLACEMENTS)[number] | "derived";
+/** The layout digit of a `derived` tier; the others' digit is their index in PLACEMENTS. */
+export const DERIVED_DIGIT = "d";
+
+/**
+ * The tiers a new organization does not store, and the tier each is read from: weeks and months
+ * are whole days (UTC), and a year of days in containers is one key (CONTAINERS).
+ */
+export const DERIVED_FROM: Readonly<Partial<Record<StoredTier, StoredTier>>> = { week: "day", month: "day" };
+
+/**
+ * Whether new organizations start with their DERIVED_FROM tiers derived: only while days are kept
+ * forever (no retention), as weeks and months are, since a derived block is only as lasting as
+ * its days.
+ */
+export function derivesTiers(retention: Retention): boolean {
+  return retention.day === null;
+}
+
+const rank = (placement: Placement) => (placement === "derived" ? -1 : PLACEMENTS.indexOf(placement));
 
 /**
  * When a tier's placement moves on (checked by the apply script after each batch, with the
@@ -116,16 +145,19 @@ const RULE_PERIOD_MS: Readonly<Record<StoredTier, number>> = {
 
 /**
  * The placement the rule gives a tier that is at `current`, for an organization of `recordings`
- * recordings whose data spans `spanMs`; the apply script computes the same
- * (lua/includes/settleLayout.lua).
+ * recordings whose data spans `spanMs`; `source`, for a derived tier, is the placement the rule
+ * gives the tier it derives from (a derived tier stays so while that one is in containers). The
+ * apply script computes the same (lua/includes/settleLayout.lua).
  */
 export function placementBy(
   tier: StoredTier,
   recordings: number,
   spanMs: number,
   current: Placement,
+  source: Placement = "container",
 ): Placement {
   if (recordings < LAYOUT_RULE.minRecordings) return current;
+  if (current === "derived" && source === "container") return current;
   const averages = (periodMs: number, least: number) =>
     recordings * periodMs >= least * Math.max(spanMs, periodMs);
   const reached: Placement = averages(BLOCK_MS[tier], LAYOUT_RULE.perBlock)
@@ -133,23 +165,33 @@ export function placementBy(
     : averages(RULE_PERIOD_MS[tier], LAYOUT_RULE.perPeriod)
       ? "keyed"
       : "container";
-  return PLACEMENTS.indexOf(reached) > PLACEMENTS.indexOf(current) ? reached : current;
+  return rank(reached) > rank(current) ? reached : current;
 }
 
-/** The rule as the apply script's argument: the three thresholds, then per tier its code, block ms and period ms. */
-export function layoutArguments(): string {
+/**
+ * The rule as the apply script's argument: the three thresholds, then per tier its code, block ms,
+ * period ms and the 1-based position in STORED_TIERS of the tier it is derived from in a new
+ * organization (0: stored from the start).
+ */
+export function layoutArguments(retention: Retention): string {
+  const derives = derivesTiers(retention);
   return [
     LAYOUT_RULE.minRecordings,
     LAYOUT_RULE.perPeriod,
     LAYOUT_RULE.perBlock,
-    ...STORED_TIERS.flatMap((t) => [TIER_CODE[t], BLOCK_MS[t], RULE_PERIOD_MS[t]]),
+    ...STORED_TIERS.flatMap((t) => {
+      const source = DERIVED_FROM[t];
+      const from = derives && source !== undefined ? STORED_TIERS.indexOf(source) + 1 : 0;
+      return [TIER_CODE[t], BLOCK_MS[t], RULE_PERIOD_MS[t], from];
+    }),
   ].join(" ");
 }
 
 /**
- * An organization's layout: each stored tier's placement and mark. Spelled in the extent as
- * `layout`, one digit per tier in STORED_TIERS order (the index in PLACEMENTS; missing: all
- * containers), and `mark:<tier code>`.
+ * An organization's layout: each stored tier's placement and marks. Spelled in the extent as
+ * `layout`, one digit per tier in STORED_TIERS order (the index in PLACEMENTS, or DERIVED_DIGIT;
+ * missing: all containers, as every organization written before tiers were derived has),
+ * `mark:<tier code>` and `derived:<tier code>`.
  */
 export interface OrgLayout {
   /** The `layout` field as stored (what the apply script compares a batch's layout with). */
@@ -157,35 +199,60 @@ export interface OrgLayout {
   placement: Readonly<Record<StoredTier, Placement>>;
   /** Per tier: the latest `recorded_at` counted when its placement last moved; null: never moved. */
   marks: Readonly<Record<StoredTier, number | null>>;
+  /**
+   * Per tier: the latest `recorded_at` counted when it stopped being derived (its blocks that
+   * started by then are read from the tier they derive from); null: never derived with data.
+   */
+  derivedUntil: Readonly<Record<StoredTier, number | null>>;
 }
 
 /** The extent's fields that spell the layout, in the order `parseLayout` takes their values. */
-export const LAYOUT_FIELDS = ["layout", ...STORED_TIERS.map((t) => `mark:${TIER_CODE[t]}`)] as const;
+export const LAYOUT_FIELDS = [
+  "layout",
+  ...STORED_TIERS.map((t) => `mark:${TIER_CODE[t]}`),
+  ...STORED_TIERS.map((t) => `derived:${TIER_CODE[t]}`),
+] as const;
 
+/** The layout of an organization with nothing stored about it (and of every one before tiers were derived). */
 export const INITIAL_LAYOUT_CODE = "0".repeat(STORED_TIERS.length);
+
+const digitOf = (placement: Placement) =>
+  placement === "derived" ? DERIVED_DIGIT : String(PLACEMENTS.indexOf(placement));
+
+const placementOf = (digit: string | undefined): Placement =>
+  digit === DERIVED_DIGIT ? "derived" : (PLACEMENTS[Number(digit ?? "0")] ?? "container");
 
 /** An organization's layout from the values of LAYOUT_FIELDS (as HMGET returns them). */
 export function parseLayout(values: ReadonlyArray<string | null | undefined>): OrgLayout {
-  const [stored, ...marks] = values;
+  const [stored] = values;
   const code = stored ?? INITIAL_LAYOUT_CODE;
   const placement = {} as Record<StoredTier, Placement>;
-  const markOf = {} as Record<StoredTier, number | null>;
+  const marks = {} as Record<StoredTier, number | null>;
+  const derivedUntil = {} as Record<StoredTier, number | null>;
+  const numberAt = (i: number) => {
+    const value = values[i];
+    return value == null ? null : Number(value);
+  };
   STORED_TIERS.forEach((tier, i) => {
-    placement[tier] = PLACEMENTS[Number(code[i] ?? "0")] ?? "container";
-    const mark = marks[i];
-    markOf[tier] = mark == null ? null : Number(mark);
+    placement[tier] = placementOf(code[i]);
+    marks[tier] = numberAt(1 + i);
+    derivedUntil[tier] = numberAt(1 + STORED_TIERS.length + i);
   });
-  return { code, placement, marks: markOf };
+  return { code, placement, marks, derivedUntil };
 }
 
 /**
- * The layout the rule gives an organization of `recordings` recordings spanning `spanMs`, from
- * containers only: what a writer assumes for an organization it knows nothing of, judging by its
- * first batch. The apply script accepts it when the rule, with the batch counted, agrees.
+ * The layout the rule gives an organization of `recordings` recordings spanning `spanMs`, from a
+ * new organization's (derived tiers when `derives`, else containers): what a writer assumes for an
+ * organization it knows nothing of, judging by its first batch. The apply script accepts it when
+ * the rule, with the batch counted, agrees.
  */
-export function layoutOf(recordings: number, spanMs: number): OrgLayout {
-  const code = STORED_TIERS.map((tier) =>
-    PLACEMENTS.indexOf(placementBy(tier, recordings, spanMs, "container")),
-  ).join("");
-  return parseLayout([code]);
+export function layoutOf(recordings: number, spanMs: number, derives: boolean): OrgLayout {
+  const settled = {} as Record<StoredTier, Placement>;
+  for (const tier of STORED_TIERS) {
+    const source = DERIVED_FROM[tier];
+    const start: Placement = derives && source !== undefined ? "derived" : "container";
+    settled[tier] = placementBy(tier, recordings, spanMs, start, source && settled[source]);
+  }
+  return parseLayout([STORED_TIERS.map((tier) => digitOf(settled[tier])).join("")]);
 }

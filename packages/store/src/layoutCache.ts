@@ -20,13 +20,14 @@ const MAX_ORGS = 100_000;
  * the apply script checks the layout before writing. Of an organization it has not heard of, the
  * writer judges by the batch alone (`layoutOf`): right for a new tenant, whose first large batch
  * then goes where its density says at once instead of into containers.
- * Marks do not matter to a writer: only where each tier's blocks go.
+ * Marks do not matter to a writer: only where each tier's blocks go. `derives`: whether new
+ * organizations start with derived tiers (blockPlacement.ts `derivesTiers`).
  */
-export function createLayoutCache() {
+export function createLayoutCache(derives: boolean) {
   const known = new Map<string, OrgLayout>();
   return {
     of(org: string, recordings: readonly CountableRecording[]): OrgLayout {
-      return known.get(org) ?? layoutOf(recordings.length, spanOf(recordings));
+      return known.get(org) ?? layoutOf(recordings.length, spanOf(recordings), derives);
     },
     learn(org: string, code: string): void {
       const normalized = code === "" ? INITIAL_LAYOUT_CODE : code;

@@ -2,6 +2,7 @@ import { compareByteOrder, DIMENSIONS, type Dimension, type DimensionValues } fr
 import type { Tier } from "@vu/time-buckets";
 import { LAYOUT_FIELDS, parseLayout } from "./blockPlacement";
 import { cellsByBlock, type StoredCells } from "./containerCells";
+import { cellsAsked, derivedRead } from "./derivedBlocks";
 import { createGenerationSource } from "./generation";
 import type { Keyspace } from "./keyspace";
 import { createLogPosition, standingOf, type ViewStanding, type ViewStatus } from "./logPosition";
@@ -19,7 +20,8 @@ export interface BlockSnapshot {
   /**
    * One entry per requested block, in order: its cells in `view`, from its key in that view (a
    * tier placed `views`; blockPlacement.ts). Blocks stored under the same key (the quarters of
-   * one hour, or a block asked for twice) share one array, read once.
+   * one hour, or a block asked for twice) share one array, read once. A block of a derived tier
+   * (derivedBlocks.ts) has the cells of its days, one list in which a field can repeat: summed.
    */
   cells: StoredCells[];
   /**
@@ -477,8 +479,6 @@ export function createRollupReader(options: RollupReaderOptions): RollupReader {
     view: View,
     options: ReadOptions,
   ): Promise<BlockSnapshot> {
-    const stored = storedBlocks(blocks);
-    const { parts } = stored;
     const combosKey = keyspace.combos(generation, org);
     const keys: Keys = {
       view: (b) => keyspace.block(generation, org, b.tier, b.startMs, view),
@@ -491,16 +491,22 @@ export function createRollupReader(options: RollupReaderOptions): RollupReader {
     // A layout only moves on (blockPlacement.ts): a read planned for an older one is made again.
     for (;;) {
       const assumed = layoutHints.get(hintKey) ?? NO_LAYOUT;
-      const plan = readPlan(stored, parseLayout(assumed));
+      const layout = parseLayout(assumed);
+      // Blocks of derived tiers are read as their days (derivedBlocks.ts).
+      const derived = derivedRead(blocks, layout);
+      const stored = storedBlocks(derived.fetched);
+      const plan = readPlan(stored, layout);
       const read = await readWithCombos(plan, keys, view, org, options);
       remember(layoutHints, hintKey, read.layout);
       if (read.layout.some((value, i) => value !== assumed[i])) continue;
+      const perFetched = (cells: StoredCells[]) => Array.from(stored.keyOf, (k) => cells[k] as StoredCells);
       return {
         view,
         combos: read.combos,
-        cells: Array.from(stored.keyOf, (k) => read.viewCells[k] as StoredCells),
-        comboCells: Array.from(stored.keyOf, (k) => read.comboCells[k] as StoredCells),
-        parts,
+        cells: cellsAsked(derived, perFetched(read.viewCells)),
+        comboCells: cellsAsked(derived, perFetched(read.comboCells)),
+        // A derived block's days are whole blocks, as the block itself would be.
+        parts: Int8Array.from(blocks, (_, i) => stored.parts[derived.from[i] as number] as number),
         extent: read.extent,
         stamp: read.stamp,
       };

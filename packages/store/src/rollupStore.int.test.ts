@@ -7,7 +7,7 @@ import { DAY_MS, DEFAULT_RETENTION } from "@vu/time-buckets";
 import { Cluster } from "ioredis";
 import { describe, expect, it } from "vitest";
 import { dedupeWindows } from "./batchAggregate";
-import { containerOf, LAYOUT_RULE, parseLayout, placementBy, STORED_TIERS } from "./blockPlacement";
+import { containerOf, LAYOUT_RULE, layoutOf, parseLayout, placementBy, STORED_TIERS } from "./blockPlacement";
 import { sumCells } from "./containerCells";
 import { createKeyspace, type Keyspace } from "./keyspace";
 import { recordingDigest } from "./recordingDigest";
@@ -497,12 +497,7 @@ describe.each(redisTargets())("on $name", (target) => {
         writer.prepare(a, [at(a, "p", 1)], origin),
         writer.prepare(b, [at(b, "q", 2)], origin),
       ];
-      const poisoned = keyspace.container(
-        1,
-        b,
-        "month",
-        containerOf("month", Date.parse("2026-11-01")).startMs,
-      );
+      const poisoned = keyspace.container(1, b, "day", containerOf("day", Date.parse("2026-11-01")).startMs);
       await redis.set(poisoned, "not a hash");
       const [group] = writer.groups(batches);
       const apply = writer.applyGroup(1, group ?? []);
@@ -628,13 +623,21 @@ describe.each(redisTargets())("on $name", (target) => {
     const { keyspace, writer, reader } = setup();
     const october = "2026-10-05T00:00:00Z";
     await writer.apply(1, "acme", [rec("first", october)]);
-    expect(await redis.hget(keyspace.extent(1, "acme"), "layout")).toBeNull();
+    // A new organization: weeks and months are not stored, but read from its days.
+    expect(await redis.hget(keyspace.extent(1, "acme"), "layout")).toBe("000dd");
     await laidOut("dense", writer);
     // 1,001 recordings within a minute: views in every tier from now on, for every writer, and
-    // each tier's mark is the latest recording counted then.
-    const [layout, markOfMonth] = await redis.hmget(keyspace.extent(1, "acme"), "layout", "mark:M");
+    // each tier's mark is the latest recording counted then; months that started by then are
+    // still read from their days.
+    const [layout, markOfMonth, derivedMonths] = await redis.hmget(
+      keyspace.extent(1, "acme"),
+      "layout",
+      "mark:M",
+      "derived:M",
+    );
     expect(layout).toBe("22222");
     expect(markOfMonth).toBe(String(Date.parse("2026-10-05T00:00:59Z")));
+    expect(derivedMonths).toBe(markOfMonth);
     const other = createRollupWriter({ redis, keyspace, dedupeWindowMs: 7 * DAY_MS, now: () => nowMs });
     expect(await other.apply(1, "acme", [rec("late", october)])).toMatchObject({ counted: 1 });
     const monthKey = keyspace.block(1, "acme", "month", Date.parse("2026-10-01T00:00:00Z"), "total");
@@ -669,8 +672,8 @@ describe.each(redisTargets())("on $name", (target) => {
     expect(await fresh.apply(1, "other", burst)).toMatchObject({ counted: LAYOUT_RULE.minRecordings });
     const [layout] = await redis.hmget(keyspace.extent(1, "other"), "layout");
     const span = Date.parse("2026-11-20T10:00:00Z") - Date.parse("2025-11-01T00:00:00Z");
-    expect(Object.values(parseLayout([layout]).placement)).toEqual(
-      STORED_TIERS.map((tier) => placementBy(tier, LAYOUT_RULE.minRecordings + 1, span, "container")),
+    expect(parseLayout([layout]).placement).toEqual(
+      layoutOf(LAYOUT_RULE.minRecordings + 1, span, true).placement,
     );
   });
 
@@ -696,6 +699,65 @@ describe.each(redisTargets())("on $name", (target) => {
     expect(sumCells(cellsOf(hour, 0)).count).toBe(
       spread.filter((r) => r.event.recorded_at.startsWith("2026-11-03T10")).length + 1,
     );
+  });
+
+  it("reads a small organization's weeks and months from its days, and counts them once after they are stored", async () => {
+    const { keyspace, writer, reader } = setup();
+    const count = async (
+      org: string,
+      tier: "week" | "month",
+      at: string,
+      view: "total" | "app_name" = "total",
+    ) => {
+      const snapshot = await reader.readBlocks(1, org, [{ tier, startMs: Date.parse(at) }], view);
+      return sumCells(cellsOf(snapshot, 0)).count;
+    };
+    const container = (org: string, tier: "week" | "month", at: string) =>
+      keyspace.container(1, org, tier, containerOf(tier, Date.parse(at)).startMs);
+    // The week of Monday 28 September spans two months.
+    await writer.apply(1, "acme", [
+      rec("a", "2026-09-28T08:00:00Z"),
+      rec("b", "2026-09-30T23:59:59Z"),
+      rec("c", "2026-10-02T12:00:00Z"),
+    ]);
+    expect(
+      await redis.exists(container("acme", "week", "2026-09-28"), container("acme", "month", "2026-09-01")),
+    ).toBe(0);
+    expect(await count("acme", "week", "2026-09-28T00:00:00Z")).toBe(3);
+    expect(await count("acme", "week", "2026-09-28T00:00:00Z", "app_name")).toBe(3);
+    expect(await count("acme", "month", "2026-09-01T00:00:00Z")).toBe(2);
+    expect(await count("acme", "month", "2026-10-01T00:00:00Z")).toBe(1);
+
+    // Dense on 5 October: days leave their containers, so weeks and months are stored from now on;
+    // those that started by then are still read from their days, which hold a late recording too.
+    await laidOut("dense", writer);
+    const [layout, derivedWeeks] = await redis.hmget(keyspace.extent(1, "acme"), "layout", "derived:w");
+    expect(layout).toBe("01222");
+    expect(derivedWeeks).toBe(String(Date.parse("2026-10-05T00:00:59Z")));
+    const other = createRollupWriter({ redis, keyspace, dedupeWindowMs: 7 * DAY_MS, now: () => nowMs });
+    await other.apply(1, "acme", [rec("late", "2026-09-29T00:00:00Z"), rec("next", "2026-10-12T00:00:00Z")]);
+    expect(await redis.exists(keyspace.block(1, "acme", "week", Date.parse("2026-09-28"), "total"))).toBe(1);
+    expect(await count("acme", "week", "2026-09-28T00:00:00Z")).toBe(4);
+    expect(await count("acme", "month", "2026-09-01T00:00:00Z")).toBe(3);
+    expect(await count("acme", "week", "2026-10-05T00:00:00Z")).toBe(LAYOUT_RULE.minRecordings);
+    expect(await count("acme", "week", "2026-10-12T00:00:00Z")).toBe(1);
+    expect(await count("acme", "month", "2026-10-01T00:00:00Z")).toBe(LAYOUT_RULE.minRecordings + 2);
+
+    // Counted before tiers were derived (no layout, recordings counted): its weeks stay stored.
+    const keepingDays = createRollupWriter({
+      redis,
+      keyspace,
+      retention: { ...DEFAULT_RETENTION, day: 400 * DAY_MS },
+      dedupeWindowMs: 7 * DAY_MS,
+      now: () => nowMs,
+    });
+    await keepingDays.apply(1, "old", [rec("o1", "2026-09-28T08:00:00Z", { organization_id: "old" })]);
+    expect(await redis.hget(keyspace.extent(1, "old"), "layout")).toBe("00000");
+    await redis.hdel(keyspace.extent(1, "old"), "layout");
+    await writer.apply(1, "old", [rec("o2", "2026-09-29T08:00:00Z", { organization_id: "old" })]);
+    expect(await redis.hget(keyspace.extent(1, "old"), "layout")).toBeNull();
+    expect(await redis.exists(container("old", "week", "2026-09-28"))).toBe(1);
+    expect(await count("old", "week", "2026-09-28T00:00:00Z")).toBe(2);
   });
 
   describe("token store on real Redis", () => {

@@ -4,7 +4,7 @@ import { DEFAULT_RETENTION, type Retention } from "@vu/time-buckets";
 import { Cluster } from "ioredis";
 import { aggregateBatch, type BatchPayload, type CountableRecording } from "./batchAggregate";
 import { encodeBatch } from "./batchEncoding";
-import { layoutArguments } from "./blockPlacement";
+import { derivesTiers, layoutArguments } from "./blockPlacement";
 import { callGroups } from "./callGroups";
 import { type Keyspace, shardOf } from "./keyspace";
 import { createLayoutCache } from "./layoutCache";
@@ -156,8 +156,8 @@ export function createRollupWriter(options: RollupWriterOptions): RollupWriter {
   const { redis, keyspace, dedupeWindowMs } = options;
   const retention = options.retention ?? DEFAULT_RETENTION;
   const now = options.now ?? Date.now;
-  const layouts = createLayoutCache();
-  const layoutRule = layoutArguments();
+  const layouts = createLayoutCache(derivesTiers(retention));
+  const layoutRule = layoutArguments(retention);
   /** Each call's token on a cluster: this writer's random prefix and a count (applyBatches.lua). */
   const callTokens = randomBytes(6).toString("hex");
   let calls = 0;

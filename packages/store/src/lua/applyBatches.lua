@@ -32,9 +32,10 @@
         o:<topic>:<partition> = the highest Kafka offset of that partition whose messages
         of this organization are all applied (offsets live with the state they produced);
         n = how many recordings it counted; layout = where each tier's blocks go, one
-        digit per tier (0 container, 1 keyed, 2 views; missing = all containers) and
-        mark:<tier code> = the latest recorded_at counted when the tier last moved
-        (src/blockPlacement.ts)
+        digit per tier (0 container, 1 keyed, 2 views, d derived: not stored; missing = all
+        containers if it counted recordings, else a new organization's), mark:<tier code> =
+        the latest recorded_at counted when the tier last moved and derived:<tier code> = when
+        it stopped being derived (src/blockPlacement.ts)
 
     ARGV[1] the dedupe window (ms): an id counted at Redis' TIME t goes into the table of window
             floor(t / W) (its digest -> "", includes/seenTables.lua), checked against that
@@ -162,7 +163,9 @@ local function prepare(org)
   -- Its extent, read once: what this phase checks and the write moves on.
   local state = redis.call("HMGET", keys[7], "layout", "first", "last", "writes", "n",
     offsetField ~= "" and offsetField or "layout")
-  local layout = state[1] or ""
+  -- No layout: every tier in containers if it has counted recordings (before tiers were
+  -- derived), else a new organization's.
+  local layout = state[1] or (state[5] and "" or newLayout(rule))
   local applied = offsetField ~= "" and state[6]
   -- A replay of messages this organization already has changes nothing.
   if applied and tonumber(org.firstOffset) <= tonumber(applied) then
@@ -213,6 +216,11 @@ local function write(org)
     updates[#updates + 1] = "n"
     updates[#updates + 1] = string.format("%d", recordings)
     layout = settleLayout(updates, layout, recordings, first, last, rule, last)
+  end
+  if not state[1] and not state[5] and #ids > 0 then
+    -- A new organization's layout is stored with its first recordings: "" is the older default.
+    updates[#updates + 1] = "layout"
+    updates[#updates + 1] = layout
   end
   if org.offsetField ~= "" then
     updates[#updates + 1] = org.offsetField
