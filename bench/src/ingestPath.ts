@@ -16,7 +16,7 @@
  * and keys per event, as the store classifies its keys (redisMemory.ts).
  *
  *   npx tsx bench/src/ingestPath.ts [--shape single|many] [--orgs 10000] [--dataset 10000000]
- *                                   [--events 300000] [--chunk 20000]
+ *                                   [--events 300000] [--chunk 50000]
  */
 import { parseArgs } from "node:util";
 import type { RecordingCompletedInput } from "@vu/events";
