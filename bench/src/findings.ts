@@ -1,3 +1,4 @@
+import { CHUNK_LIMITS } from "@vu/ingest-worker";
 import type { QueryResult } from "./queryBench";
 import { f } from "./reportFormat";
 import {
@@ -27,8 +28,8 @@ function ingestFindings(s: SizeResult): string[] {
   JSON parsing and validation, aggregation, encoding the batch) and Redis ${f(redisUs, 1)} µs (the
   apply script: ${f(scriptUs, 1)} µs of server time). The whole machine spent ${f(machineUs, 1)} µs per
   event (the Kafka broker and the bench's own probes included).`,
-    `- **Overlap**: the worker prepares chunk k+1 (5,000 messages) while Redis applies chunk k, so
-  the rate is bounded by the slower side and by the machine: worker ${f(workerCores, 2)} cores,
+    `- **Overlap**: the worker prepares chunk k+1 (up to ${f(CHUNK_LIMITS.messages)} messages,
+  ${f(CHUNK_LIMITS.perKey)} of one organization) while Redis applies chunk k, so the rate is bounded by the slower side and by the machine: worker ${f(workerCores, 2)} cores,
   Redis ${f(redisCores, 2)}, the whole machine ${f(w.cpu.machineCores, 2)} of 2. All of an
   organization's events are on one partition (the message key is the organization), so the large
   organization is one stream whatever \`partitionsConsumedConcurrently\` says; a chunk is not

@@ -16,7 +16,7 @@ function unavailable(cause: unknown): StoreError {
   return new StoreError("rate limit store unavailable", { retriable: true, cause });
 }
 
-/** Counters under `<prefix>:v2:ratelimit:<client>` (see the README), counted by lua/countHit-1.lua. */
+/** Counters under `<prefix>:v3:ratelimit:<client>` (see the README), counted by lua/countHit-1.lua. */
 export function createRateLimitCounter(
   redis: RedisClient,
   keyspace: Keyspace,

@@ -17,7 +17,8 @@
             ("<prefix>:v8:g<generation>:{s<shard>}:writes", a hash: per partition
             "<topic>:<partition>", "<count>:<token>", the count of this script's calls that wrote
             the shard for the partition and the token of the last one), which the view's
-            checkpoints record as they move
+            checkpoints record as they move; with no guard (ARGV[3] ""), the first
+            organization's extent, only so that KEYS[1] is a key of the call's own slot
     Per organization i, KEYS[1 + 7(i-1) + k], k =
       1 base: "<prefix>:v8:g<generation>:{s<shard>}:<org>:". Dedupe and block keys are built
         from it, so every key touched shares the shard's hash tag (one Redis Cluster slot).
