@@ -38,8 +38,14 @@ async function stop(code: number): Promise<never> {
   if (stackStarted) await stackDown({ log: stderrLog });
   process.exit(code);
 }
-process.once("SIGINT", () => void stop(0));
-process.once("SIGTERM", () => void stop(0));
+// `on`, not `once`: Ctrl-C reaches this process twice (from the terminal, and relayed by the tsx
+// parent when it misses the first), and a second SIGINT without a listener would kill it before
+// the stack is down, leaving the Kafka broker running.
+const onSignal = () => {
+  if (!stopping) void stop(0);
+};
+process.on("SIGINT", onSignal);
+process.on("SIGTERM", onSignal);
 
 async function main(): Promise<void> {
   const stack = await stackUp({ log: stderrLog });

@@ -35,6 +35,9 @@ export function onShutdown(
     }
     process.exit(code);
   };
-  process.once("SIGTERM", () => void stop("SIGTERM"));
-  process.once("SIGINT", () => void stop("SIGINT"));
+  // `on`, not `once`: under tsx (`npm run worker`) Ctrl-C can arrive twice, from the terminal and
+  // relayed by the tsx parent, and a second signal without a listener would end the process in the
+  // middle of its shutdown.
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+  process.on("SIGINT", () => void stop("SIGINT"));
 }
