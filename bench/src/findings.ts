@@ -29,11 +29,12 @@ function ingestFindings(s: SizeResult): string[] {
   apply script: ${f(scriptUs, 1)} µs of server time). The whole machine spent ${f(machineUs, 1)} µs per
   event (the Kafka broker and the bench's own probes included).`,
     `- **Overlap**: the worker prepares chunk k+1 (up to ${f(CHUNK_LIMITS.messages)} messages,
-  ${f(CHUNK_LIMITS.perKey)} of one organization) while Redis applies chunk k, so the rate is bounded by the slower side and by the machine: worker ${f(workerCores, 2)} cores,
-  Redis ${f(redisCores, 2)}, the whole machine ${f(w.cpu.machineCores, 2)} of 2. All of an
-  organization's events are on one partition (the message key is the organization), so the large
-  organization is one stream whatever \`partitionsConsumedConcurrently\` says; a chunk is not
-  overlapped at the start and end of each partition batch (32 MiB fetches keep those rare).`,
+  ${f(CHUNK_LIMITS.perKey)} of one organization) while Redis applies chunk k, so the rate is
+  bounded by the slower side and by the machine: worker ${f(workerCores, 2)} cores, Redis
+  ${f(redisCores, 2)}, the whole machine ${f(w.cpu.machineCores, 2)} of 2. All of an organization's
+  events are on one partition (the message key is the organization), so the large organization
+  is one stream whatever \`partitionsConsumedConcurrently\` says; a chunk is not overlapped at
+  the start and end of each partition batch (32 MiB fetches keep those rare).`,
     `- **The 0.8 ratio** leaves ${f(budgetUs, 2)} µs per event on top of what kafkajs itself needs
   (${f(bare)} events/s bare): less than \`JSON.parse\` of one ~400-byte event, while validating,
   aggregating and the apply script cost tens of µs per event on this machine. The absolute target
