@@ -9,6 +9,7 @@ export {
   type StopKafkaOptions,
   stopKafka,
 } from "./native/kafkaBroker";
+export { resolveKafkaClasspath } from "./native/kafkaClasspath";
 export { kafkaAnswers, parseBrokers } from "./native/kafkaProbe";
 export { freePort } from "./native/ports";
 export {

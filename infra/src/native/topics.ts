@@ -39,7 +39,10 @@ export interface EnsureTopicsResult {
  * so every start of the stack and every test run can call it.
  *
  * The main topic is created with `retention.ms=-1`: Kafka is the record the store is rebuilt from,
- * and the broker's default (7 days) would delete the events a replay needs. The tokens topic is
+ * and the broker's default (7 days) would delete the events a replay needs. Its records carry the
+ * broker's append time (`message.timestamp.type=LogAppendTime`): the worker's "too far in the
+ * future" rule measures from it, so a replay refuses exactly what the live run refused, and no
+ * producer's clock moves it. The tokens topic is
  * compacted (`cleanup.policy=compact`, no time limit): each token's latest record is kept for as
  * long as the topic exists, which is what a restore of a lost Redis reads. It has one partition:
  * it is small, and one partition keeps every change in the order it was made.
@@ -67,7 +70,10 @@ export async function ensureTopics(
         numPartitions: partitions,
         replicationFactor,
         // At creation only: an existing topic's retention is the operator's to set.
-        configEntries: [{ name: "retention.ms", value: "-1" }],
+        configEntries: [
+          { name: "retention.ms", value: "-1" },
+          { name: "message.timestamp.type", value: "LogAppendTime" },
+        ],
       });
       created.push(topic);
     }

@@ -7,7 +7,9 @@ export {
   encodeRecordingCompleted,
 } from "./codec";
 export { DLQ_HEADER_MEANINGS, DLQ_HEADERS } from "./deadLetters";
+export { DecompressionRefused } from "./decompressedBounds";
 export { createIdempotentProducer } from "./idempotentProducer";
+export { type CodecName, MAX_DECOMPRESSED_BATCH_BYTES, registerKafkaCodecs } from "./kafkaCodecs";
 export {
   dimensionValues,
   FUTURE_TOLERANCE_HOURS,
@@ -39,4 +41,5 @@ export {
   tokenRecordSchema,
 } from "./tokenRecords";
 export { KAFKA_DEFAULT_MAX_MESSAGE_BYTES, readMaxMessageBytes } from "./topicLimits";
+export { type UndecodableBatch, undecodableBatchOf, undecodableReason } from "./undecodableBatch";
 export { DIMENSION_INDEX, DIMENSIONS, type Dimension, type DimensionValues } from "./vocabulary";

@@ -1,4 +1,9 @@
-import { createIdempotentProducer, DLQ_HEADERS } from "@vu/events";
+import {
+  createIdempotentProducer,
+  DLQ_HEADERS,
+  registerKafkaCodecs,
+  type UndecodableBatch,
+} from "@vu/events";
 import type { Logger, Readiness } from "@vu/service-runtime";
 import { RetryAbortedError } from "@vu/service-runtime";
 import {
@@ -31,6 +36,8 @@ export interface IngestWorkerConfig {
   partitionsConsumedConcurrently: number;
   /** Bytes fetched per partition and request; the default suits throughput (see below). */
   maxBytesPerPartition?: number;
+  /** The most one record batch may decompress to; a larger one is undecodable. Default 128 MiB. */
+  maxDecompressedBatchBytes?: number;
   dedupeWindowMs: number;
   futureToleranceMs: number;
   retention: Retention;
@@ -67,6 +74,9 @@ export const DEFAULT_MAX_BYTES_PER_PARTITION = 32 * 1024 * 1024;
 export const VIEW_WATCH_MS = 1_000;
 /** A transient failure is reported by readiness while the last one is at most this old. */
 const FAILURE_REPORT_MS = 15_000;
+/** A skipped, undecodable batch is named by readiness for this long, and logged at most this often. */
+export const UNDECODABLE_REPORT_MS = 10 * 60_000;
+const UNDECODABLE_LOG_MS = 10_000;
 
 /**
  * How the worker's Redis client is built (main.ts and the in-process test worker). A command fails
@@ -84,6 +94,8 @@ export const WORKER_REDIS_OPTIONS = { maxRetriesPerRequest: 2, commandTimeout: 1
 export function createIngestWorker(deps: IngestWorkerDeps): IngestWorker {
   const { kafka, redis, keyspace, config, logger, metrics } = deps;
   const now = deps.now ?? Date.now;
+  // Every codec a producer may set (gzip, snappy, lz4, zstd), before the consumer fetches anything.
+  registerKafkaCodecs(config.maxDecompressedBatchBytes);
   const maxBytesPerPartition = config.maxBytesPerPartition ?? DEFAULT_MAX_BYTES_PER_PARTITION;
   const consumer = kafka.consumer({
     groupId: config.groupId,
@@ -124,6 +136,7 @@ export function createIngestWorker(deps: IngestWorkerDeps): IngestWorker {
   let connected = false;
   let watching: NodeJS.Timeout | undefined;
   let lastFailure: { step: string; message: string; at: number } | undefined;
+  const undecodable = createUndecodableReport(logger, metrics);
 
   let watched: Promise<void> | undefined;
   /**
@@ -192,6 +205,7 @@ export function createIngestWorker(deps: IngestWorkerDeps): IngestWorker {
         positions,
         seek,
         onTransientFailure,
+        onUndecodable: undecodable.report,
         metrics,
         logger,
         sendDeadLetters: await deadLetterSender(),
@@ -243,7 +257,41 @@ export function createIngestWorker(deps: IngestWorkerDeps): IngestWorker {
       if (lastFailure !== undefined && Date.now() - lastFailure.at <= FAILURE_REPORT_MS) {
         reasons.push(`retrying ${lastFailure.step}: ${lastFailure.message}`);
       }
+      const skipped = undecodable.recent();
+      if (skipped !== undefined) reasons.push(skipped);
       return { ok: reasons.length === 0, reasons };
+    },
+  };
+}
+
+/**
+ * What the worker says of record batches it skipped as undecodable: a metric each, an error log
+ * (at most one every 10 s, with how many were not logged), and a readiness reason naming the last
+ * one while it is recent. The batch itself goes to the dead-letter topic (batchHandler).
+ */
+function createUndecodableReport(logger: Logger, metrics: IngestMetrics) {
+  let last: { text: string; at: number } | undefined;
+  let loggedAt = Number.NEGATIVE_INFINITY;
+  let unlogged = 0;
+  return {
+    report(topic: string, partition: number, batch: UndecodableBatch): void {
+      metrics.undecodableBatches.inc({ codec: batch.codec });
+      metrics.undecodableOffsets.inc(Number(batch.lastOffset) - Number(batch.firstOffset) + 1);
+      const text =
+        `skipped an undecodable ${batch.codec} record batch: ${topic} partition ${partition} ` +
+        `offsets ${batch.firstOffset}-${batch.lastOffset} (${batch.reason}), sent to the dead-letter topic`;
+      last = { text, at: Date.now() };
+      if (last.at - loggedAt < UNDECODABLE_LOG_MS) {
+        unlogged++;
+        return;
+      }
+      logger.error({ topic, partition, ...batch, notLoggedBefore: unlogged }, text);
+      loggedAt = last.at;
+      unlogged = 0;
+    },
+    /** The readiness reason, while the last skip is recent. */
+    recent(): string | undefined {
+      return last !== undefined && Date.now() - last.at <= UNDECODABLE_REPORT_MS ? last.text : undefined;
     },
   };
 }

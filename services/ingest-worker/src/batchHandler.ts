@@ -1,3 +1,4 @@
+import { type UndecodableBatch, undecodableBatchOf } from "@vu/events";
 import { type Logger, retryWithBackoff } from "@vu/service-runtime";
 import {
   type BatchOrigin,
@@ -30,6 +31,8 @@ export interface BatchContext {
   generation: GenerationSource;
   positions: PartitionPositions;
   seek(partition: number, offset: string): void;
+  /** Called once for each record batch that could not be decoded (not again when a replay meets it). */
+  onUndecodable(topic: string, partition: number, batch: UndecodableBatch): void;
   /** Called with each transient failure of a step, and with undefined once the step went through. */
   onTransientFailure(step: string, error: unknown): void;
   metrics: IngestMetrics;
@@ -192,11 +195,7 @@ function prepareChunk(
 ): PreparedChunk | undefined {
   const last = messages.at(-1);
   if (last === undefined) return undefined;
-  const grouped = validateAndGroup(messages, {
-    nowMs: ctx.now(),
-    futureToleranceMs: ctx.futureToleranceMs,
-    seen,
-  });
+  const grouped = validateAndGroup(messages, { futureToleranceMs: ctx.futureToleranceMs, seen });
   // Every organization of the chunk has had all its messages up to the chunk's last one.
   const origin = { partition: partitionKey(batch.topic, batch.partition), throughOffset: last.offset };
   const work = [...grouped.byOrg].map(([org, recordings]) => {
@@ -312,6 +311,10 @@ async function deadLetter(
   const letters = all.filter(({ message }) => Number(message.offset) >= sentBelow);
   ctx.metrics.replayed.inc(all.length - letters.length);
   if (letters.length === 0) return;
+  for (const { message } of letters) {
+    const undecodable = undecodableBatchOf(message);
+    if (undecodable !== undefined) ctx.onUndecodable(batch.topic, batch.partition, undecodable);
+  }
   const source = { topic: batch.topic, partition: batch.partition };
   await ctx.sendDeadLetters?.(source, letters, (fn, isRetriable) => retrying("dead-letter", fn, isRetriable));
   for (const { reason } of letters) ctx.metrics.deadLettered.inc({ reason: reasonKind(reason) });

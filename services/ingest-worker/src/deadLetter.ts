@@ -1,4 +1,4 @@
-import { DLQ_HEADERS } from "@vu/events";
+import { DLQ_HEADERS, undecodableBatchOf } from "@vu/events";
 import type { IHeaders, KafkaMessage, Message } from "kafkajs";
 
 export interface DeadLetterSource {
@@ -54,6 +54,7 @@ export function deadLetterRecord(
   maxRecordBytes: number,
 ): Message {
   const { message, reason } = letter;
+  const batch = undecodableBatchOf(message);
   const record: Message = {
     key: message.key,
     value: message.value,
@@ -64,6 +65,7 @@ export function deadLetterRecord(
       [DLQ_HEADERS.sourceTopic]: source.topic,
       [DLQ_HEADERS.sourcePartition]: String(source.partition),
       [DLQ_HEADERS.sourceOffset]: message.offset,
+      ...(batch === undefined ? {} : { [DLQ_HEADERS.sourceFirstOffset]: batch.firstOffset }),
     },
   };
   const excess = recordBytes(record) - maxRecordBytes;

@@ -1,4 +1,10 @@
-import { FUTURE_TOLERANCE_HOURS, RECORDINGS_DLQ_TOPIC, RECORDINGS_TOPIC, TOKENS_TOPIC } from "@vu/events";
+import {
+  FUTURE_TOLERANCE_HOURS,
+  MAX_DECOMPRESSED_BATCH_BYTES,
+  RECORDINGS_DLQ_TOPIC,
+  RECORDINGS_TOPIC,
+  TOKENS_TOPIC,
+} from "@vu/events";
 import {
   checkRetention,
   envInt,
@@ -24,6 +30,7 @@ export const workerEnvSchema = z
     TOKENS_TOPIC: z.string().min(1).default(TOKENS_TOPIC),
     PARTITIONS_CONSUMED_CONCURRENTLY: envInt(3, { min: 1, max: 64 }),
     KAFKA_MAX_BYTES_PER_PARTITION: envInt(DEFAULT_MAX_BYTES_PER_PARTITION, { min: 1024 }),
+    KAFKA_MAX_DECOMPRESSED_BATCH_BYTES: envInt(MAX_DECOMPRESSED_BATCH_BYTES, { min: 1024 }),
     ...redisEnvShape,
     DEDUPE_WINDOW_HOURS: envInt(7 * 24, { min: 1 }),
     FUTURE_TOLERANCE_HOURS: envInt(FUTURE_TOLERANCE_HOURS),
@@ -60,6 +67,7 @@ export function workerConfigFromEnv(env: WorkerEnv): Omit<IngestWorkerConfig, "g
     heartbeatIntervalMs: env.KAFKA_HEARTBEAT_INTERVAL_MS,
     partitionsConsumedConcurrently: env.PARTITIONS_CONSUMED_CONCURRENTLY,
     maxBytesPerPartition: env.KAFKA_MAX_BYTES_PER_PARTITION,
+    maxDecompressedBatchBytes: env.KAFKA_MAX_DECOMPRESSED_BATCH_BYTES,
     dedupeWindowMs: env.DEDUPE_WINDOW_HOURS * 3_600_000,
     futureToleranceMs: env.FUTURE_TOLERANCE_HOURS * 3_600_000,
     retention: retentionFromEnv(env),

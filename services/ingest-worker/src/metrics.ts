@@ -6,6 +6,8 @@ export interface IngestMetrics {
   duplicates: Counter;
   deadLettered: Counter<"reason">;
   deadLetterFailures: Counter;
+  undecodableBatches: Counter<"codec">;
+  undecodableOffsets: Counter;
   batchSeconds: Histogram;
   lag: Gauge<"partition">;
   retries: Counter<"step">;
@@ -13,6 +15,8 @@ export interface IngestMetrics {
   epochsOpened: Counter<"cause">;
   logTruncated: Gauge;
   writeRefusals: Counter<"code">;
+  tokenRecordsRefused: Counter<"reason">;
+  revocationsReasserted: Counter;
 }
 
 /** A fresh registry per worker, so tests can run several workers in one process. */
@@ -40,6 +44,17 @@ export function createIngestMetrics(): IngestMetrics {
     deadLetterFailures: new Counter({
       name: "vu_ingest_dead_letter_failures_total",
       help: "Dead letters the dead-letter topic refused even without their value (they stay in the source topic)",
+      registers: [registry],
+    }),
+    undecodableBatches: new Counter({
+      name: "vu_ingest_undecodable_batches_total",
+      help: "Record batches skipped because they could not be decoded (unknown codec, corrupt, or too large once decompressed), by the codec they named; each is dead-lettered whole",
+      labelNames: ["codec"],
+      registers: [registry],
+    }),
+    undecodableOffsets: new Counter({
+      name: "vu_ingest_undecodable_offsets_total",
+      help: "Offsets those batches spanned: records that are not counted until they are sent again",
       registers: [registry],
     }),
     batchSeconds: new Histogram({
@@ -80,6 +95,17 @@ export function createIngestMetrics(): IngestMetrics {
       name: "vu_ingest_write_refusals_total",
       help: "Writes Redis refused for operational reasons (MISCONF, READONLY, NOAUTH, ...); retried, never dead-lettered",
       labelNames: ["code"],
+      registers: [registry],
+    }),
+    tokenRecordsRefused: new Counter({
+      name: "vu_token_records_refused_total",
+      help: "Messages of the tokens topic a restore or the revocation watch did not take, by reason: malformed, tombstone, unsigned, unknown_key, bad_signature (not the tokens CLI's), conflict (signed, but Redis holds the hash for another organization or id); counted each time a read meets them",
+      labelNames: ["reason"],
+      registers: [registry],
+    }),
+    revocationsReasserted: new Counter({
+      name: "vu_token_revocations_reasserted_total",
+      help: "Revocations of the tokens topic that Redis had lost (an older state, emptied) and the worker wrote again",
       registers: [registry],
     }),
   };

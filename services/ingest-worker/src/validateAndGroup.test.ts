@@ -3,13 +3,13 @@ import { describe, expect, it } from "vitest";
 import { validateAndGroup } from "./validateAndGroup";
 
 const nowMs = Date.parse("2026-11-22T12:00:00Z");
-const options = { nowMs, futureToleranceMs: 24 * 3_600_000 };
+const options = { futureToleranceMs: 24 * 3_600_000 };
 let offset = 0;
 
 /** A Kafka message carrying the kit's recording with `patch` over it (any field, even invalid ones). */
 function message(patch: Record<string, unknown>) {
   const event = { ...recordingEvent("r1", "2026-11-22T10:00:00Z"), ...patch };
-  return { value: Buffer.from(JSON.stringify(event)), offset: String(offset++) };
+  return { value: Buffer.from(JSON.stringify(event)), offset: String(offset++), timestamp: String(nowMs) };
 }
 
 describe("validateAndGroup", () => {
@@ -42,7 +42,7 @@ describe("validateAndGroup", () => {
   });
 
   it("rejects malformed messages and far-future recordings with their reason", () => {
-    const bad = { value: Buffer.from("{oops"), offset: "99" };
+    const bad = { value: Buffer.from("{oops"), offset: "99", timestamp: String(nowMs) };
     const grouped = validateAndGroup(
       [
         bad,
@@ -70,5 +70,43 @@ describe("validateAndGroup", () => {
     });
     expect(second.byOrg.get("acme")?.map((r) => r.event.recording_id)).toEqual(["y"]);
     expect(second.repeatedInBatch).toBe(1);
+  });
+
+  it("measures the future from each message's Kafka timestamp, not from any clock", () => {
+    const at = (iso: string, recordedAt: string, id: string) => ({
+      ...message({ recording_id: id, recorded_at: recordedAt }),
+      timestamp: String(Date.parse(iso)),
+    });
+    const grouped = validateAndGroup(
+      [
+        // Written a day later than the others: 30 h after the rest is within 24 h of it.
+        at("2026-11-23T12:00:00Z", "2026-11-23T18:00:00Z", "written-later"),
+        at("2026-11-22T12:00:00Z", "2026-11-23T18:00:00Z", "too-early"),
+        // No timestamp in the log: nothing to measure against, so not refused for it.
+        { ...message({ recording_id: "untimed", recorded_at: "2030-01-01T00:00:00Z" }), timestamp: "-1" },
+      ],
+      options,
+    );
+    expect(grouped.byOrg.get("acme")?.map((r) => r.event.recording_id)).toEqual(["written-later", "untimed"]);
+    expect(grouped.rejected.map((r) => r.reason)).toEqual(["recorded_at: more than 24 hours in the future"]);
+  });
+
+  it("rejects an undecodable record batch's marker with its offsets and codec, never decoding it", () => {
+    const marker = {
+      value: Buffer.from(JSON.stringify(recordingEvent("inside", "2026-11-22T10:00:00Z"))),
+      offset: "41",
+      timestamp: String(nowMs),
+      undecodable: { firstOffset: "30", lastOffset: "41", codec: "zstd", reason: "bad block" },
+    };
+    const grouped = validateAndGroup([marker, message({ recording_id: "after" })], options);
+    expect(grouped.rejected).toEqual([
+      {
+        message: marker,
+        reason:
+          "undecodable_batch: the zstd record batch at offsets 30-41 could not be decoded (bad block); " +
+          "its records are not counted",
+      },
+    ]);
+    expect(grouped.byOrg.get("acme")?.map((r) => r.event.recording_id)).toEqual(["after"]);
   });
 });

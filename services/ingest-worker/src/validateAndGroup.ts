@@ -1,10 +1,12 @@
-import { decodeRecordingCompleted } from "@vu/events";
+import { decodeRecordingCompleted, undecodableBatchOf, undecodableReason } from "@vu/events";
 import type { CountableRecording } from "@vu/store";
 
 /** The part of a Kafka message this reads. */
 export interface IncomingMessage {
   value: Buffer | null;
   offset: string;
+  /** Kafka's timestamp in ms (the broker's append time on the topics this project creates). */
+  timestamp: string;
 }
 
 export interface Rejected<M> {
@@ -26,8 +28,11 @@ export interface GroupedBatch<M> {
 }
 
 export interface ValidateAndGroupOptions {
-  nowMs: number;
-  /** A `recorded_at` further ahead than this is rejected (docs/contract.md §1: 24 hours). */
+  /**
+   * A `recorded_at` further ahead of its message's Kafka timestamp than this is rejected
+   * (docs/contract.md §1: 24 hours). The log's own time, never the worker's clock, so a replay or a
+   * rebuild refuses exactly what the live run refused.
+   */
   futureToleranceMs: number;
   /** Recordings already taken from earlier chunks of the same batch; filled in by this call. */
   seen?: Set<string>;
@@ -47,16 +52,20 @@ export function validateAndGroup<M extends IncomingMessage>(
   const seen = options.seen ?? new Set<string>();
   const rejected: Array<Rejected<M>> = [];
   let repeatedInBatch = 0;
-  const latestAllowed = options.nowMs + options.futureToleranceMs;
 
   for (const message of messages) {
+    const undecodable = undecodableBatchOf(message);
+    if (undecodable !== undefined) {
+      rejected.push({ message, reason: undecodableReason(undecodable) });
+      continue;
+    }
     const decoded = decodeRecordingCompleted(message.value);
     if (!decoded.ok) {
       rejected.push({ message, reason: decoded.reason });
       continue;
     }
     const { event, recordedAtMs } = decoded;
-    if (recordedAtMs > latestAllowed) {
+    if (recordedAtMs > latestAllowed(message, options.futureToleranceMs)) {
       rejected.push({
         message,
         reason: `recorded_at: more than ${options.futureToleranceMs / 3_600_000} hours in the future`,
@@ -76,4 +85,16 @@ export function validateAndGroup<M extends IncomingMessage>(
     else byOrg.set(event.organization_id, [recording]);
   }
   return { byOrg, rejected, repeatedInBatch };
+}
+
+/**
+ * The latest `recorded_at` a message may carry: its Kafka timestamp plus the tolerance. A message
+ * without a usable timestamp (none, or negative: a client that set none) is not held to it, since
+ * nothing in the log says when it was written.
+ */
+function latestAllowed(message: IncomingMessage, toleranceMs: number): number {
+  const at = Number(message.timestamp);
+  return message.timestamp !== "" && Number.isSafeInteger(at) && at >= 0
+    ? at + toleranceMs
+    : Number.POSITIVE_INFINITY;
 }

@@ -32,6 +32,8 @@ export interface CollectedDeadLetter {
   reason: string;
   sourcePartition: string;
   sourceOffset: string;
+  /** Set for an undecodable record batch: its first offset (`sourceOffset` is its last). */
+  sourceFirstOffset: string | undefined;
   value: Buffer | null;
   truncated: string | undefined;
 }
@@ -49,6 +51,7 @@ export async function collectDeadLetters(kafka: Kafka, dlqTopic: string) {
         reason: header(DLQ_HEADERS.reason) ?? "",
         sourcePartition: header(DLQ_HEADERS.sourcePartition) ?? "",
         sourceOffset: header(DLQ_HEADERS.sourceOffset) ?? "",
+        sourceFirstOffset: header(DLQ_HEADERS.sourceFirstOffset),
         value: message.value,
         truncated: header(DLQ_HEADERS.truncated),
       });
