@@ -8,5 +8,6 @@ export { redisEnvSchema, redisEnvShape } from "./redisEnv";
 export { type RedisHealthSample, registerRedisMetrics } from "./redisMetrics";
 export { type RedisFitness, type WarnWhenRedisUnfitOptions, warnWhenRedisUnfit } from "./redisReadiness";
 export { checkRetention, retentionEnvShape, retentionFromEnv } from "./retentionEnv";
+export { envSecret, envSecretList, SECRET_MIN_LENGTH, secretProblem, tokenSigningEnvShape } from "./secretEnv";
 export { RetryAbortedError, type RetryOptions, retryWithBackoff, sleep } from "./retry";
 export { onShutdown, type ShutdownOptions } from "./shutdown";
