@@ -1,12 +1,20 @@
-// API tokens survive a Redis loss: the tokens CLI's code path writes Redis and the compacted tokens
-// topic, the Redis keys are deleted, and `restoreTokens` brings the tokens back from Kafka alone.
+// API tokens survive a Redis loss, and only the tokens CLI can make one: the CLI's code path writes
+// Redis and the compacted tokens topic (records signed with TOKENS_SIGNING_KEY), the Redis keys are
+// deleted, and `restoreTokens` brings the tokens back from Kafka alone, refusing every record it
+// cannot verify. Revocations outlive Redis losing them, before or after they were made.
+import { randomBytes } from "node:crypto";
+import { createTokenRecordSigner, encodeTokenRecord } from "@vu/events";
+import { waitFor } from "@vu/infra";
 import { restoreTokens } from "@vu/ingest-worker";
 import { createToken, revokeToken } from "@vu/query-api";
 import { createLogger } from "@vu/service-runtime";
-import { createKeyspace, createRedisClient, hashToken, type Keyspace } from "@vu/store";
-import { isolatedNames, redisUrl } from "@vu/testkit";
+import { createKeyspace, createRedisClient, hashToken, type Keyspace, TokenConflictError } from "@vu/store";
+import { counterTotal, isolatedNames, redisUrl } from "@vu/testkit";
+import { startApiServer } from "@vu/testkit/api";
+import { waitUntilViewCaughtUp } from "@vu/testkit/caughtUp";
 import { testKafka } from "@vu/testkit/kafka";
-import { durableTokens } from "@vu/testkit/tokens";
+import { durableTokens, testTokenSigner } from "@vu/testkit/tokens";
+import { startInProcessWorker } from "@vu/testkit/worker";
 import kafkajs from "kafkajs";
 import { afterAll, describe, expect, it, onTestFinished } from "vitest";
 
@@ -16,6 +24,7 @@ const { ConfigResourceTypes } = kafkajs;
 const redis = createRedisClient(redisUrl());
 const kafka = testKafka();
 const logger = createLogger("test-token-restore", "silent");
+const signer = testTokenSigner();
 afterAll(() => redis.quit());
 
 /** A recordings topic pair and a tokens topic of this test's own, made by the stack's `ensureTopics`. */
@@ -35,6 +44,27 @@ async function loseRedis(keyspace: Keyspace): Promise<void> {
   expect(await redis.keys(`${keyspace.prefix}:*`)).toEqual([]);
 }
 
+/** Messages written with a plain Kafka client, as anyone who may produce to the topic can. */
+async function produceRaw(
+  topic: string,
+  messages: Array<{ key: string | null; value: string | Buffer | null }>,
+): Promise<void> {
+  const raw = kafka.producer();
+  await raw.connect();
+  try {
+    await raw.send({ topic, messages });
+  } finally {
+    await raw.disconnect();
+  }
+}
+
+/** A made-up token and the JSON record a forger writes for it, unsigned, in `org`. */
+function forgedToken(org: string) {
+  const token = `sk-vu-${randomBytes(30).toString("hex").slice(0, 40)}`;
+  const fields = { id: "forged", org, label: "", created_at: "2026-01-01T00:00:00.000Z", revoked_at: null };
+  return { token, hash: hashToken(token), fields };
+}
+
 async function topicConfig(topic: string, name: string): Promise<string | undefined> {
   const admin = kafka.admin();
   await admin.connect();
@@ -49,10 +79,12 @@ async function topicConfig(topic: string, name: string): Promise<string | undefi
   }
 }
 
+const restore = (topic: string, tokens: Parameters<typeof restoreTokens>[0]["tokens"]) =>
+  restoreTokens({ kafka, topic, signer, tokens, logger });
+
 describe("restoreTokens", () => {
   it("brings back active and revoked tokens after the Redis keys are lost", async () => {
-    const { tokensTopic, records, keyspace, tokens } = await isolatedTokenTopics();
-    const deps = { tokens, records };
+    const { tokensTopic, deps, keyspace, tokens } = await isolatedTokenTopics();
     const active = await createToken(deps, "acme", "stays active");
     const doomed = await createToken(deps, "acme", "gets revoked");
     const other = await createToken(deps, "globex", "another org");
@@ -64,7 +96,7 @@ describe("restoreTokens", () => {
     await loseRedis(keyspace);
     expect(await tokens.find(active.token)).toBeNull();
 
-    expect(await restoreTokens({ kafka, topic: tokensTopic, tokens, logger })).toEqual({ restored: 3 });
+    expect(await restore(tokensTopic, tokens)).toEqual({ restored: 3, refused: 0, conflicts: 0 });
     expect(await tokens.find(active.token)).toEqual({
       id: active.record.id,
       org: "acme",
@@ -86,12 +118,12 @@ describe("restoreTokens", () => {
       expect(JSON.stringify(await redis.hgetall(key))).not.toContain(active.token);
     }
 
-    // Idempotent, keeps last_used_at, and never un-revokes: a token revoked in Redis alone (as a
-    // revoke whose Kafka send failed leaves it) stays revoked although its record is active.
+    // Idempotent, keeps last_used_at, and never un-revokes: a token revoked in Redis alone stays
+    // revoked although its record is active.
     const usedAt = new Date("2026-03-04T05:06:07.000Z");
     await tokens.touch(active.token, usedAt);
     expect(await tokens.revoke("globex", other.record.id)).toBe(true);
-    expect(await restoreTokens({ kafka, topic: tokensTopic, tokens, logger })).toEqual({ restored: 3 });
+    expect(await restore(tokensTopic, tokens)).toMatchObject({ restored: 3 });
     expect((await tokens.find(active.token))?.lastUsedAt).toBe(usedAt.toISOString());
     expect((await tokens.find(active.token))?.revokedAt).toBeNull();
     expect((await tokens.find(other.token))?.revokedAt).not.toBeNull();
@@ -104,35 +136,135 @@ describe("restoreTokens", () => {
     expect(await topicConfig(names.topic, "retention.ms")).toBe("-1");
   });
 
-  it("skips records that do not decode and keys whose latest record is a tombstone", async () => {
-    const { tokensTopic, records, keyspace, tokens } = await isolatedTokenTopics();
-    const kept = await createToken({ tokens, records }, "acme", "kept");
-    const gone = await createToken({ tokens, records }, "acme", "tombstoned");
-    const raw = kafka.producer();
-    await raw.connect();
-    onTestFinished(() => raw.disconnect());
-    await raw.send({
-      topic: tokensTopic,
-      messages: [
-        { key: hashToken(gone.token), value: null },
-        { key: "not-a-hash", value: "{}" },
-        { key: hashToken("sk-vu-bad-json"), value: "{bad" },
-        { key: hashToken("sk-vu-bad-utf8"), value: Buffer.from([0xc3, 0x28]) },
-        { key: hashToken("sk-vu-wrong-types"), value: JSON.stringify({ id: 1, org: [], label: null }) },
-      ],
+  it("refuses and counts every record the tokens CLI did not sign: a forged token never reaches Redis", async () => {
+    const { tokensTopic, deps, keyspace, tokens } = await isolatedTokenTopics();
+    const victim = await createToken(deps, "victim", "the victim's own");
+    const tombstoned = await createToken(deps, "acme", "tombstoned by a producer");
+    const unsigned = forgedToken("victim");
+    const otherKey = forgedToken("victim");
+    const copiedSig = forgedToken("victim");
+    const stranger = createTokenRecordSigner({ current: randomBytes(32).toString("hex") });
+    const victimRecord = { ...victim.record, revokedAt: null };
+    const victimSig = signer.sign(hashToken(victim.token), victimRecord);
+    const asRecord = (f: ReturnType<typeof forgedToken>["fields"]) => ({
+      id: f.id,
+      org: f.org,
+      label: f.label,
+      createdAt: f.created_at,
+      revokedAt: f.revoked_at,
     });
+    await produceRaw(tokensTopic, [
+      // The issue's probe: a record for a made-up secret in the victim's organization, no signature.
+      { key: unsigned.hash, value: JSON.stringify(unsigned.fields) },
+      // Signed, with a key the worker does not hold.
+      {
+        key: otherKey.hash,
+        value: encodeTokenRecord(
+          asRecord(otherKey.fields),
+          stranger.sign(otherKey.hash, asRecord(otherKey.fields)),
+        ),
+      },
+      // The victim's genuine signature, on another key (the made-up token's hash).
+      { key: copiedSig.hash, value: JSON.stringify({ ...copiedSig.fields, sig: victimSig }) },
+      // The victim's genuine record, moved to another organization.
+      {
+        key: hashToken(victim.token),
+        value: JSON.stringify({ ...JSON.parse(encodeTokenRecord(victimRecord, victimSig)), org: "attacker" }),
+      },
+      { key: hashToken(tombstoned.token), value: null },
+      { key: "not-a-hash", value: "{}" },
+      { key: hashToken("sk-vu-bad-json"), value: "{bad" },
+      { key: hashToken("sk-vu-bad-utf8"), value: Buffer.from([0xc3, 0x28]) },
+    ]);
     await loseRedis(keyspace);
-    expect(await restoreTokens({ kafka, topic: tokensTopic, tokens, logger })).toEqual({ restored: 1 });
-    expect((await tokens.find(kept.token))?.label).toBe("kept");
-    expect(await tokens.find(gone.token)).toBeNull();
-    expect(await redis.keys(`${keyspace.prefix}:*`)).toHaveLength(2);
+
+    expect(await restore(tokensTopic, tokens)).toEqual({ restored: 2, refused: 8, conflicts: 0 });
+    for (const forged of [unsigned, otherKey, copiedSig]) expect(await tokens.find(forged.token)).toBeNull();
+    expect(await tokens.find(victim.token)).toMatchObject({ org: "victim", revokedAt: null });
+    // A tombstone is not the CLI's either: the token's signed record stands.
+    expect(await tokens.find(tombstoned.token)).toMatchObject({ org: "acme", revokedAt: null });
+    expect((await tokens.list("victim")).map((t) => t.id)).toEqual([victim.record.id]);
+    expect(await tokens.list("attacker")).toEqual([]);
+  });
+
+  it("never moves a token to another organization, even on a record signed with the key", async () => {
+    const { tokensTopic, deps, tokens } = await isolatedTokenTopics();
+    const { token, record } = await createToken(deps, "acme", "ci");
+    const hash = hashToken(token);
+    await expect(tokens.restore(hash, { ...record, org: "globex" })).rejects.toThrow(TokenConflictError);
+    await expect(tokens.restore(hash, { ...record, id: "another-id" })).rejects.toThrow(TokenConflictError);
+    // Only the holder of the key can make this record; it still does not move the token.
+    await deps.records.send(hash, { ...record, org: "globex", revokedAt: null });
+    expect(await restore(tokensTopic, tokens)).toEqual({ restored: 0, refused: 0, conflicts: 1 });
+    expect(await tokens.find(token)).toMatchObject({ id: record.id, org: "acme", revokedAt: null });
+    expect(await tokens.list("globex")).toEqual([]);
+  });
+
+  it("keeps a token revoked while Redis was empty revoked after the restore, and after a replayed record", async () => {
+    const { tokensTopic, records, deps, keyspace, tokens } = await isolatedTokenTopics();
+    const { token, record } = await createToken(deps, "acme", "revoked during the incident");
+    const kept = await createToken(deps, "acme", "stays");
+    const hash = hashToken(token);
+
+    // The incident moment: Redis lost everything, and the worker has not restored the tokens yet.
+    await loseRedis(keyspace);
+    const revoked = await revokeToken(deps, "acme", record.id);
+    expect(revoked).toMatchObject({ id: record.id, org: "acme", revokedAt: expect.any(String) });
+    // Redis refuses it at once...
+    expect((await tokens.find(token))?.revokedAt).toBe(revoked?.revokedAt);
+    // ...and the next restore, from an empty Redis again, keeps it revoked.
+    await loseRedis(keyspace);
+    expect(await restore(tokensTopic, tokens)).toMatchObject({ restored: 2, refused: 0 });
+    expect((await tokens.find(token))?.revokedAt).toBe(revoked?.revokedAt);
+    expect((await tokens.find(kept.token))?.revokedAt).toBeNull();
+
+    // The token's signed active record, appended again by a producer, does not bring it back.
+    await records.send(hash, { ...record, revokedAt: null });
+    await loseRedis(keyspace);
+    await restore(tokensTopic, tokens);
+    expect((await tokens.find(token))?.revokedAt).toBe(revoked?.revokedAt);
+
+    // Revoking again keeps the first time; a token neither side has is still "no token".
+    expect((await revokeToken(deps, "acme", record.id))?.revokedAt).toBe(revoked?.revokedAt);
+    expect(await revokeToken(deps, "acme", "no-such-token")).toBeNull();
   });
 
   it("restores nothing from a topic that does not exist or holds nothing", async () => {
     const { tokensTopic, tokens } = await isolatedTokenTopics();
-    expect(await restoreTokens({ kafka, topic: tokensTopic, tokens, logger })).toEqual({ restored: 0 });
-    expect(await restoreTokens({ kafka, topic: `${tokensTopic}.missing`, tokens, logger })).toEqual({
-      restored: 0,
-    });
+    const none = { restored: 0, refused: 0, conflicts: 0 };
+    expect(await restore(tokensTopic, tokens)).toEqual(none);
+    expect(await restore(`${tokensTopic}.missing`, tokens)).toEqual(none);
   });
+});
+
+describe("the ingest worker", () => {
+  it("refuses a forged token record in its automatic restore: the made-up token gets 401", async () => {
+    const { names, tokensTopic, deps, keyspace, tokens } = await isolatedTokenTopics();
+    const victim = await createToken(deps, "victim", "the victim's own");
+    const forged = forgedToken("victim");
+    await produceRaw(tokensTopic, [{ key: forged.hash, value: JSON.stringify(forged.fields) }]);
+    await loseRedis(keyspace);
+
+    const worker = await startInProcessWorker({ kafka, names, env: { TOKENS_TOPIC: tokensTopic } });
+    onTestFinished(() => worker.stop());
+    await waitUntilViewCaughtUp(kafka, names.topic, redis, names.prefix, 120_000);
+    await waitFor(async () => (await tokens.find(victim.token)) !== null, {
+      timeoutMs: 60_000,
+      message: "the victim's token restored",
+    });
+    expect(await tokens.find(forged.token)).toBeNull();
+    expect(await counterTotal(worker.metrics.tokenRecordsRefused)).toBeGreaterThanOrEqual(1);
+
+    const api = await startApiServer({
+      redisUrl: redisUrl(),
+      prefix: names.prefix,
+      nowMs: Date.now(),
+      openEpoch: false,
+    });
+    onTestFinished(() => api.close());
+    const summary = "/api/v1/stats/summary?start_date=2000-01-01";
+    expect((await api.get(summary, victim.token)).status).toBe(200);
+    expect((await api.get(summary, forged.token)).status).toBe(401);
+  });
+
 });

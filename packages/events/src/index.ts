@@ -26,10 +26,31 @@ export {
   type RecordingProducerOptions,
 } from "./recordingProducer";
 export {
+  createSilentKafka,
   createTokenRecordProducer,
   type TokenRecordProducer,
   type TokenRecordProducerOptions,
 } from "./tokenRecordProducer";
+export {
+  type LatestTokenRecords,
+  latestTokenRecords,
+  type ReadTokenTopicOptions,
+  type RefusedTokenRecord,
+  readTokenTopic,
+  type TokenRecordRefusal,
+  type VerifiedTokenRecordResult,
+  verifyTokenRecordMessage,
+} from "./tokenRecordReader";
+export {
+  canonicalTokenRecord,
+  createTokenRecordSigner,
+  TOKEN_SIGNATURE_VERSION,
+  type TokenRecordSigner,
+  type TokenSignatureCheck,
+  type TokenSignatureRefusal,
+  type TokenSigningKeys,
+  tokenSigningKeyId,
+} from "./tokenRecordSignature";
 export {
   checkTokenHash,
   type DurableTokenRecord,

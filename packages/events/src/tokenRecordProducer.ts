@@ -1,22 +1,30 @@
 import { CompressionTypes, Kafka, logLevel, type Producer } from "kafkajs";
 import { createIdempotentProducer } from "./idempotentProducer";
 import { TOKENS_TOPIC } from "./recordingCompleted";
+import type { TokenRecordSigner } from "./tokenRecordSignature";
 import { checkTokenHash, type DurableTokenRecord, encodeTokenRecord } from "./tokenRecords";
 
-export type TokenRecordProducerOptions = {
+/**
+ * A Kafka client that logs nothing, for callers without a kafkajs dependency of their own (the
+ * tokens CLI): the caller reports the error a failed call throws, and kafkajs's logs would repeat it.
+ */
+export function createSilentKafka({ brokers, clientId }: { brokers: string[]; clientId: string }): Kafka {
+  return new Kafka({ clientId, brokers, logLevel: logLevel.NOTHING });
+}
+
+export interface TokenRecordProducerOptions {
+  kafka: Kafka;
   /** Default `TOKENS_TOPIC`. */
   topic?: string;
-} & (
-  | { kafka: Kafka }
-  /** For callers without a kafkajs dependency of their own (the tokens CLI): a silent client. */
-  | { brokers: string[]; clientId?: string }
-);
+  /** Signs every record (`createTokenRecordSigner` with `TOKENS_SIGNING_KEY`). */
+  signer: TokenRecordSigner;
+}
 
 export interface TokenRecordProducer {
   connect(): Promise<void>;
   /**
-   * Validates the record (nothing is sent if it is invalid), then sends it keyed by `hash` and
-   * resolves only once every in-sync replica has it (acks = all).
+   * Validates the record (nothing is sent if it is invalid), signs it, then sends it keyed by
+   * `hash` and resolves only once every in-sync replica has it (acks = all).
    */
   send(hash: string, record: DurableTokenRecord): Promise<void>;
   disconnect(): Promise<void>;
@@ -28,22 +36,14 @@ export interface TokenRecordProducer {
  * resolved for survives the loss of the leader.
  */
 export function createTokenRecordProducer(options: TokenRecordProducerOptions): TokenRecordProducer {
-  const { topic = TOKENS_TOPIC } = options;
-  const kafka =
-    "kafka" in options
-      ? options.kafka
-      : new Kafka({
-          clientId: options.clientId ?? "usage-stats-tokens",
-          brokers: options.brokers,
-          // The caller reports the error a failed send throws; kafkajs's own logs would repeat it.
-          logLevel: logLevel.NOTHING,
-        });
+  const { kafka, topic = TOKENS_TOPIC, signer } = options;
   const producer: Producer = createIdempotentProducer(kafka);
   return {
     connect: () => producer.connect(),
     disconnect: () => producer.disconnect(),
     async send(hash, record) {
-      const message = { key: checkTokenHash(hash), value: encodeTokenRecord(record) };
+      const key = checkTokenHash(hash);
+      const message = { key, value: encodeTokenRecord(record, signer.sign(key, record)) };
       await producer.send({ topic, acks: -1, compression: CompressionTypes.None, messages: [message] });
     },
   };

@@ -1,10 +1,11 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
+import { createTokenRecordSigner } from "./tokenRecordSignature";
 import {
   checkTokenHash,
   type DurableTokenRecord,
   decodeTokenRecord,
-  encodeTokenRecord,
+  encodeTokenRecord as encodeSigned,
 } from "./tokenRecords";
 
 const hash = createHash("sha256").update("sk-vu-example", "utf8").digest("hex");
@@ -16,6 +17,8 @@ const active: DurableTokenRecord = {
   revokedAt: null,
 };
 const revoked: DurableTokenRecord = { ...active, revokedAt: "2026-02-03T04:05:06.789Z" };
+const signer = createTokenRecordSigner({ current: `${"k".repeat(16)}0123456789abcdef` });
+const encodeTokenRecord = (record: DurableTokenRecord) => encodeSigned(record, signer.sign(hash, record));
 
 const reasonOf = (key: Buffer | string | null, value: Buffer | string | null): string => {
   const decoded = decodeTokenRecord(key, value);
@@ -26,7 +29,7 @@ const valueWith = (fields: Record<string, unknown>) =>
   JSON.stringify({ ...JSON.parse(encodeTokenRecord(active)), ...fields });
 
 describe("token record codec", () => {
-  it("round-trips active and revoked records as snake_case JSON", () => {
+  it("round-trips active and revoked records as snake_case JSON with their signature", () => {
     const text = encodeTokenRecord(revoked);
     expect(JSON.parse(text)).toEqual({
       id: active.id,
@@ -34,14 +37,20 @@ describe("token record codec", () => {
       label: active.label,
       created_at: active.createdAt,
       revoked_at: revoked.revokedAt,
+      sig: signer.sign(hash, revoked),
     });
     for (const record of [active, revoked]) {
       expect(decodeTokenRecord(hash, Buffer.from(encodeTokenRecord(record), "utf8"))).toEqual({
         ok: true,
         hash,
         record,
+        signature: signer.sign(hash, record),
       });
     }
+    expect(decodeTokenRecord(hash, valueWith({ sig: undefined }))).toMatchObject({
+      ok: true,
+      signature: null,
+    });
     expect(decodeTokenRecord(Buffer.from(hash), encodeTokenRecord(active))).toMatchObject({ ok: true });
   });
 
@@ -49,7 +58,14 @@ describe("token record codec", () => {
     const withSecret = { ...active, token: "sk-vu-secret", lastUsedAt: "2026-01-02T00:00:00Z" };
     const text = encodeTokenRecord(withSecret);
     expect(text).not.toContain("sk-vu-secret");
-    expect(Object.keys(JSON.parse(text)).sort()).toEqual(["created_at", "id", "label", "org", "revoked_at"]);
+    expect(Object.keys(JSON.parse(text)).sort()).toEqual([
+      "created_at",
+      "id",
+      "label",
+      "org",
+      "revoked_at",
+      "sig",
+    ]);
   });
 
   it("refuses to encode an invalid record, naming the field", () => {
@@ -61,7 +77,7 @@ describe("token record codec", () => {
   });
 
   it("reads a tombstone as no record", () => {
-    expect(decodeTokenRecord(hash, null)).toEqual({ ok: true, hash, record: null });
+    expect(decodeTokenRecord(hash, null)).toEqual({ ok: true, hash, record: null, signature: null });
   });
 
   it("rejects keys that are not a token hash", () => {
@@ -90,6 +106,8 @@ describe("token record codec", () => {
       [valueWith({ created_at: "not a time" }), /^created_at: /],
       [valueWith({ revoked_at: false }), /^revoked_at: /],
       [valueWith({ revoked_at: undefined }), /^revoked_at: /],
+      [valueWith({ sig: 42 }), /^sig: /],
+      [valueWith({ sig: "v1.".repeat(100) }), /^sig: /],
       ["[".repeat(100_000), /not valid JSON/],
     ];
     for (const [value, reason] of hostile) {
@@ -103,6 +121,7 @@ describe("token record codec", () => {
       ok: true,
       hash,
       record: active,
+      signature: signer.sign(hash, active),
     });
   });
 });

@@ -107,6 +107,7 @@ export {
   mintToken,
   TOKEN_PREFIX,
   type TokenAdminStore,
+  TokenConflictError,
   type TokenRecord,
   type TokenStore,
 } from "./tokenStore";

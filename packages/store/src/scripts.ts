@@ -26,6 +26,7 @@ export const SCRIPTS = {
   countHit: { file: "countHit-1", command: "vuCountHit", numberOfKeys: 1 },
   openEpoch: { file: "openEpoch-1", command: "vuOpenEpoch", numberOfKeys: 1 },
   advanceCheckpoint: { file: "advanceCheckpoint-1", command: "vuAdvanceCheckpoint", numberOfKeys: 1 },
+  restoreToken: { file: "restoreToken-1", command: "vuRestoreToken", numberOfKeys: 1 },
 } as const satisfies Record<string, ScriptSpec>;
 
 /**
@@ -69,6 +70,15 @@ declare module "ioredis" {
       asOf: string,
       ...shardWrites: string[]
     ): Result<[number, string], Context>;
+    /** restoreToken-1.lua: 1 written, -1 another organization's token, -2 another token id. */
+    vuRestoreToken(
+      key: string,
+      id: string,
+      org: string,
+      label: string,
+      createdAt: string,
+      revokedAt: string,
+    ): Result<1 | -1 | -2, Context>;
     /** countHit-1.lua: `[hits in the window, ms until it ends]`. */
     vuCountHit(key: string, windowMs: number): Result<[number, number], Context>;
   }

@@ -2,6 +2,7 @@ import { createHash, randomBytes, randomUUID } from "node:crypto";
 import type { DurableTokenRecord } from "@vu/events";
 import type { Keyspace } from "./keyspace";
 import type { RedisClient } from "./redisClient";
+import { registerScripts } from "./scripts";
 import { StoreError } from "./storeError";
 
 /** Every token starts with this (docs/contract.md §4); the rest is random base62. */
@@ -83,24 +84,47 @@ export interface TokenStore {
 }
 
 /**
+ * A token record that would move an existing token: its hash is stored already, for another
+ * organization or under another id. Nothing was written. The tokens CLI never makes such a record
+ * (a new token's secret is random), so it is a forgery or a corrupt topic, never retried.
+ */
+export class TokenConflictError extends StoreError {
+  constructor(readonly held: "org" | "id") {
+    super(
+      `the token's hash is stored already ${held === "org" ? "for another organization" : "under another id"}`,
+      {
+        retriable: false,
+      },
+    );
+    this.name = "TokenConflictError";
+  }
+}
+
+/**
  * The token store with what keeps Redis in step with the durable tokens topic (`TOKENS_TOPIC` of
- * @vu/events): the tokens CLI and the restore after a Redis loss use it. A separate interface, so
- * `TokenStore` stays what the API needs (and what its test doubles implement).
+ * @vu/events): the tokens CLI, the restore after a Redis loss and the worker's revocation watch use
+ * it. A separate interface, so `TokenStore` stays what the API needs (and what its test doubles
+ * implement).
  */
 export interface TokenAdminStore extends TokenStore {
   /**
    * Writes a token's durable fields under its hash and its organization's index entry, as a
-   * restore from the tokens topic does (and as the CLI does once the topic has the record).
-   * Idempotent, and it only ever adds a revocation: a token revoked in Redis stays revoked (with
-   * its first revocation time) whatever the record says; a revoked record revokes an active token.
-   * An existing `last_used_at` is kept (it is not durable, so the record never carries one).
+   * restore from the tokens topic does (and as the CLI does once the topic has the record), in one
+   * script (lua/restoreToken-1.lua). Idempotent; never moves a token: a hash stored for another
+   * organization or under another id throws `TokenConflictError` and nothing is written. It only
+   * ever adds a revocation: a token revoked in Redis stays revoked (with its first revocation time)
+   * whatever the record says; a revoked record revokes an active token. An existing `last_used_at`
+   * is kept (it is not durable, so the record never carries one).
    */
   restore(hash: string, record: DurableTokenRecord): Promise<void>;
+  /** The organization's token `id` with its hash, as Redis has it; null when Redis has none. */
+  recordById(org: string, id: string): Promise<{ hash: string; record: TokenRecord } | null>;
   /**
-   * `revoke`, returning the token's hash and its record as stored afterwards (null when the org
-   * has no such token): what the CLI sends to the tokens topic.
+   * Marks the token `hash` revoked at `revokedAt` unless Redis says it is revoked already (HSETNX):
+   * what the worker does for every revocation in the tokens topic, so that Redis going back to an
+   * older state never brings a revoked token back. True when it wrote (Redis had lost it).
    */
-  revokeRecord(org: string, id: string): Promise<{ hash: string; record: TokenRecord } | null>;
+  reassertRevocation(hash: string, revokedAt: string): Promise<boolean>;
 }
 
 export function createTokenStore({
@@ -110,18 +134,14 @@ export function createTokenStore({
   redis: RedisClient;
   keyspace: Keyspace;
 }): TokenAdminStore {
-  async function revokeRecord(org: string, id: string) {
+  registerScripts(redis);
+
+  async function recordById(org: string, id: string) {
     const hash = await redis.hget(keyspace.orgTokens(org), id);
     if (hash === null) return null;
-    const key = keyspace.token(hash);
-    // An index entry whose record is gone (a partial loss) names no token: nothing to revoke.
-    const before = toRecord(await redis.hgetall(key));
-    if (before === null || before.org !== org) return null;
-    // HSETNX: a second revoke (a retried CLI run) keeps the first time, so the record sent to the
-    // tokens topic is the same every time.
-    await redis.hsetnx(key, "revoked_at", new Date().toISOString());
-    const record = toRecord(await redis.hgetall(key));
-    return record === null ? null : { hash, record };
+    // An index entry whose record is gone (a partial loss) names no token.
+    const record = toRecord(await redis.hgetall(keyspace.token(hash)));
+    return record === null || record.org !== org || record.id !== id ? null : { hash, record };
   }
 
   return {
@@ -153,27 +173,37 @@ export function createTokenStore({
     },
 
     async revoke(org, id) {
-      return (await revokeRecord(org, id)) !== null;
+      const found = await recordById(org, id);
+      if (found === null) return false;
+      // HSETNX: revoking again keeps the first time.
+      await redis.hsetnx(keyspace.token(found.hash), "revoked_at", new Date().toISOString());
+      return true;
     },
 
-    revokeRecord,
+    recordById,
 
     async restore(hash, record) {
-      const key = keyspace.token(hash);
-      // Never un-revoke: an existing revocation stays (HSETNX); a record's revocation is added when
-      // missing. Written before the other fields, so a revoked token restored into an empty Redis
-      // is never, even between two commands, an active one (a hash without `id` is no token).
-      if (record.revokedAt !== null) await redis.hsetnx(key, "revoked_at", record.revokedAt);
-      // Two keys in two slots (no multi-key script on a Cluster): the token record first, as in
-      // `create`, so an index entry never points at nothing. Every write here is idempotent, and
-      // `last_used_at` is left as it is.
-      await redis.hset(key, {
-        id: record.id,
-        org: record.org,
-        label: record.label,
-        created_at: record.createdAt,
-      });
-      await redis.hset(keyspace.orgTokens(record.org), record.id, hash);
+      const { id, org, label, createdAt, revokedAt } = record;
+      // One script on one key: the check that the hash is not another token's and the writes are
+      // atomic, and a revoked token restored into an empty Redis is never, even for a moment, an
+      // active one.
+      const written = await redis.vuRestoreToken(
+        keyspace.token(hash),
+        id,
+        org,
+        label,
+        createdAt,
+        revokedAt ?? "",
+      );
+      if (written === -1) throw new TokenConflictError("org");
+      if (written === -2) throw new TokenConflictError("id");
+      // Another slot (no multi-key script on a Cluster): after the token record, so an index entry
+      // never points at nothing.
+      await redis.hset(keyspace.orgTokens(org), id, hash);
+    },
+
+    async reassertRevocation(hash, revokedAt) {
+      return (await redis.hsetnx(keyspace.token(hash), "revoked_at", revokedAt)) === 1;
     },
 
     async touch(token, at) {

@@ -2,6 +2,7 @@ import {
   createIdempotentProducer,
   DLQ_HEADERS,
   registerKafkaCodecs,
+  type TokenRecordSigner,
   type UndecodableBatch,
 } from "@vu/events";
 import type { Logger, Readiness } from "@vu/service-runtime";
@@ -30,6 +31,8 @@ export interface IngestWorkerConfig {
   dlqTopic: string;
   /** The compacted topic of token records, restored into Redis whenever a new epoch opens. */
   tokensTopic: string;
+  /** Verifies the token records' signatures (`TOKENS_SIGNING_KEY`): the restore takes no other. */
+  tokenRecords: TokenRecordSigner;
   groupId: string;
   sessionTimeoutMs: number;
   heartbeatIntervalMs: number;
@@ -118,6 +121,7 @@ export function createIngestWorker(deps: IngestWorkerDeps): IngestWorker {
   const admin = kafka.admin();
   const seek = (partition: number, offset: string) =>
     consumer.seek({ topic: config.topic, partition, offset });
+  const tokens = createTokenStore({ redis, keyspace });
   const positions = createPartitionPositions({
     log: createLogPosition({ redis, keyspace }),
     admin,
@@ -126,9 +130,14 @@ export function createIngestWorker(deps: IngestWorkerDeps): IngestWorker {
     seek,
     // Tokens live in Redis beside the rollups: whatever lost the one lost the other.
     beforeOpening: async () => {
-      const tokens = createTokenStore({ redis, keyspace });
-      const { restored } = await restoreTokens({ kafka, topic: config.tokensTopic, tokens, logger });
-      logger.info({ restored }, "tokens restored from their topic");
+      await restoreTokens({
+        kafka,
+        topic: config.tokensTopic,
+        signer: config.tokenRecords,
+        tokens,
+        logger,
+        refusals: metrics.tokenRecordsRefused,
+      });
     },
     logger,
     metrics,

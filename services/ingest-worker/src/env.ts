@@ -1,4 +1,5 @@
 import {
+  createTokenRecordSigner,
   FUTURE_TOLERANCE_HOURS,
   MAX_DECOMPRESSED_BATCH_BYTES,
   RECORDINGS_DLQ_TOPIC,
@@ -14,6 +15,7 @@ import {
   redisEnvShape,
   retentionEnvShape,
   retentionFromEnv,
+  tokenSigningEnvShape,
 } from "@vu/service-runtime";
 import { z } from "zod";
 import { DEFAULT_MAX_BYTES_PER_PARTITION, type IngestWorkerConfig } from "./app";
@@ -28,6 +30,7 @@ export const workerEnvSchema = z
     RECORDINGS_TOPIC: z.string().min(1).default(RECORDINGS_TOPIC),
     DLQ_TOPIC: z.string().min(1).default(RECORDINGS_DLQ_TOPIC),
     TOKENS_TOPIC: z.string().min(1).default(TOKENS_TOPIC),
+    ...tokenSigningEnvShape,
     PARTITIONS_CONSUMED_CONCURRENTLY: envInt(3, { min: 1, max: 64 }),
     KAFKA_MAX_BYTES_PER_PARTITION: envInt(DEFAULT_MAX_BYTES_PER_PARTITION, { min: 1024 }),
     KAFKA_MAX_DECOMPRESSED_BATCH_BYTES: envInt(MAX_DECOMPRESSED_BATCH_BYTES, { min: 1024 }),
@@ -62,6 +65,10 @@ export function workerConfigFromEnv(env: WorkerEnv): Omit<IngestWorkerConfig, "g
     topic: env.RECORDINGS_TOPIC,
     dlqTopic: env.DLQ_TOPIC,
     tokensTopic: env.TOKENS_TOPIC,
+    tokenRecords: createTokenRecordSigner({
+      current: env.TOKENS_SIGNING_KEY,
+      previous: env.TOKENS_SIGNING_KEYS_PREVIOUS,
+    }),
     groupId: env.KAFKA_GROUP_ID,
     sessionTimeoutMs: env.KAFKA_SESSION_TIMEOUT_MS,
     heartbeatIntervalMs: env.KAFKA_HEARTBEAT_INTERVAL_MS,

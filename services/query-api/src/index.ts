@@ -2,6 +2,12 @@
 
 export { STATS_METRIC_COLUMNS } from "@vu/api-responses";
 export { type ApiConfig, type ApiDeps, createApp } from "./app";
-export { createToken, revokeToken, type TokenCommandDeps, tokensCliEnvSchema } from "./cli/tokenCommands";
+export {
+  createToken,
+  revokeToken,
+  type TokenCommandDeps,
+  tokensCliEnvSchema,
+  topicTokenFinder,
+} from "./cli/tokenCommands";
 export { type ApiEnv, apiEnvSchema, loadApiEnv } from "./env";
 export { createOpenApiDocument } from "./openapi/openApiDocument";

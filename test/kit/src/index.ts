@@ -6,4 +6,4 @@ export { type IsolatedNames, isolatedNames, uniqueId, uniquePrefix } from "./nam
 export { netCoverage } from "./netCoverage";
 export { isProcessAlive } from "./processes";
 export { recording, recordingEvent } from "./recordings";
-export { brokers, redisUrl } from "./stackEnv";
+export { brokers, redisUrl, TEST_TOKENS_SIGNING_KEY } from "./stackEnv";

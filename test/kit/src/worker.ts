@@ -13,7 +13,7 @@ import { createLogger } from "@vu/service-runtime";
 import { createKeyspace, createRedisClient, type RedisClient } from "@vu/store";
 import type { Kafka } from "kafkajs";
 import type { IsolatedNames } from "./names";
-import { redisUrl } from "./stackEnv";
+import { redisUrl, TEST_TOKENS_SIGNING_KEY } from "./stackEnv";
 
 /** Worker variables for suites that stop and start workers: short sessions, so rebalances are quick. */
 export const QUICK_REBALANCE_ENV = {
@@ -22,8 +22,9 @@ export const QUICK_REBALANCE_ENV = {
 } as const;
 
 /**
- * The worker's config as `main.ts` derives it from its environment (the env schema's defaults,
- * `env` over them), on this test's topics and group: tests never keep a copy of the defaults.
+ * The worker's config as `main.ts` derives it from its environment (the env schema's defaults, the
+ * test kit's signing key, `env` over them), on this test's topics and group: tests never keep a
+ * copy of the defaults.
  */
 export function workerConfig(
   names: Omit<IsolatedNames, "prefix">,
@@ -31,6 +32,7 @@ export function workerConfig(
 ): Omit<IngestWorkerConfig, "generation"> {
   return workerConfigFromEnv(
     loadWorkerEnv({
+      TOKENS_SIGNING_KEY: TEST_TOKENS_SIGNING_KEY,
       ...env,
       RECORDINGS_TOPIC: names.topic,
       DLQ_TOPIC: names.dlqTopic,

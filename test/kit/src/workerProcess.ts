@@ -1,7 +1,7 @@
 import type { ChildProcess } from "node:child_process";
 import { spawnService } from "@vu/infra";
 import type { IsolatedNames } from "./names";
-import { brokers, redisUrl } from "./stackEnv";
+import { brokers, redisUrl, TEST_TOKENS_SIGNING_KEY } from "./stackEnv";
 
 /**
  * The worker's environment (its env schema, services/ingest-worker/src/env.ts) for one test's
@@ -18,6 +18,7 @@ export function workerProcessEnv(
     DLQ_TOPIC: names.dlqTopic,
     KAFKA_GROUP_ID: names.groupId,
     REDIS_PREFIX: names.prefix,
+    TOKENS_SIGNING_KEY: TEST_TOKENS_SIGNING_KEY,
     METRICS_PORT: "0",
     // Short session: a killed member's partitions move to its successor within seconds.
     KAFKA_SESSION_TIMEOUT_MS: "6000",

@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { createTokenRecordProducer } from "@vu/events";
+import { createSilentKafka, createTokenRecordProducer, createTokenRecordSigner } from "@vu/events";
 import { parseEnv } from "@vu/service-runtime";
 import { createKeyspace, createRedisClient, createTokenStore } from "@vu/store";
 import {
@@ -8,6 +8,7 @@ import {
   TokenCommandError,
   type TokensCliEnv,
   tokensCliEnvSchema,
+  topicTokenFinder,
 } from "./tokenCommands";
 
 const USAGE = `usage:
@@ -15,9 +16,14 @@ const USAGE = `usage:
   tokens list --org ORG                     id, label, created, last used, revoked (never the secret)
   tokens revoke --org ORG --id TOKEN_ID
 
-environment: REDIS_URL (default redis://127.0.0.1:6379), REDIS_PREFIX (default vu),
-  KAFKA_BROKERS (default localhost:9092), TOKENS_TOPIC (default usage-stats.tokens)
-create and revoke report success only once both Redis and the tokens topic have the change`;
+environment: TOKENS_SIGNING_KEY (required: the key the ingest worker verifies token records with),
+  TOKENS_SIGNING_KEYS_PREVIOUS (optional), REDIS_URL (default redis://127.0.0.1:6379), REDIS_PREFIX
+  (default vu), KAFKA_BROKERS (default localhost:9092), TOKENS_TOPIC (default usage-stats.tokens)
+create and revoke report success only once both Redis and the tokens topic have the change; revoke
+finds a token Redis does not have in the tokens topic`;
+
+/** How long `revoke` may read the tokens topic for a token Redis does not have. */
+const TOPIC_READ_TIMEOUT_MS = 60_000;
 
 const ORG = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -48,10 +54,21 @@ const tokens = createTokenStore({
   redis,
   keyspace: createKeyspace({ prefix: env.REDIS_PREFIX }),
 });
-const records = createTokenRecordProducer({
-  brokers: env.KAFKA_BROKERS,
+const kafka = createSilentKafka({ brokers: env.KAFKA_BROKERS, clientId: "usage-tokens-cli" });
+const signer = createTokenRecordSigner({
+  current: env.TOKENS_SIGNING_KEY,
+  previous: env.TOKENS_SIGNING_KEYS_PREVIOUS,
+});
+const records = createTokenRecordProducer({ kafka, topic: env.TOKENS_TOPIC, signer });
+let refused = 0;
+const findInTopic = topicTokenFinder({
+  kafka,
   topic: env.TOKENS_TOPIC,
-  clientId: "usage-tokens-cli",
+  signer,
+  timeoutMs: TOPIC_READ_TIMEOUT_MS,
+  onRefused: () => {
+    refused += 1;
+  },
 });
 let connected = false;
 
@@ -82,9 +99,14 @@ try {
   } else {
     if (!values.id) fail("--id is required for revoke");
     await connectKafka();
-    if ((await revokeToken({ tokens, records }, org, values.id)) === null) {
-      fail(`organization ${org} has no token ${values.id}`);
+    const revoked = await revokeToken({ tokens, records, findInTopic }, org, values.id);
+    if (refused > 0) {
+      process.stderr.write(
+        `ignored ${refused} records of the tokens topic that are malformed or not signed with TOKENS_SIGNING_KEY (or a previous key)\n`,
+      );
     }
+    if (revoked === null)
+      fail(`organization ${org} has no token ${values.id}, in Redis or in the tokens topic`);
     process.stdout.write(`revoked ${values.id}\n`);
   }
 } catch (error) {
