@@ -267,4 +267,28 @@ describe("the ingest worker", () => {
     expect((await api.get(summary, forged.token)).status).toBe(401);
   });
 
+  it("revokes again a token that Redis shows active after going back to an older state", async () => {
+    const { names, tokensTopic, deps, tokens } = await isolatedTokenTopics();
+    const { token, record } = await createToken(deps, "acme", "revoked, then rolled back");
+    const worker = await startInProcessWorker({
+      kafka,
+      names,
+      env: { TOKENS_TOPIC: tokensTopic, TOKENS_REVOCATION_CHECK_MS: "200" },
+    });
+    onTestFinished(() => worker.stop());
+    const revoked = await revokeToken(deps, "acme", record.id);
+    expect(revoked?.revokedAt).toBeDefined();
+
+    // Redis goes back to a state from before the revocation (a snapshot, a lagging replica), which
+    // nothing else notices: the token is active there again.
+    const key = createKeyspace({ prefix: names.prefix }).token(hashToken(token));
+    await redis.hdel(key, "revoked_at");
+    expect((await tokens.find(token))?.revokedAt).toBeNull();
+
+    await waitFor(async () => (await tokens.find(token))?.revokedAt === revoked?.revokedAt, {
+      timeoutMs: 60_000,
+      message: "the worker to revoke the token again",
+    });
+    expect(await counterTotal(worker.metrics.revocationsReasserted)).toBeGreaterThanOrEqual(1);
+  });
 });

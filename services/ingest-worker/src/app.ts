@@ -23,6 +23,7 @@ import { describeError, handleBatch, PositionMovedError } from "./batchHandler";
 import { createDeadLetterSender } from "./deadLetterSender";
 import type { IngestMetrics } from "./metrics";
 import { createPartitionPositions } from "./partitionPositions";
+import { createRevocationWatch } from "./revocationWatch";
 import { restoreTokens } from "./tokenRestore";
 import { topicMaxMessageBytes } from "./topicLimits";
 
@@ -33,6 +34,8 @@ export interface IngestWorkerConfig {
   tokensTopic: string;
   /** Verifies the token records' signatures (`TOKENS_SIGNING_KEY`): the restore takes no other. */
   tokenRecords: TokenRecordSigner;
+  /** How often every revocation of the tokens topic is written to Redis again (revocationWatch.ts). */
+  revocationCheckMs: number;
   groupId: string;
   sessionTimeoutMs: number;
   heartbeatIntervalMs: number;
@@ -122,6 +125,16 @@ export function createIngestWorker(deps: IngestWorkerDeps): IngestWorker {
   const seek = (partition: number, offset: string) =>
     consumer.seek({ topic: config.topic, partition, offset });
   const tokens = createTokenStore({ redis, keyspace });
+  const revocations = createRevocationWatch({
+    kafka,
+    topic: config.tokensTopic,
+    signer: config.tokenRecords,
+    tokens,
+    logger,
+    intervalMs: config.revocationCheckMs,
+    reasserted: metrics.revocationsReasserted,
+    refusals: metrics.tokenRecordsRefused,
+  });
   const positions = createPartitionPositions({
     log: createLogPosition({ redis, keyspace }),
     admin,
@@ -244,9 +257,11 @@ export function createIngestWorker(deps: IngestWorkerDeps): IngestWorker {
       });
       watching = setInterval(() => void watchView(), VIEW_WATCH_MS);
       watching.unref();
+      revocations.start();
     },
     async stop() {
       clearInterval(watching);
+      await revocations.stop();
       await consumer.disconnect();
       await producer.disconnect();
       await admin.disconnect();

@@ -13,6 +13,7 @@ describe("worker env", () => {
     expect(env.RETENTION_MINUTE_DAYS).toBe(35);
     expect(env.RETENTION_DAY_DAYS).toBeNull();
     expect(env.TOKENS_SIGNING_KEYS_PREVIOUS).toEqual([]);
+    expect(env.TOKENS_REVOCATION_CHECK_MS).toBe(10_000);
   });
 
   it("refuses to start without a token signing key, or with a placeholder", () => {
