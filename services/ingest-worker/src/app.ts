@@ -54,6 +54,11 @@ export interface IngestWorkerConfig {
    * has already dead-lettered). Default "send".
    */
   deadLetters?: "send" | "count";
+  /**
+   * Replay a topic that no longer holds its first events and go live (the rebuild's
+   * `--allow-partial`); otherwise the view is `incomplete` (503) on such a topic.
+   */
+  acceptTrimmedTopic?: boolean;
 }
 
 export interface IngestWorkerDeps {
@@ -154,6 +159,7 @@ export function createIngestWorker(deps: IngestWorkerDeps): IngestWorker {
     },
     logger,
     metrics,
+    acceptTrimmed: config.acceptTrimmedTopic === true,
   });
   let connected = false;
   let watching: NodeJS.Timeout | undefined;

@@ -14,6 +14,7 @@ function fakes(options: {
   shardCounts?: Map<number, number>;
   /** Runs while a read of the log is under way: the read answers the state from before it. */
   duringRead?: () => Promise<void>;
+  acceptTrimmed?: boolean;
 }) {
   const opened: OpenEpochOptions[] = [];
   let record: LogRecord = {
@@ -75,6 +76,7 @@ function fakes(options: {
     beforeOpening: async () => undefined,
     logger: createLogger("test", "silent"),
     metrics,
+    acceptTrimmed: options.acceptTrimmed ?? false,
   });
   return { positions, opened, seeks, metrics, record: () => record };
 }
@@ -104,12 +106,52 @@ function batchOfPartition1DuringSecondRead(record?: Partial<LogRecord>) {
 
 describe("createPartitionPositions", () => {
   it("opens a first epoch that replays the whole topic, from its earliest offset", async () => {
-    const { positions, opened } = fakes({ low: "3", high: "10" });
-    expect(await positions.resumeAt(1, 0)).toMatchObject({ epoch: "e1", next: "3", stored: null });
+    const { positions, opened } = fakes({ low: "0", high: "10" });
+    expect(await positions.resumeAt(1, 0)).toMatchObject({ epoch: "e1", next: "0", stored: null });
     expect(opened).toEqual([
       expect.objectContaining({ state: "replaying", targets: new Map([["t:0", "10"]]) }),
     ]);
     expect(opened[0]?.reason).toMatch(/a new store/);
+  });
+
+  it("calls a new store incomplete on a topic that no longer holds its first events, unless a partial rebuild accepts it", async () => {
+    const strict = fakes({ low: "3", high: "10" });
+    expect(await strict.positions.resumeAt(1, 0)).toMatchObject({ next: "3", stored: null });
+    expect(strict.opened[0]?.state).toBe("incomplete");
+    expect(strict.opened[0]?.reason).toMatch(/^a new store, and the topic no longer holds its first events/);
+    expect((await strict.metrics.logTruncated.get()).values[0]?.value).toBe(1);
+
+    const partial = fakes({ low: "3", high: "10", acceptTrimmed: true });
+    await partial.positions.resumeAt(1, 0);
+    expect(partial.opened[0]?.state).toBe("replaying");
+  });
+
+  it("turns a live view incomplete when its checkpoint is below the topic's first offset (a restore past retention)", async () => {
+    const { positions, opened, metrics, record } = fakes({
+      low: "7",
+      high: "10",
+      committed: "4",
+      record: { epoch: "old", state: "live", checkpoints: new Map([["t:0", "4"]]) },
+    });
+    expect(await positions.resumeAt(1, 0)).toMatchObject({ next: "7", stored: "4", epoch: "e1" });
+    expect(opened).toEqual([expect.objectContaining({ expected: "old", state: "incomplete" })]);
+    expect(opened[0]?.reason).toMatch(/^partition 0: the topic no longer holds offsets 4-6, which the view/);
+    expect(record().state).toBe("incomplete");
+    expect(positions.status()?.state).toBe("incomplete");
+    expect((await metrics.epochsOpened.get()).values).toEqual([
+      expect.objectContaining({ labels: { cause: "gap" }, value: 1 }),
+    ]);
+  });
+
+  it("turns a view incomplete when its checkpoint is past the topic's end (the topic was made again)", async () => {
+    const { positions, opened } = fakes({
+      low: "0",
+      high: "3",
+      record: { epoch: "old", state: "live", checkpoints: new Map([["t:0", "8"]]) },
+    });
+    expect(await positions.resumeAt(1, 0)).toMatchObject({ next: "3", stored: "8" });
+    expect(opened[0]?.state).toBe("incomplete");
+    expect(opened[0]?.reason).toMatch(/applied up to offset 7 but the topic ends at 3/);
   });
 
   it("calls a view incomplete when Redis lost its state and the topic no longer holds its first events", async () => {

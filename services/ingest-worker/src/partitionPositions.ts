@@ -102,6 +102,11 @@ export interface PartitionPositionsOptions {
   metrics: IngestMetrics;
   /** The clock of the "as of" instants (Date.now). */
   now?: () => number;
+  /**
+   * A topic that no longer holds its first events is replayed as it is and the view goes live
+   * (the rebuild's `--allow-partial`). Otherwise such a view is `incomplete`.
+   */
+  acceptTrimmed?: boolean;
 }
 
 const LOST = "Redis lost its state (no epoch, while the consumer group had committed offsets)";
@@ -167,9 +172,10 @@ export function createPartitionPositions(options: PartitionPositionsOptions): Pa
     const expected = await rememberCommitted();
     const targets = replayTargets(offsets);
     const trimmed = trimmedOf(offsets);
-    const incomplete = expected && trimmed.length > 0;
+    // A new store too: nothing says the events the topic dropped were never needed.
+    const incomplete = trimmed.length > 0 && options.acceptTrimmed !== true;
     const reason = incomplete
-      ? cannotRebuild(LOST, trimmed)
+      ? cannotRebuild(expected ? LOST : "a new store", trimmed)
       : expected
         ? `${LOST}; replaying the topic`
         : "a new store; replaying the topic";
@@ -240,6 +246,48 @@ export function createPartitionPositions(options: PartitionPositionsOptions): Pa
     return committed !== undefined && stored !== undefined && committed > Number(stored);
   }
 
+  /**
+   * Why a partition's checkpoint cannot be resumed from without losing events: below the topic's
+   * first offset (retention or deletion took events the view never applied), or above its end (the
+   * topic was deleted and created again, or lost messages in an unclean leader election).
+   */
+  function gapOf(partition: number, stored: string | null, low: string, high: string): string | undefined {
+    if (stored === null) return undefined;
+    if (Number(stored) < Number(low)) {
+      return (
+        `partition ${partition}: the topic no longer holds offsets ${stored}-${Number(low) - 1}, ` +
+        "which the view has not applied"
+      );
+    }
+    if (Number(stored) > Number(high)) {
+      return (
+        `partition ${partition}: the view has applied up to offset ${Number(stored) - 1} but the topic ends ` +
+        `at ${high} (deleted and created again, or it lost messages)`
+      );
+    }
+    return undefined;
+  }
+
+  /** A gap the view cannot fill: a new epoch, incomplete (503) until an operator rebuilds. */
+  async function markIncomplete(
+    generation: number,
+    epoch: string,
+    gap: string,
+    offsets: Awaited<ReturnType<typeof topicOffsets>>,
+  ): Promise<void> {
+    const reason = `${gap}: the view cannot be made whole; see the README's operations section`;
+    const { opened, epoch: now } = await log.open(generation, {
+      expected: epoch,
+      state: "incomplete",
+      reason,
+      targets: replayTargets(offsets),
+    });
+    if (!opened) return;
+    metrics.epochsOpened.inc({ cause: "gap" });
+    metrics.logTruncated.set(1);
+    logger.error({ generation, epoch: now }, reason);
+  }
+
   async function establish(generation: number, partition: number): Promise<Position> {
     let record = await log.read(generation);
     if (record.epoch === null) {
@@ -250,12 +298,20 @@ export function createPartitionPositions(options: PartitionPositionsOptions): Pa
       record = await log.read(generation);
     }
     if (record.epoch === null) throw new Error("the view's epoch vanished while it was opened");
-    lastStatus = record;
     const key = partitionKey(topic, partition);
     const stored = record.checkpoints.get(key) ?? null;
-    const low = (await topicOffsets()).find((p) => p.partition === partition)?.low ?? "0";
-    // Below the topic's start: those events are gone; resume at the first one still held.
-    const next = stored === null || Number(stored) < Number(low) ? low : stored;
+    const offsets = await topicOffsets();
+    const { low = "0", high = "0" } = offsets.find((p) => p.partition === partition) ?? {};
+    const gap = gapOf(partition, stored, low, high);
+    if (gap !== undefined && record.state !== "incomplete") {
+      await markIncomplete(generation, record.epoch, gap, offsets);
+      record = await log.read(generation);
+      if (record.epoch === null) throw new Error("the view's epoch vanished while it was opened");
+    }
+    lastStatus = record;
+    // Outside the topic's offsets (see gapOf): resume at the nearest one it holds.
+    const next =
+      stored === null || Number(stored) < Number(low) ? low : Number(stored) > Number(high) ? high : stored;
     const shards = { recorded: record.shardWrites?.get(key) ?? new Map<number, number>(), calls: new Map() };
     return { generation, epoch: record.epoch, next, stored, shards };
   }

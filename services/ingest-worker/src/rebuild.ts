@@ -103,7 +103,13 @@ export async function runRebuild(options: RebuildOptions): Promise<RebuildResult
       keyspace,
       logger,
       metrics,
-      config: { ...config, groupId, generation: to, deadLetters: "count" },
+      config: {
+        ...config,
+        groupId,
+        generation: to,
+        deadLetters: "count",
+        acceptTrimmedTopic: options.allowPartial === true,
+      },
     });
     const log = createLogPosition({ redis, keyspace });
     await worker.start();
