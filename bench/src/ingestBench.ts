@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { freePort, waitFor } from "@vu/infra";
 import type { RedisClient } from "@vu/store";
@@ -130,6 +131,8 @@ export async function runWorkerIngest(
       DLQ_TOPIC: input.dlqTopic,
       REDIS_URL: input.redisUrl,
       REDIS_PREFIX: input.prefix,
+      // Required; the bench makes no token through the tokens topic, so any key of its own will do.
+      TOKENS_SIGNING_KEY: randomBytes(32).toString("hex"),
       METRICS_PORT: String(port),
       PARTITIONS_CONSUMED_CONCURRENTLY: String(PARTITIONS_CONSUMED_CONCURRENTLY),
     },

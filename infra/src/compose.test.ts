@@ -33,6 +33,25 @@ interface ComposeService {
   healthcheck?: { test: string | string[] };
 }
 
+/** Values for the variables compose requires (`${NAME:?message}`), as an operator sets them. */
+const REQUIRED_VALUES: Record<string, string> = { TOKENS_SIGNING_KEY: "4f9a1c7e2b8d0f3a6c5e9b1d7f2a4c8e" };
+
+/**
+ * Compose's interpolation of `${NAME:-default}` (the default) and `${NAME:?message}` (`values`'
+ * value; compose refuses to start without one), the forms this file uses.
+ */
+export function interpolate(text: string, values: Record<string, string>): string {
+  return text.replace(
+    /\$\{([A-Z_][A-Z0-9_]*)(?::([-?])([^}]*))?\}/g,
+    (_all, name: string, form, rest: string) => {
+      const value = values[name];
+      if (form === "-") return value ?? rest;
+      if (value === undefined) throw new Error(`compose needs ${name}: ${rest}`);
+      return value;
+    },
+  );
+}
+
 export function composeEnvironment(service: ComposeService): Record<string, string> {
   const env = service.environment ?? {};
   const entries = Array.isArray(env)
@@ -113,7 +132,10 @@ describe("infra/docker-compose.yml", () => {
     });
 
     it("gives values the service's schema accepts", () => {
-      expect(() => image.schema.parse({ ...dockerfile.env, ...environment })).not.toThrow();
+      const interpolated = Object.fromEntries(
+        Object.entries(environment).map(([name, value]) => [name, interpolate(value, REQUIRED_VALUES)]),
+      );
+      expect(() => image.schema.parse({ ...dockerfile.env, ...interpolated })).not.toThrow();
     });
 
     it("maps and exposes the port the service listens on", () => {
@@ -153,6 +175,16 @@ describe("infra/docker-compose.yml's Kafka and Redis", () => {
   });
 });
 
+describe("infra/docker-compose.yml's worker", () => {
+  it("requires a token signing key and has none of its own", () => {
+    const environment = composeEnvironment(compose.services.worker ?? {});
+    expect(environment.TOKENS_SIGNING_KEY).toMatch(/^\$\{TOKENS_SIGNING_KEY:\?[^}]+\}$/);
+    expect(() => interpolate(environment.TOKENS_SIGNING_KEY ?? "", {})).toThrow(
+      /compose needs TOKENS_SIGNING_KEY/,
+    );
+  });
+});
+
 describe("compose helpers", () => {
   it("reads both environment forms and every port mapping form", () => {
     expect(composeEnvironment({ environment: { PORT: 8080, A: null } })).toEqual({ PORT: "8080", A: "" });
@@ -160,5 +192,9 @@ describe("compose helpers", () => {
     expect([8080, "8080", "9000:8080", "127.0.0.1:9000:8080/tcp"].map(containerPort)).toEqual([
       8080, 8080, 8080, 8080,
     ]);
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: compose's syntax, read by `interpolate`
+    const [withDefault, required] = ["${P:-change-me}", "${K:?set K}"];
+    expect(interpolate(`redis://:${withDefault}@r/${required}`, { K: "k" })).toBe("redis://:change-me@r/k");
+    expect(interpolate(withDefault, { P: "p" })).toBe("p");
   });
 });

@@ -10,6 +10,7 @@ import { stderrLog } from "../log";
 import { canBind, freePort } from "../native/ports";
 import { spawnService } from "../native/serviceProcess";
 import { stackDown, stackUp } from "../native/stack";
+import { stackTokensSigningKey } from "../native/tokensSigningKey";
 import { repoRoot } from "../paths";
 import { waitFor } from "../waitFor";
 
@@ -52,11 +53,20 @@ async function main(): Promise<void> {
   stackStarted = stack.started.kafka || stack.started.redis;
   const port = Number(process.env.PORT ?? ((await canBind(8080)) ? 8080 : await freePort()));
   const env = { KAFKA_BROKERS: stack.kafkaBrokers.join(","), REDIS_URL: stack.redisUrl, LOG_LEVEL: "warn" };
+  // The worker verifies the token records the CLI signs: both get the key, the API needs none.
+  // One set by hand wins; otherwise the stack's own, made once and kept beside its Kafka data.
+  const signing = process.env.TOKENS_SIGNING_KEY
+    ? { TOKENS_SIGNING_KEY: process.env.TOKENS_SIGNING_KEY }
+    : (() => {
+        const { key, file, made } = stackTokensSigningKey();
+        say(`token records are signed with the key in ${file}${made ? " (made now)" : ""}`);
+        return { TOKENS_SIGNING_KEY: key };
+      })();
 
   // The API serves the dashboard's built files: build them unless dist/ matches the sources.
   say("building the dashboard (skipped when up to date) ...");
   await promisify(execFile)(tsx, ["services/dashboard/scripts/build.ts", "--if-stale"], { cwd: repoRoot });
-  startService("worker", "services/ingest-worker/src/main.ts", { ...env, METRICS_PORT: "0" });
+  startService("worker", "services/ingest-worker/src/main.ts", { ...env, ...signing, METRICS_PORT: "0" });
   startService("api", "services/query-api/src/main.ts", { ...env, PORT: String(port) });
 
   const kafka = new Kafka({
@@ -76,7 +86,7 @@ async function main(): Promise<void> {
     {
       cwd: repoRoot,
       // The CLI writes the token to Redis and to the tokens topic (its durable copy).
-      env: { ...process.env, ...env },
+      env: { ...process.env, ...env, ...signing },
     },
   );
   const token = stdout.trim().split("\n").at(-1) ?? "";
