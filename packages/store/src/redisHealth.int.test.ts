@@ -45,16 +45,51 @@ describe("redisHealth on a single Redis", () => {
     }
   });
 
-  it("tolerates CONFIG being forbidden: the policy is unknown, not a failure", async () => {
+  it("reads the policy from INFO where CONFIG is forbidden, and fails where neither tells", async () => {
     await redis.call("ACL", "SETUSER", "noconfig", "on", ">secret", "~*", "&*", "+@all", "-config");
+    await redis.call("ACL", "SETUSER", "blind", "on", ">secret", "~*", "&*", "+@all", "-config", "-info");
     const limited = new Redis(server.url, { username: "noconfig", password: "secret" });
+    const blind = new Redis(server.url, { username: "blind", password: "secret" });
     try {
       await expect(limited.config("GET", "maxmemory-policy")).rejects.toThrow(/NOPERM/);
       const health = await redisHealth(limited);
-      expect(health).toMatchObject({ ok: true, reasons: [], maxmemoryPolicies: ["unknown"] });
+      expect(health).toMatchObject({ ok: true, reasons: [], maxmemoryPolicies: ["noeviction"] });
       expect(health.usedMemoryBytes).toBeGreaterThan(0);
+
+      // A managed Redis set to volatile-lru, with CONFIG disabled: still refused.
+      await redis.config("SET", "maxmemory-policy", "volatile-lru");
+      const evicting = await redisHealth(limited);
+      expect(evicting.ok).toBe(false);
+      expect(evicting.reasons[0]).toContain("maxmemory-policy volatile-lru");
+
+      const unknown = await redisHealth(blind);
+      expect(unknown).toMatchObject({ ok: false, maxmemoryPolicies: ["unknown"] });
+      expect(unknown.reasons[0]).toMatch(
+        /maxmemory-policy that neither CONFIG nor INFO tells; it must be noeviction/,
+      );
     } finally {
+      await redis.config("SET", "maxmemory-policy", "noeviction");
       limited.disconnect();
+      blind.disconnect();
+    }
+  });
+
+  it("stays not ready once Redis has evicted keys, even after the policy is set right", async () => {
+    const server2 = await startRedisServer({ appendonly: false });
+    const small = new Redis(server2.url);
+    try {
+      await small.config("SET", "maxmemory-policy", "allkeys-random");
+      await small.config("SET", "maxmemory", "4mb");
+      const value = "x".repeat(10_000);
+      for (let i = 0; i < 2_000; i++) await small.set(`k${i}`, value);
+      await small.config("SET", "maxmemory-policy", "noeviction");
+      await small.config("SET", "maxmemory", "0");
+      const health = await redisHealth(small);
+      expect(health.ok).toBe(false);
+      expect(health.reasons).toEqual([expect.stringMatching(/has evicted \d+ keys since it started/)]);
+    } finally {
+      small.disconnect();
+      await server2.dispose();
     }
   });
 

@@ -8,7 +8,10 @@ export interface RedisHealth {
   reasons: string[];
   /** `used_memory` summed over the answering nodes (every master of a cluster); undefined if none answered. */
   usedMemoryBytes: number | undefined;
-  /** Each node's `maxmemory-policy`; "unknown" where `CONFIG` is disabled or renamed. */
+  /**
+   * Each node's `maxmemory-policy`, from `CONFIG GET` or, where a managed Redis disables `CONFIG`,
+   * from `INFO memory`; "unknown" where neither tells.
+   */
   maxmemoryPolicies: string[];
 }
 
@@ -25,6 +28,8 @@ interface NodeReport {
   error?: string;
   policy: string;
   usedMemoryBytes?: number;
+  /** Keys the node evicted since it started (`INFO stats`). */
+  evictedKeys?: number;
 }
 
 function nodesOf(redis: RedisClient): Redis[] {
@@ -49,21 +54,27 @@ function parsePolicy(reply: unknown): string {
   return Array.isArray(reply) && typeof reply[1] === "string" ? reply[1] : "unknown";
 }
 
-function parseUsedMemory(info: unknown): number | undefined {
-  const match = typeof info === "string" ? /^used_memory:(\d+)\r?$/m.exec(info) : null;
-  return match?.[1] === undefined ? undefined : Number(match[1]);
+/** One field of an `INFO` reply ("name:value" lines), or undefined. */
+function infoField(info: unknown, name: string): string | undefined {
+  const match = typeof info === "string" ? new RegExp(`^${name}:([^\r\n]*)\r?$`, "m").exec(info) : null;
+  return match?.[1];
 }
 
-/** PING, `CONFIG GET maxmemory-policy` and `INFO memory` of one node, in one round trip. */
+function infoNumber(info: unknown, name: string): number | undefined {
+  const value = infoField(info, name);
+  return value === undefined || !/^\d+$/.test(value) ? undefined : Number(value);
+}
+
+/** PING, `CONFIG GET maxmemory-policy`, `INFO memory` and `INFO stats` of one node, in one round trip. */
 async function checkNode(node: Redis, timeoutMs: number): Promise<NodeReport> {
   const name = nodeName(node);
   try {
     const replies = await withTimeout(
-      node.pipeline().ping().config("GET", "maxmemory-policy").info("memory").exec(),
+      node.pipeline().ping().config("GET", "maxmemory-policy").info("memory").info("stats").exec(),
       timeoutMs,
       `Redis ${name}`,
     );
-    const [ping, config, info] = replies ?? [];
+    const [ping, config, info, stats] = replies ?? [];
     if (!ping || ping[0] !== null || ping[1] !== "PONG") {
       return {
         name,
@@ -71,10 +82,14 @@ async function checkNode(node: Redis, timeoutMs: number): Promise<NodeReport> {
         policy: "unknown",
       };
     }
-    // A managed Redis may disable or rename CONFIG: then the policy is unknown, not a failure.
-    const policy = config && config[0] === null ? parsePolicy(config[1]) : "unknown";
-    const usedMemoryBytes = info && info[0] === null ? parseUsedMemory(info[1]) : undefined;
-    return { name, policy, usedMemoryBytes };
+    // A managed Redis may disable or rename CONFIG; INFO still says the policy there.
+    const memory = info && info[0] === null ? info[1] : undefined;
+    const fromConfig = config && config[0] === null ? parsePolicy(config[1]) : "unknown";
+    const policy =
+      fromConfig !== "unknown" ? fromConfig : (infoField(memory, "maxmemory_policy") ?? "unknown");
+    const usedMemoryBytes = infoNumber(memory, "used_memory");
+    const evictedKeys = stats && stats[0] === null ? infoNumber(stats[1], "evicted_keys") : undefined;
+    return { name, policy, usedMemoryBytes, ...(evictedKeys === undefined ? {} : { evictedKeys }) };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     return { name, error: `Redis ${name} is unreachable: ${message}`, policy: "unknown" };
@@ -82,7 +97,8 @@ async function checkNode(node: Redis, timeoutMs: number): Promise<NodeReport> {
 }
 
 /**
- * What /readyz of both services reports about Redis: every node answers, and none may evict keys.
+ * What /readyz of both services reports about Redis: every node answers, none may evict keys (a
+ * policy that CONFIG and INFO both hide counts as evicting), and none has evicted any.
  * Under memory pressure an evicting `maxmemory-policy` (anything but `noeviction`) drops keys the
  * store needs (`volatile-*` ones those with an expiry): an evicted dedupe table counts recordings twice, an evicted combination table or
  * block corrupts the numbers, silently. With `noeviction` a full Redis refuses writes instead, which
@@ -105,12 +121,22 @@ export async function redisHealth(
   const reports = await Promise.all(nodes.map((node) => checkNode(node, timeoutMs)));
   const reasons: string[] = [];
   for (const report of reports) {
-    if (report.error !== undefined) reasons.push(report.error);
-    else if (report.policy !== "unknown" && report.policy !== REQUIRED_POLICY) {
+    if (report.error !== undefined) {
+      reasons.push(report.error);
+      continue;
+    }
+    if (report.policy !== REQUIRED_POLICY) {
       reasons.push(
-        `Redis ${report.name} has maxmemory-policy ${report.policy}; it must be ${REQUIRED_POLICY}: ` +
-          "an evicted dedupe table would count recordings twice and an evicted combination table or " +
-          "block would corrupt the numbers",
+        `Redis ${report.name} has maxmemory-policy ${report.policy === "unknown" ? "that neither CONFIG nor INFO tells" : report.policy}; ` +
+          `it must be ${REQUIRED_POLICY}: an evicted dedupe table would count recordings twice and an ` +
+          "evicted combination table or block would corrupt the numbers",
+      );
+    }
+    // Whatever the policy says now, keys evicted before (a policy changed since) may be the store's.
+    if ((report.evictedKeys ?? 0) > 0) {
+      reasons.push(
+        `Redis ${report.name} has evicted ${report.evictedKeys} keys since it started: the store may ` +
+          "have lost sums or dedupe entries; rebuild (npm run rebuild) once the policy is noeviction",
       );
     }
   }
