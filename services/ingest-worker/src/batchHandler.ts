@@ -76,9 +76,9 @@ type Retrying = <T>(
  * or ahead of Redis) is not applied: the partition is sought to the checkpoint instead.
  */
 export async function handleBatch(ctx: BatchContext, payload: EachBatchPayload): Promise<void> {
-  // Just before working on the batch: the partition held no message beyond the batch's high
-  // watermark before this instant (the batch's "as of" once it is applied to the end).
-  const fetchedAtMs = ctx.now();
+  // The partition held no message beyond the batch's high watermark before its fetch request left
+  // (the batch's "as of" once it is applied to the end); on the worker's clock.
+  const fetchedAtMs = fetchRequestedAt(payload.batch, ctx.now());
   const { partition } = payload.batch;
   const retrying = retrierFor(ctx, payload);
   const generation = await retrying("position", () => ctx.generation.current(), isRetriable);
@@ -130,6 +130,17 @@ export async function handleBatch(ctx: BatchContext, payload: EachBatchPayload):
   }
   await payload.commitOffsetsIfNecessary();
   await payload.heartbeat();
+}
+
+/**
+ * When the fetch that brought `batch` was sent, on the clock `nowMs` reads (the worker's, which a
+ * test may set): the patched kafkajs stamps each batch with it (patches/kafkajs@2.2.4.patch).
+ * Batches can wait in the consumer long after their fetch; the high watermark is the fetch's.
+ */
+export function fetchRequestedAt(batch: Batch, nowMs: number, wallNowMs = Date.now()): number {
+  const stamp: unknown = (batch as { fetchRequestedAt?: unknown }).fetchRequestedAt;
+  if (typeof stamp !== "number" || !Number.isFinite(stamp)) return nowMs;
+  return nowMs - Math.max(0, wallNowMs - stamp);
 }
 
 /**

@@ -1,5 +1,6 @@
+import type { Batch } from "kafkajs";
 import { describe, expect, it } from "vitest";
-import { chunkAsOf } from "./batchHandler";
+import { chunkAsOf, fetchRequestedAt } from "./batchHandler";
 
 // docs/contract.md §7 `X-Data-As-Of`: the instant up to which a partition is complete once a chunk
 // of a batch is applied.
@@ -51,5 +52,16 @@ describe("a partition's as-of instant after a chunk", () => {
     expect(
       chunkAsOf({ ...behind, firstNotApplied: { timestamp: "-1" }, lastApplied: { timestamp: "" } }),
     ).toBe(undefined);
+  });
+
+  it("is taken when the batch's fetch request left, not when the batch is taken up, on the worker's clock", () => {
+    const wall = Date.parse("2026-11-25T12:00:05.000Z");
+    const batch = { fetchRequestedAt: wall - 3_000 } as unknown as Batch;
+    // The batch waited 3 s behind others: its as-of is 3 s before the worker's now.
+    expect(fetchRequestedAt(batch, fetchedAtMs, wall)).toBe(fetchedAtMs - 3_000);
+    // A worker whose clock is an hour behind the wall clock: the same 3 s on its own clock.
+    expect(fetchRequestedAt(batch, fetchedAtMs - 3_600_000, wall)).toBe(fetchedAtMs - 3_603_000);
+    // No stamp (an unpatched client): the instant the batch is taken up, as before.
+    expect(fetchRequestedAt({} as Batch, fetchedAtMs, wall)).toBe(fetchedAtMs);
   });
 });
