@@ -4,10 +4,17 @@ export { kafkaLogCreator, kafkaLogLevel } from "./kafkaLogs";
 export { ListenError, type ListenOrExitOptions, listen, listenOrExit } from "./listen";
 export { createLogger, type Logger } from "./logger";
 export { createOpsServer, type OpsServerOptions, type Readiness } from "./opsServer";
+export { cachedReadiness, READINESS_MAX_AGE_MS } from "./readinessCache";
 export { redisEnvSchema, redisEnvShape } from "./redisEnv";
 export { type RedisHealthSample, registerRedisMetrics } from "./redisMetrics";
 export { type RedisFitness, type WarnWhenRedisUnfitOptions, warnWhenRedisUnfit } from "./redisReadiness";
 export { checkRetention, retentionEnvShape, retentionFromEnv } from "./retentionEnv";
-export { envSecret, envSecretList, SECRET_MIN_LENGTH, secretProblem, tokenSigningEnvShape } from "./secretEnv";
 export { RetryAbortedError, type RetryOptions, retryWithBackoff, sleep } from "./retry";
+export {
+  envSecret,
+  envSecretList,
+  SECRET_MIN_LENGTH,
+  secretProblem,
+  tokenSigningEnvShape,
+} from "./secretEnv";
 export { onShutdown, type ShutdownOptions } from "./shutdown";

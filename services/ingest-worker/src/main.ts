@@ -1,4 +1,5 @@
 import {
+  cachedReadiness,
   createLogger,
   createOpsServer,
   kafkaLogCreator,
@@ -46,7 +47,7 @@ warnWhenRedisUnfit(redis, {
   logger,
   message: "redis is not fit to count into; /readyz reports unavailable",
 });
-const ops = createOpsServer({ registry: metrics.registry, ready: () => supervisor.ready() });
+const ops = createOpsServer({ registry: metrics.registry, ready: cachedReadiness(() => supervisor.ready()) });
 await listenOrExit(ops, env.METRICS_PORT, { logger });
 logger.info({ port: env.METRICS_PORT }, "ops endpoints listening");
 await supervisor.start();

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { asyncApiDocument, recordingCompletedJsonSchema } from "@vu/events";
-import { type Logger, registerRedisMetrics } from "@vu/service-runtime";
+import { cachedReadiness, type Logger, registerRedisMetrics } from "@vu/service-runtime";
 import {
   createRateLimitCounter,
   type Keyspace,
@@ -88,7 +88,7 @@ export function createApp(deps: ApiDeps): Express {
   const rateLimitStore = createRedisRateLimitStore(
     createRateLimitCounter(redis, keyspace, RATE_LIMIT_WINDOW_MS),
   );
-  const ready = createReadinessCheck({ redis, rateLimitStore, reader });
+  const ready = cachedReadiness(createReadinessCheck({ redis, rateLimitStore, reader }));
   const app = express();
   app.disable("x-powered-by");
   app.set("query parser", parseQueryString);

@@ -1,4 +1,4 @@
-import { type RedisServerHandle, startRedisServer } from "@vu/infra";
+import { type RedisServerHandle, startRedisServer, waitFor } from "@vu/infra";
 import { type ApiServer, bodyOf, startApiServer } from "@vu/testkit/api";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -21,6 +21,19 @@ afterAll(async () => {
   await server.dispose();
 });
 
+/** /readyz once it answers `status`: a verdict is reused for up to a second (cachedReadiness). */
+async function readyzOnce(status: number): Promise<Response> {
+  let res = await api.get("/readyz");
+  await waitFor(
+    async () => {
+      res = await api.get("/readyz");
+      return res.status === status;
+    },
+    { timeoutMs: 10_000, message: `/readyz answers ${status}` },
+  );
+  return res;
+}
+
 function metric(text: string, name: string): number | undefined {
   const match = new RegExp(`^${name} (\\S+)$`, "m").exec(text);
   return match?.[1] === undefined ? undefined : Number(match[1]);
@@ -39,8 +52,7 @@ describe("/readyz and Redis metrics", () => {
   it("is not ready, and says why, while Redis may evict keys", async () => {
     await admin.config("SET", "maxmemory-policy", "allkeys-lru");
     try {
-      const res = await api.get("/readyz");
-      expect(res.status).toBe(503);
+      const res = await readyzOnce(503);
       const body = await bodyOf(res);
       expect(body.status).toBe("unavailable");
       expect(body.reasons).toEqual([
@@ -52,6 +64,6 @@ describe("/readyz and Redis metrics", () => {
     } finally {
       await admin.config("SET", "maxmemory-policy", "noeviction");
     }
-    expect((await api.get("/readyz")).status).toBe(200);
+    expect((await readyzOnce(200)).status).toBe(200);
   });
 });

@@ -103,8 +103,15 @@ describe("a Redis restarted without persistence", () => {
       expect(down.headers.get("retry-after")).toBe("5");
       expect(down.headers.get("ratelimit")).toBeNull();
       expect((await bodyOf(down)).status).toBe(503);
-      const notReady = await api.get("/readyz");
-      expect(notReady.status).toBe(503);
+      // A readiness verdict is reused for up to a second (cachedReadiness): wait for the next one.
+      let notReady = await api.get("/readyz");
+      await waitFor(
+        async () => {
+          notReady = await api.get("/readyz");
+          return notReady.status === 503;
+        },
+        { timeoutMs: 10_000, message: "/readyz says unavailable" },
+      );
       expect((await bodyOf(notReady)).reasons).not.toEqual([]);
 
       await server.start();
