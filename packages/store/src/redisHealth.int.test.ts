@@ -93,11 +93,10 @@ describe("redisHealth on a single Redis", () => {
     }
   });
 
-  it("fails, within its timeout, when Redis does not answer", async () => {
+  // The timeout itself is withTimeout's, tested on fake timers in redisHealth.test.ts.
+  it("fails when Redis does not answer", async () => {
     const dead = unreachableRedis();
-    const started = Date.now();
     const health = await redisHealth(dead, { timeoutMs: 500 });
-    expect(Date.now() - started).toBeLessThan(2_000);
     expect(health.ok).toBe(false);
     expect(health.reasons[0]).toMatch(/127\.0\.0\.1:1/);
     expect(health.usedMemoryBytes).toBeUndefined();
