@@ -65,16 +65,27 @@ describe("createWorkerSupervisor", () => {
   });
 
   it("starts nothing new once stopped", async () => {
-    const { built, create } = fakeWorkers(1_000);
-    const supervisor = createWorkerSupervisor({ create, logger, initialDelayMs: 1, maxDelayMs: 1 });
-    await supervisor.start();
-    crash(built[0]?.emitter as EventEmitter, false);
-    await vi.waitFor(() => expect(built.length).toBeGreaterThan(2));
-    await supervisor.stop();
-    const count = built.length;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    // At most the attempt in flight when stop was called; it fails, and is stopped too.
-    expect(built.length).toBeLessThanOrEqual(count + 1);
-    expect(built.every((w) => w.stopped)).toBe(true);
+    // Fake timers: the backoff between attempts passes only when the test says so, so the restart
+    // loop is at a known point when stop is called, and its end is awaited, not slept on.
+    vi.useFakeTimers();
+    try {
+      const { built, create } = fakeWorkers(1_000);
+      const supervisor = createWorkerSupervisor({ create, logger, initialDelayMs: 1, maxDelayMs: 1 });
+      await supervisor.start();
+      crash(built[0]?.emitter as EventEmitter, false);
+      for (let ms = 0; ms < 100 && built.length <= 2; ms++) await vi.advanceTimersByTimeAsync(1);
+      expect(built.length).toBeGreaterThan(2);
+      await supervisor.stop();
+      const count = built.length;
+      // Runs every backoff still pending (and what it starts) until none is left; a loop that went
+      // on restarting after stop would never run out of timers and fail here.
+      await vi.runAllTimersAsync();
+      expect(vi.getTimerCount()).toBe(0);
+      // At most the attempt in flight when stop was called; it fails, and is stopped too.
+      expect(built.length).toBeLessThanOrEqual(count + 1);
+      expect(built.every((w) => w.stopped)).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
