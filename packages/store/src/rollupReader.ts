@@ -293,11 +293,27 @@ export function createRollupReader(options: RollupReaderOptions): RollupReader {
     return extent;
   }
 
-  async function loadCombos(key: string): Promise<ComboCache> {
-    const flat = (await redis.call("HGETALL", key)) as string[];
+  /**
+   * The whole table: one HGETALL while it is at most `sliceFields` long, else HSCAN pages of about
+   * that many, so one organization with a huge table never holds Redis for the others. Entries
+   * that exist when the load starts are all returned (HSCAN's guarantee), and ids only ever grow,
+   * so a table that grew during the pages is at least as large as the count the caller read.
+   */
+  async function loadCombos(key: string, count: number): Promise<ComboCache> {
     const values = new Map<string, DimensionValues>();
-    for (let i = 0; i + 1 < flat.length; i += 2) {
-      values.set(flat[i + 1] as string, JSON.parse(flat[i] as string) as DimensionValues);
+    const take = (flat: string[]) => {
+      for (let i = 0; i + 1 < flat.length; i += 2) {
+        values.set(flat[i + 1] as string, JSON.parse(flat[i] as string) as DimensionValues);
+      }
+    };
+    if (count <= sliceFields) take((await redis.call("HGETALL", key)) as string[]);
+    else {
+      let cursor = "0";
+      do {
+        const [next, flat] = await redis.hscan(key, cursor, "COUNT", sliceFields);
+        take(flat);
+        cursor = next;
+      } while (cursor !== "0");
     }
     const entry = { size: values.size, values };
     remember(comboCache, key, entry);
@@ -323,7 +339,7 @@ export function createRollupReader(options: RollupReaderOptions): RollupReader {
     try {
       const count = knownCount ?? (await redis.hlen(combosKey));
       const cached = comboCache.get(combosKey);
-      return cached !== undefined && cached.size >= count ? cached : await loadCombos(combosKey);
+      return cached !== undefined && cached.size >= count ? cached : await loadCombos(combosKey, count);
     } catch (cause) {
       throw unavailable(cause, org);
     }

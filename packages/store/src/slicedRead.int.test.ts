@@ -208,4 +208,39 @@ describe.each(redisTargets())("reads in slices on $name", (target) => {
       expect(actual.extent).toEqual(expected.extent);
     }
   });
+
+  it("reads a combination table larger than a slice in HSCAN pages, never one HGETALL", async () => {
+    const keyspace = createKeyspace({ prefix: `test-${randomUUID()}` });
+    const writer = createRollupWriter({ redis, keyspace, dedupeWindowMs: DAY_MS, now: () => Date.now() });
+    const at = Date.parse("2026-11-20T10:00:00Z");
+    await writer.apply(
+      1,
+      "wide",
+      Array.from({ length: 1_000 }, (_, i) =>
+        recording(`r${i}`, new Date(at + (i % 60) * 60_000).toISOString(), { member_email: `m${i}@x.com` }),
+      ),
+    );
+    const combosKey = keyspace.combos(1, "wide");
+    expect(await redis.hlen(combosKey)).toBe(1_000);
+    // Which commands the sliced reader sends for the table (ioredis' own methods, recorded).
+    const sent: string[] = [];
+    const watched = new Proxy(redis, {
+      get(target, name, receiver) {
+        const value = Reflect.get(target, name, receiver);
+        if (typeof value !== "function") return value;
+        return (...args: unknown[]) => {
+          if (args.includes(combosKey)) sent.push(name === "call" ? String(args[0]) : String(name));
+          return value.apply(target, args);
+        };
+      },
+    });
+    const block = [{ tier: "hour" as const, startMs: at }];
+    const expected = await createRollupReader({ redis, keyspace }).readBlocks(1, "wide", block, "combos");
+    const sliced = createRollupReader({ redis: watched, keyspace, sliceFields: 100 });
+    const actual = await sliced.readBlocks(1, "wide", block, "combos");
+    expect(actual.combos.size).toBe(1_000);
+    expect(new Map(actual.combos)).toEqual(new Map(expected.combos));
+    expect(sent).not.toContain("HGETALL");
+    expect(sent.filter((name) => name === "hscan").length).toBeGreaterThan(1);
+  });
 });
