@@ -59,11 +59,14 @@ async function request(path: string, requestId: string, bearer?: string) {
   if (bearer) headers.authorization = `Bearer ${bearer}`;
   const res = await fetch(`http://127.0.0.1:${port}${path}`, { headers });
   await res.arrayBuffer();
-  const lines = await vi.waitFor(() => {
-    const found = log.split("\n").filter((line) => line.includes(`"${requestId}"`));
-    if (found.length === 0) throw new Error(`no log line for ${requestId} yet`);
-    return found;
-  });
+  const lines = await vi.waitFor(
+    () => {
+      const found = log.split("\n").filter((line) => line.includes(`"${requestId}"`));
+      if (found.length === 0) throw new Error(`no log line for ${requestId} yet`);
+      return found;
+    },
+    { timeout: 30_000 },
+  );
   return { res, lines: lines.join("\n") };
 }
 
