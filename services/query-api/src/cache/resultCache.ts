@@ -69,7 +69,7 @@ export function createResultCache({
   largeReads = UNBOUNDED_READS,
 }: ResultCacheOptions): ResultCache {
   const run = <T>(org: string, compute: (admission: Admission) => Promise<T>) =>
-    gate.run(org, () => largeReads.run(compute));
+    gate.run(org, () => largeReads.run(compute, org));
   const entries = createAnswerStore<Entry>({ maxRows, maxLargeRows, ttlMs, rowsOf: (entry) => entry.rows });
   // Computations under way, by id: a burst of the same query (a dashboard opened by many people
   // at once, or every client right after the stamp moved) computes it once, not once per request.

@@ -79,4 +79,42 @@ describe("createLargeReads", () => {
     next.finish();
     expect(await running).toBe("answered");
   });
+
+  it("gives one organization at most a quarter of the queue, and frees slots to organizations in turn", async () => {
+    const reads = createLargeReads({ concurrent: 1, queued: 8, waitMs: 60_000 });
+    const order: string[] = [];
+    const computation = (name: string) => {
+      const held = heldComputation();
+      const work = async (admission: Parameters<typeof held.work>[0]) => {
+        await admission.beforeLargeRead?.(50_000);
+        order.push(name);
+        return held.work({});
+      };
+      return { ...held, work };
+    };
+    const running = computation("a0");
+    const first = reads.run(running.work, "a");
+    await vi.waitFor(() => expect(order).toEqual(["a0"]));
+    const a1 = computation("a1");
+    const a2 = computation("a2");
+    const b1 = computation("b1");
+    const waitingA1 = reads.run(a1.work, "a");
+    const waitingA2 = reads.run(a2.work, "a");
+    // Organization a already waits in 2 of the 8 places: its third is refused, b's is not.
+    await expect(reads.run(computation("a3").work, "a")).rejects.toBeInstanceOf(LargeReadsBusyError);
+    const waitingB1 = reads.run(b1.work, "b");
+
+    running.finish();
+    await first;
+    await vi.waitFor(() => expect(order).toEqual(["a0", "a1"]));
+    a1.finish();
+    await waitingA1;
+    // b has waited its turn: it goes before a's second.
+    await vi.waitFor(() => expect(order).toEqual(["a0", "a1", "b1"]));
+    b1.finish();
+    await waitingB1;
+    await vi.waitFor(() => expect(order).toEqual(["a0", "a1", "b1", "a2"]));
+    a2.finish();
+    expect(await waitingA2).toBe("answered");
+  });
 });

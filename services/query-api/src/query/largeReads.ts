@@ -28,12 +28,18 @@ export interface Admission {
 }
 
 export interface LargeReads {
-  /** Runs `work` with an admission; a slot it took is given back when `work` settles. */
-  run<T>(work: (admission: Admission) => Promise<T>): Promise<T>;
+  /**
+   * Runs `work` of organization `org` with an admission; a slot it took is given back when `work`
+   * settles. Organizations take turns for slots, and none holds more than a quarter of the queue.
+   */
+  run<T>(work: (admission: Admission) => Promise<T>, org?: string): Promise<T>;
 }
 
 /** No bound: every read goes ahead. */
 export const UNBOUNDED_READS: LargeReads = { run: (work) => work({}) };
+
+/** One organization's share of the large-read queue: a quarter (at least one place). */
+export const queuedPerOrganization = (queued: number): number => Math.max(1, Math.floor(queued / 4));
 
 /**
  * A large read this process does not make: the large-read process does (apiProcesses.ts), and the
@@ -57,16 +63,16 @@ export const LARGE_READS_ELSEWHERE: LargeReads = {
 };
 
 export function createLargeReads(limits: LargeReadsOptions): LargeReads {
-  const lane = createBoundedLane(limits);
+  const lane = createBoundedLane({ queuedPerKey: queuedPerOrganization(limits.queued), ...limits });
   const retryAfterS = retryAfterSeconds(limits);
   return {
-    async run(work) {
+    async run(work, org) {
       let held = false;
       const admission: Admission = {
         // A computation that reads twice (its extent moved) holds one slot, not two.
         beforeLargeRead: async (fields) => {
           if (held) return;
-          await lane.acquire(() => new LargeReadsBusyError(fields, retryAfterS));
+          await lane.acquire(() => new LargeReadsBusyError(fields, retryAfterS), org);
           held = true;
         },
       };
