@@ -334,12 +334,27 @@ export function createRollupReader(options: RollupReaderOptions): RollupReader {
     return replies.map(([, reply]) => reply);
   }
 
-  /** The combination table, reloaded only when it has grown (ids are 1..n, never reused). */
-  async function currentCombos(combosKey: string, org: string, knownCount?: number): Promise<ComboCache> {
+  /**
+   * The combination table, reloaded only when it has grown (ids are 1..n, never reused). A table
+   * larger than `largeReadFields` is a large read: it passes the caller's lane first, as blocks do.
+   */
+  async function currentCombos(
+    combosKey: string,
+    org: string,
+    options: ReadOptions,
+    knownCount?: number,
+  ): Promise<ComboCache> {
+    let count: number;
     try {
-      const count = knownCount ?? (await redis.hlen(combosKey));
+      count = knownCount ?? (await redis.hlen(combosKey));
       const cached = comboCache.get(combosKey);
-      return cached !== undefined && cached.size >= count ? cached : await loadCombos(combosKey, count);
+      if (cached !== undefined && cached.size >= count) return cached;
+    } catch (cause) {
+      throw unavailable(cause, org);
+    }
+    if (count > largeReadFields) await options.beforeLargeRead?.(count);
+    try {
+      return await loadCombos(combosKey, count);
     } catch (cause) {
       throw unavailable(cause, org);
     }
@@ -539,7 +554,7 @@ export function createRollupReader(options: RollupReaderOptions): RollupReader {
   ): Promise<AtomicRead & { combos: ReadonlyMap<string, DimensionValues> }> {
     const matching = options.combosMatching;
     if (view === "combos" && matching && plan.views.length + plan.keyed.length > 0) {
-      const known = await currentCombos(keys.combos, org);
+      const known = await currentCombos(keys.combos, org, options);
       const ids = [...known.values].filter(([, values]) => matching(values)).map(([id]) => id);
       if (ids.length <= known.size * SELECTIVE_SHARE) {
         const read = await readAtomically(plan, keys, org, options, ids);
@@ -552,7 +567,9 @@ export function createRollupReader(options: RollupReaderOptions): RollupReader {
     const read = await readAtomically(plan, keys, org, options);
     const needsCombos = view === "combos" || read.comboCells.some((cells) => cells.length > 0);
     // The table only grows (ids 1..n, never reused): loaded now, it names every id the cells hold.
-    const combos = needsCombos ? (await currentCombos(keys.combos, org, read.comboCount)).values : NO_COMBOS;
+    const combos = needsCombos
+      ? (await currentCombos(keys.combos, org, options, read.comboCount)).values
+      : NO_COMBOS;
     return { ...read, combos };
   }
 }

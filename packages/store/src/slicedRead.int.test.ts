@@ -242,5 +242,17 @@ describe.each(redisTargets())("reads in slices on $name", (target) => {
     expect(new Map(actual.combos)).toEqual(new Map(expected.combos));
     expect(sent).not.toContain("HGETALL");
     expect(sent.filter((name) => name === "hscan").length).toBeGreaterThan(1);
+
+    // A table larger than a large read passes the caller's lane before it is loaded: a filtered
+    // question loads the table first, so the lane's first call is for the table's 1,000 fields.
+    const lane: number[] = [];
+    const fresh = createRollupReader({ redis, keyspace, sliceFields: 100, largeReadFields: 500 });
+    await fresh.readBlocks(1, "wide", block, "combos", {
+      combosMatching: (values) => values.member_email === "m1@x.com",
+      beforeLargeRead: async (fields) => {
+        lane.push(fields);
+      },
+    });
+    expect(lane[0]).toBe(1_000);
   });
 });
