@@ -3,7 +3,7 @@
 // deleted, and `restoreTokens` brings the tokens back from Kafka alone, refusing every record it
 // cannot verify. Revocations outlive Redis losing them, before or after they were made.
 import { randomBytes } from "node:crypto";
-import { createTokenRecordSigner, encodeTokenRecord } from "@vu/events";
+import { createTokenRecordSigner, encodeTokenRecord, readTokenTopic } from "@vu/events";
 import { waitFor } from "@vu/infra";
 import { restoreTokens } from "@vu/ingest-worker";
 import { createToken, revokeToken } from "@vu/query-api";
@@ -234,6 +234,43 @@ describe("restoreTokens", () => {
     const none = { restored: 0, refused: 0, conflicts: 0 };
     expect(await restore(tokensTopic, tokens)).toEqual(none);
     expect(await restore(`${tokensTopic}.missing`, tokens)).toEqual(none);
+  });
+});
+
+describe("readTokenTopic", () => {
+  it("reads only what was appended since the end a previous read returned", async () => {
+    const { tokensTopic, deps } = await isolatedTokenTopics();
+    const first = await createToken(deps, "acme", "first");
+    const read = async (from?: Map<number, bigint>) => {
+      const ids: string[] = [];
+      const ends = await readTokenTopic({
+        kafka,
+        topic: tokensTopic,
+        signer,
+        ...(from === undefined ? {} : { from }),
+        onRecord: (_hash, record) => ids.push(record.id),
+        onRefused: () => undefined,
+      });
+      return { ids, ends: ends ?? new Map<number, bigint>() };
+    };
+    const all = await read();
+    expect(all.ids).toEqual([first.record.id]);
+    expect(await read(all.ends)).toEqual({ ids: [], ends: all.ends });
+
+    const second = await createToken(deps, "acme", "second");
+    const next = await read(all.ends);
+    expect(next.ids).toEqual([second.record.id]);
+    // An end past the partition's (the topic was made again) reads it from its start.
+    expect((await read(new Map([[0, 1_000n]]))).ids).toEqual([first.record.id, second.record.id]);
+    expect(
+      await readTokenTopic({
+        kafka,
+        topic: `${tokensTopic}.missing`,
+        signer,
+        onRecord: () => undefined,
+        onRefused: () => undefined,
+      }),
+    ).toBeNull();
   });
 });
 

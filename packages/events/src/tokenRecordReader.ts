@@ -63,10 +63,15 @@ export async function readTokenTopic(options: ReadTokenTopicOptions): Promise<Ma
   const offsets = await topicOffsets(kafka, topic);
   if (offsets === null) return null;
   const ends = new Map([...offsets].map(([partition, { high }]) => [partition, high]));
-  // Partitions with records to read: from where the last read ended, or the start of what is kept.
+  // Where each partition is read from: where the last read ended, or its start when there was none
+  // or the partition now ends before it (a topic deleted and made again).
+  const starts = new Map<number, bigint>();
+  // Partitions with records to read, and where they end.
   const pending = new Map<number, bigint>();
   for (const [partition, { low, high }] of offsets) {
-    const start = from?.get(partition) ?? 0n;
+    const last = from?.get(partition);
+    const start = last === undefined || last > high ? 0n : last;
+    starts.set(partition, start);
     if (high > (start > low ? start : low)) pending.set(partition, high);
   }
   if (pending.size === 0) return ends;
@@ -102,7 +107,7 @@ export async function readTokenTopic(options: ReadTokenTopicOptions): Promise<Ma
       autoCommit: false,
       eachBatch: async ({ batch }) => {
         const end = ends.get(batch.partition);
-        const start = from?.get(batch.partition) ?? 0n;
+        const start = starts.get(batch.partition) ?? 0n;
         for (const message of batch.messages) {
           const offset = BigInt(message.offset);
           // Records appended after the start are the next read's.
@@ -120,9 +125,10 @@ export async function readTokenTopic(options: ReadTokenTopicOptions): Promise<Ma
         }
       },
     });
-    // Held by the consumer until it fetches the partition (kafkajs applies seeks before fetching).
-    for (const [partition, offset] of from ?? []) {
-      if (pending.has(partition)) consumer.seek({ topic, partition, offset: offset.toString() });
+    // Held by the consumer until it fetches the partition (kafkajs applies seeks before fetching); a
+    // batch fetched before that is skipped by the start above.
+    for (const [partition, offset] of starts) {
+      if (offset > 0n) consumer.seek({ topic, partition, offset: offset.toString() });
     }
     await done;
   } finally {
