@@ -1,4 +1,4 @@
-import { redisTargets } from "@vu/infra";
+import { redisTargets, waitFor } from "@vu/infra";
 import { createKeyspace, unlinkKeys } from "@vu/store";
 import { counterTotal } from "@vu/testkit";
 import { waitUntilCaughtUp, waitUntilViewCaughtUp } from "@vu/testkit/caughtUp";
@@ -49,8 +49,18 @@ describe.each(redisTargets())("on $name", ({ start: startRedis }) => {
       await forgetDedupe();
       await redis.del(keyspace.log(1));
       await waitUntilViewCaughtUp(kafka, names.topic, redis, names.prefix, 120_000);
-      console.info(`[replay-past-dedupe] replayed ${await counterTotal(second.metrics.replayed)} messages`);
-      expect(await counterTotal(second.metrics.replayed)).toBeGreaterThan(prepared.counted / 2);
+      // The counter moves after the store does: waited for, not read at once.
+      let replayed = 0;
+      await waitFor(
+        async () => {
+          replayed = await counterTotal(second.metrics.replayed);
+          return replayed > prepared.counted / 2;
+        },
+        { timeoutMs: 30_000, message: `more than ${prepared.counted / 2} messages replayed` },
+      ).catch((error: unknown) => {
+        throw new Error(`${(error as Error).message}: ${replayed} replayed`, { cause: error });
+      });
+      console.info(`[replay-past-dedupe] replayed ${replayed} messages`);
       expect(await counterTotal(second.metrics.applied)).toBe(0);
 
       await expectExactAfterFault(prepared, {

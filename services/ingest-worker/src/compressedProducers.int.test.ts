@@ -8,6 +8,7 @@ import { brokers, counterTotal, type IsolatedNames, recordingEvent, redisUrl } f
 import { type JavaCodec, type JavaRecord, produceWithJavaClient } from "@vu/testkit/javaProducer";
 import { collectDeadLetters, isolatedTopics, testKafka } from "@vu/testkit/kafka";
 import { compareWithStore, expectedBlocks, keyspaceOf } from "@vu/testkit/store";
+import { waitForCounterTotal } from "@vu/testkit/waitForValue";
 import { QUICK_REBALANCE_ENV, startInProcessWorker } from "@vu/testkit/worker";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 
@@ -60,9 +61,9 @@ describe("producers with any codec, through Kafka's Java client", () => {
     }
 
     for (const [org, events] of byOrg) await expectExact(ctx, org, events);
-    expect(await counterTotal(worker.metrics.applied)).toBe(1_000);
-    await waitFor(async () => (await counterTotal(worker.metrics.duplicates)) === 100, {
-      timeoutMs: 30_000,
+    // The counters move once the store has: waited for, not read at once.
+    await waitForCounterTotal(worker.metrics.applied, 1_000, { message: "applied counter" });
+    await waitForCounterTotal(worker.metrics.duplicates, 100, {
       message: "the 100 redeliveries recognised as duplicates",
     });
     expect(dlq.letters).toEqual([]);
@@ -125,8 +126,12 @@ describe("producers with any codec, through Kafka's Java client", () => {
     // The uncompressed recordings after the bomb are all counted, and so is what it did not hold.
     expect([...lost].every((o) => o < 1_000)).toBe(true);
     await expectExact(ctx, "bomb", [...packed.filter((_, i) => !lost.has(i)), ...after]);
-    expect(await counterTotal(worker.metrics.undecodableBatches)).toBe(dlq.letters.length);
-    expect(await counterTotal(worker.metrics.undecodableOffsets)).toBe(lost.size);
+    await waitForCounterTotal(worker.metrics.undecodableBatches, dlq.letters.length, {
+      message: "undecodable batches counter",
+    });
+    await waitForCounterTotal(worker.metrics.undecodableOffsets, lost.size, {
+      message: "undecodable offsets counter",
+    });
     const readiness = await worker.worker().ready();
     expect(readiness.ok).toBe(false);
     expect(readiness.reasons.join("\n")).toMatch(

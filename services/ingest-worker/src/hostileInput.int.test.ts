@@ -3,6 +3,7 @@ import { createRedisClient, type RedisClient } from "@vu/store";
 import { counterTotal, type IsolatedNames, recordingEvent, redisUrl } from "@vu/testkit";
 import { collectDeadLetters, isolatedTopics, testKafka } from "@vu/testkit/kafka";
 import { compareWithStore, expectedBlocks, keyspaceOf } from "@vu/testkit/store";
+import { waitForCounterTotal } from "@vu/testkit/waitForValue";
 import { QUICK_REBALANCE_ENV, startInProcessWorker } from "@vu/testkit/worker";
 import { floorUtc } from "@vu/time-buckets";
 import kafkajs, { type Message } from "kafkajs";
@@ -78,7 +79,9 @@ describe("hostile input never costs another message its count", () => {
       ["25", "invalid_unicode: app_name holds a lone surrogate (a string cut inside a character)"],
       ["26", "invalid_unicode: the message is not valid UTF-8"],
     ]);
-    expect(await counterTotal(metrics.applied)).toBe(50);
+    // The counters move once the store and the dead-letter topic have: waited for, not read at once.
+    await waitForCounterTotal(metrics.applied, 50, { message: "applied counter" });
+    await waitForCounterTotal(metrics.deadLettered, 2, { message: "dead-lettered counter" });
     expect(await counterTotal(metrics.duplicates)).toBe(0);
     expect((await metrics.deadLettered.get()).values).toEqual([
       expect.objectContaining({ labels: { reason: "invalid_unicode" }, value: 2 }),
@@ -119,9 +122,9 @@ describe("hostile input never costs another message its count", () => {
     for (const letter of dlq.letters) expect(letter.reason).toMatch(/^apply_failed: .*WRONGTYPE/);
     await redis.del(...poisonedKeys);
     await expectStored(ctx, valid);
-    expect(await counterTotal(metrics.applied)).toBe(200);
+    await waitForCounterTotal(metrics.applied, 200, { message: "applied counter" });
+    await waitForCounterTotal(metrics.deadLettered, 3, { message: "dead-lettered counter" });
     expect(await counterTotal(metrics.duplicates)).toBe(0);
-    expect(await counterTotal(metrics.deadLettered)).toBe(3);
   });
 
   it("large invalid messages with one key reach the dead-letter topic whole, without jamming the partition", async () => {

@@ -5,6 +5,7 @@ import { type IsolatedNames, recordingEvent } from "@vu/testkit";
 import { collectDeadLetters, isolatedTopics, testKafka } from "@vu/testkit/kafka";
 import { useRedisTarget } from "@vu/testkit/redis";
 import { compareWithStore, expectedBlocks, keyspaceOf } from "@vu/testkit/store";
+import { waitForCounterTotal, waitForValue } from "@vu/testkit/waitForValue";
 import { QUICK_REBALANCE_ENV, startInProcessWorker } from "@vu/testkit/worker";
 import { describe, expect, it, onTestFinished } from "vitest";
 
@@ -59,6 +60,8 @@ describe.each(redisTargets())("ingest worker through real Kafka and $name", (tar
     await produce(ctx.topic, events);
     await expectExact(ctx, "acme", expectedBlocks(events, "acme"));
     await expectExact(ctx, "globex", expectedBlocks(events, "globex"));
+    // The counter moves once the store has: waited for, not read at once.
+    await waitForCounterTotal(metrics.applied, 5, { message: "applied counter" });
     expect(await metrics.applied.get()).toMatchObject({ values: [{ value: 5 }] });
   });
 
@@ -97,7 +100,7 @@ describe.each(redisTargets())("ingest worker through real Kafka and $name", (tar
     ]);
     expect(dead.map((d) => d.sourceOffset)).toEqual(["0", "1", "2"]);
     await expectExact(ctx, "acme", expectedBlocks([recordingEvent("good", hoursAgo(1))], "acme"));
-    expect((await metrics.deadLettered.get()).values.reduce((n, v) => n + v.value, 0)).toBe(3);
+    await waitForCounterTotal(metrics.deadLettered, 3, { message: "dead-lettered counter" });
   });
 
   it("keeps totals exact with two workers sharing the partitions", async () => {
@@ -118,6 +121,8 @@ describe.each(redisTargets())("ingest worker through real Kafka and $name", (tar
     await produce(ctx.topic, events);
     for (let o = 0; o < 7; o++) await expectExact(ctx, `org${o}`, expectedBlocks(events, `org${o}`));
     const applied = async (w: typeof first) => (await w.metrics.applied.get()).values[0]?.value ?? 0;
-    expect((await applied(first)) + (await applied(second))).toBe(2500);
+    await waitForValue(async () => (await applied(first)) + (await applied(second)), 2500, {
+      message: "applied counters of both workers, summed",
+    });
   });
 });
