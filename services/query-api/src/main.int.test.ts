@@ -4,6 +4,7 @@ import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { fileURLToPath } from "node:url";
 import { isProcessAlive } from "@vu/testkit";
+import { waitForValue } from "@vu/testkit/waitForValue";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LARGE_READ_NICE } from "./apiProcesses";
 
@@ -79,8 +80,11 @@ describe("main.ts", () => {
       expect(nice).toBe(LARGE_READ_NICE);
       const base = `http://127.0.0.1:${free}`;
       for (let i = 0; i < 20; i++) expect((await fetch(`${base}/healthz`)).status).toBe(200);
-      // Whichever process the scrape reaches, it counts the requests both served.
-      expect(healthzCount(await (await fetch(`${base}/metrics`)).text())).toBe(20);
+      // Whichever process the scrape reaches, it counts the requests both served (each process
+      // counts a request once its response has finished, which may come after the client has it).
+      await waitForValue(async () => healthzCount(await (await fetch(`${base}/metrics`)).text()), 20, {
+        message: "/healthz requests counted in /metrics",
+      });
 
       process.kill(first[0] as number, "SIGKILL");
       const after = await api.listening(3);
