@@ -5,7 +5,13 @@ import { cellsByBlock, type StoredCells } from "./containerCells";
 import { cellsAsked, derivedRead } from "./derivedBlocks";
 import { createGenerationSource } from "./generation";
 import type { Keyspace } from "./keyspace";
-import { createLogPosition, standingOf, type ViewStanding, type ViewStatus } from "./logPosition";
+import {
+  createLogPosition,
+  type LogRecord,
+  standingOf,
+  type ViewStanding,
+  type ViewStatus,
+} from "./logPosition";
 import { type OrganizationExtent, parseExtent } from "./organizationExtent";
 import { type BlockRef, NOT_READ, type ReadPlan, readPlan, storedBlocks } from "./readPlan";
 import type { RedisClient } from "./redisClient";
@@ -283,9 +289,34 @@ export function createRollupReader(options: RollupReaderOptions): RollupReader {
     return view;
   }
 
-  async function viewFromRedis(generation: number): Promise<ReadView> {
+  /** When the shards' write counts were last found whole (confirm refreshes the view, not this). */
+  let shardsCheckedAt = Number.NEGATIVE_INFINITY;
+
+  async function viewFromRedis(generation: number, checkShards = false): Promise<ReadView> {
     // The whole log hash (a few fields per partition): the status and the "as of" in one read.
-    return viewOf(generation, standingOf(await log.read(generation)));
+    const record = await log.read(generation);
+    const standing = standingOf(record);
+    if (checkShards && standing.state === "live") {
+      await refuseShardsBehind(generation, record);
+      shardsCheckedAt = now();
+    }
+    return viewOf(generation, standing);
+  }
+
+  /**
+   * On a cluster, a node that lost writes (restarted empty, a failover to a replica that lagged)
+   * holds fewer of them than the log hash, on another node, recorded with the checkpoints. The
+   * worker replays the topic when it meets this, but only after Kafka answers; readers check it
+   * themselves with each refresh of the view, so no short answer is served meanwhile.
+   */
+  async function refuseShardsBehind(generation: number, record: LogRecord): Promise<void> {
+    const behind = await log.shardsBehind(generation, record);
+    if (behind.length === 0) return;
+    throw new ViewNotLiveError({
+      epoch: record.epoch,
+      state: "replaying",
+      reason: `a Redis Cluster node lost writes (shards ${behind.join(", ")}); the topic is replayed`,
+    });
   }
 
   function rememberExtent(generation: number, org: string, extent: OrganizationExtent): OrganizationExtent {
@@ -433,10 +464,16 @@ export function createRollupReader(options: RollupReaderOptions): RollupReader {
     async view() {
       const generation = await generationSource.current();
       const known = knownView;
-      if (known !== undefined && known.view.generation === generation && now() - known.at <= VIEW_CACHE_MS) {
+      const fresh = (at: number) => now() - at <= VIEW_CACHE_MS;
+      if (
+        known !== undefined &&
+        known.view.generation === generation &&
+        fresh(known.at) &&
+        fresh(shardsCheckedAt)
+      ) {
         return known.view;
       }
-      return viewFromRedis(generation);
+      return viewFromRedis(generation, true);
     },
 
     async confirm(view) {
