@@ -248,7 +248,7 @@ describe.each(redisTargets())("reads in slices on $name", (target) => {
     const lane: number[] = [];
     const fresh = createRollupReader({ redis, keyspace, sliceFields: 100, largeReadFields: 500 });
     await fresh.readBlocks(1, "wide", block, "combos", {
-      combosMatching: (values) => values.member_email === "m1@x.com",
+      combosMatching: (values) => values[0] === "m1@x.com",
       beforeLargeRead: async (fields) => {
         lane.push(fields);
       },
