@@ -73,8 +73,10 @@ describe("the apply script's sums", () => {
     const [params = ""] = firstMatch(include("packCell"), /local function packCell\(([^)]*)\)/);
     expect(params.split(",")).toHaveLength(n);
     const block = include("writeBlock");
-    for (const [, locals = ""] of block.matchAll(/local ([\w, ]+) = unpackCell\(/g))
-      expect(locals.split(",")).toHaveLength(n);
+    // The old cell and the new one: a loop over no match would pass silently, so count them.
+    const unpacked = [...block.matchAll(/local ([\w, ]+) = unpackCell\(/g)].map(([, locals = ""]) => locals);
+    expect(unpacked).toHaveLength(2);
+    for (const locals of unpacked) expect(locals.split(",")).toHaveLength(n);
     const [sums = ""] = firstMatch(block, /\bpackCell\(([^)]*)\)/);
     expect(sums.split(",")).toHaveLength(n);
   });
