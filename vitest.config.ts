@@ -19,6 +19,9 @@ export default defineConfig({
             "bench/src/**/*.test.ts",
           ],
           exclude: ["**/*.int.test.ts", "**/node_modules/**"],
+          // A bound against hangs, not a speed target: property and brute-force tests take seconds
+          // of CPU, and on a busy 2-core machine vitest's 5 s default failed one that was correct.
+          testTimeout: 60_000,
         },
       },
       {
