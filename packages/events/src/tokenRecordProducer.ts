@@ -1,4 +1,4 @@
-import { CompressionTypes, Kafka, logLevel, type Producer } from "kafkajs";
+import { CompressionTypes, Kafka, type KafkaConfig, logLevel, type Producer } from "kafkajs";
 import { createIdempotentProducer } from "./idempotentProducer";
 import { TOKENS_TOPIC } from "./recordingCompleted";
 import type { TokenRecordSigner } from "./tokenRecordSignature";
@@ -7,9 +7,13 @@ import { checkTokenHash, type DurableTokenRecord, encodeTokenRecord } from "./to
 /**
  * A Kafka client that logs nothing, for callers without a kafkajs dependency of their own (the
  * tokens CLI): the caller reports the error a failed call throws, and kafkajs's logs would repeat it.
+ * `connection` is the brokers and, when set, `ssl` and `sasl` (service-runtime's `kafkaConnection`).
  */
-export function createSilentKafka({ brokers, clientId }: { brokers: string[]; clientId: string }): Kafka {
-  return new Kafka({ clientId, brokers, logLevel: logLevel.NOTHING });
+export function createSilentKafka({
+  clientId,
+  ...connection
+}: Pick<KafkaConfig, "brokers" | "ssl" | "sasl"> & { brokers: string[]; clientId: string }): Kafka {
+  return new Kafka({ clientId, ...connection, logLevel: logLevel.NOTHING });
 }
 
 export interface TokenRecordProducerOptions {

@@ -1,5 +1,14 @@
 export { ConfigError, parseEnv } from "./env";
 export { envInt, envList, envLogLevel, envRetentionDays } from "./envFields";
+export {
+  checkKafkaSasl,
+  KAFKA_SASL_MECHANISMS,
+  type KafkaConnection,
+  type KafkaSaslMechanism,
+  kafkaConnection,
+  kafkaEnvSchema,
+  kafkaEnvShape,
+} from "./kafkaEnv";
 export { kafkaLogCreator, kafkaLogLevel } from "./kafkaLogs";
 export { ListenError, type ListenOrExitOptions, listen, listenOrExit } from "./listen";
 export { createLogger, type Logger } from "./logger";

@@ -7,10 +7,11 @@ import {
   TOKENS_TOPIC,
 } from "@vu/events";
 import {
+  checkKafkaSasl,
   checkRetention,
   envInt,
-  envList,
   envLogLevel,
+  kafkaEnvShape,
   parseEnv,
   redisEnvShape,
   retentionEnvShape,
@@ -22,7 +23,7 @@ import { DEFAULT_MAX_BYTES_PER_PARTITION, type IngestWorkerConfig } from "./app"
 
 export const workerEnvSchema = z
   .object({
-    KAFKA_BROKERS: envList("localhost:9092"),
+    ...kafkaEnvShape,
     KAFKA_CLIENT_ID: z.string().min(1).default("usage-ingest-worker"),
     KAFKA_GROUP_ID: z.string().min(1).default("usage-stats-ingest"),
     KAFKA_SESSION_TIMEOUT_MS: envInt(30_000, { min: 6_000 }),
@@ -44,6 +45,7 @@ export const workerEnvSchema = z
   })
   .superRefine((env, ctx) => {
     checkRetention(env, ctx);
+    checkKafkaSasl(env, ctx);
     // KafkaJS needs several heartbeats per session, or a slow batch gets the member evicted.
     if (env.KAFKA_HEARTBEAT_INTERVAL_MS * 3 > env.KAFKA_SESSION_TIMEOUT_MS) {
       ctx.addIssue({

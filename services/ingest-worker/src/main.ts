@@ -2,6 +2,7 @@ import {
   cachedReadiness,
   createLogger,
   createOpsServer,
+  kafkaConnection,
   kafkaLogCreator,
   kafkaLogLevel,
   listenOrExit,
@@ -20,7 +21,7 @@ const env = loadWorkerEnv();
 const logger = createLogger("ingest-worker", env.LOG_LEVEL);
 const kafka = new Kafka({
   clientId: env.KAFKA_CLIENT_ID,
-  brokers: env.KAFKA_BROKERS,
+  ...kafkaConnection(env),
   logLevel: kafkaLogLevel(env.LOG_LEVEL),
   logCreator: kafkaLogCreator(logger),
 });

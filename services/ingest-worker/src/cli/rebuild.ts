@@ -1,12 +1,12 @@
 import { parseArgs } from "node:util";
-import { createLogger, kafkaLogCreator, kafkaLogLevel } from "@vu/service-runtime";
+import { createLogger, kafkaConnection, kafkaLogCreator, kafkaLogLevel } from "@vu/service-runtime";
 import { createKeyspace, createRedisClient } from "@vu/store";
 import { Kafka } from "kafkajs";
 import { loadWorkerEnv, workerConfigFromEnv } from "../env";
 import { IncompleteTopicError, runRebuild } from "../rebuild";
 
 // `npm run rebuild [-- --allow-partial] [--keep-old]`: same environment as the worker (KAFKA_BROKERS,
-// REDIS_URL, ...).
+// KAFKA_SASL_*, REDIS_URL, ...), and so the worker's Kafka and Redis permissions.
 const { values } = parseArgs({
   options: {
     "allow-partial": { type: "boolean", default: false },
@@ -20,7 +20,7 @@ try {
   const result = await runRebuild({
     kafka: new Kafka({
       clientId: "usage-rebuild",
-      brokers: env.KAFKA_BROKERS,
+      ...kafkaConnection(env),
       logLevel: kafkaLogLevel(env.LOG_LEVEL),
       logCreator: kafkaLogCreator(logger),
     }),

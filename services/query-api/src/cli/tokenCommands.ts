@@ -9,17 +9,22 @@ import {
   TOKENS_TOPIC,
   type TokenRecordProducer,
 } from "@vu/events";
-import { envList, redisEnvShape, tokenSigningEnvShape } from "@vu/service-runtime";
+import { checkKafkaSasl, kafkaEnvShape, redisEnvShape, tokenSigningEnvShape } from "@vu/service-runtime";
 import { mintToken, type TokenAdminStore, type TokenRecord } from "@vu/store";
 import { z } from "zod";
 
-/** The CLI's environment: where Redis is, where the tokens topic is, and the key records are signed with. */
-export const tokensCliEnvSchema = z.object({
-  ...redisEnvShape,
-  KAFKA_BROKERS: envList("localhost:9092"),
-  TOKENS_TOPIC: z.string().min(1).default(TOKENS_TOPIC),
-  ...tokenSigningEnvShape,
-});
+/**
+ * The CLI's environment: where Redis is, where the tokens topic is (and how to log in to Kafka:
+ * KAFKA_SASL_*), and the key records are signed with.
+ */
+export const tokensCliEnvSchema = z
+  .object({
+    ...redisEnvShape,
+    ...kafkaEnvShape,
+    TOKENS_TOPIC: z.string().min(1).default(TOKENS_TOPIC),
+    ...tokenSigningEnvShape,
+  })
+  .superRefine(checkKafkaSasl);
 
 export type TokensCliEnv = z.output<typeof tokensCliEnvSchema>;
 

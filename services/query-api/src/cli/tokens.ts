@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
 import { createSilentKafka, createTokenRecordProducer, createTokenRecordSigner } from "@vu/events";
-import { parseEnv } from "@vu/service-runtime";
+import { kafkaConnection, parseEnv } from "@vu/service-runtime";
 import { createKeyspace, createRedisClient, createTokenStore } from "@vu/store";
 import {
   createToken,
@@ -18,7 +18,9 @@ const USAGE = `usage:
 
 environment: TOKENS_SIGNING_KEY (required: the key the ingest worker verifies token records with),
   TOKENS_SIGNING_KEYS_PREVIOUS (optional), REDIS_URL (default redis://127.0.0.1:6379), REDIS_PREFIX
-  (default vu), KAFKA_BROKERS (default localhost:9092), TOKENS_TOPIC (default usage-stats.tokens)
+  (default vu), KAFKA_BROKERS (default localhost:9092), KAFKA_SASL_MECHANISM (scram-sha-256 or
+  scram-sha-512, with KAFKA_SASL_USERNAME and KAFKA_SASL_PASSWORD; unset: no login), KAFKA_SSL
+  (default false), TOKENS_TOPIC (default usage-stats.tokens)
 create and revoke report success only once both Redis and the tokens topic have the change; revoke
 finds a token Redis does not have in the tokens topic`;
 
@@ -54,7 +56,7 @@ const tokens = createTokenStore({
   redis,
   keyspace: createKeyspace({ prefix: env.REDIS_PREFIX }),
 });
-const kafka = createSilentKafka({ brokers: env.KAFKA_BROKERS, clientId: "usage-tokens-cli" });
+const kafka = createSilentKafka({ clientId: "usage-tokens-cli", ...kafkaConnection(env) });
 const signer = createTokenRecordSigner({
   current: env.TOKENS_SIGNING_KEY,
   previous: env.TOKENS_SIGNING_KEYS_PREVIOUS,
