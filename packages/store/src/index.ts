@@ -27,7 +27,7 @@ export {
   type GenerationSourceOptions,
   switchGeneration,
 } from "./generation";
-export { scanKeys, unlinkKeys } from "./keyScan";
+export { scanKeyPages, scanKeys, unlinkKeys } from "./keyScan";
 export {
   createKeyspace,
   type KeyKind,

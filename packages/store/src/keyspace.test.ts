@@ -41,6 +41,10 @@ describe("keyspace.classify", () => {
 
   it("matches exactly its own keys with its SCAN pattern's prefix", () => {
     expect(keyspace.pattern()).toBe("vu-test:*");
+    // Token records only: not the organizations' indexes (`…:tokens:{org}`) nor the rate limit.
+    expect(keyspace.tokenPattern()).toBe("vu-test:v3:token:*");
+    expect(keyspace.token("ab12").startsWith(keyspace.tokenPattern().slice(0, -1))).toBe(true);
+    expect(keyspace.orgTokens(org).startsWith(keyspace.tokenPattern().slice(0, -1))).toBe(false);
     expect(keyspace.combos(1, org).startsWith("vu-test:")).toBe(true);
   });
 });

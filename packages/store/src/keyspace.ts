@@ -114,6 +114,11 @@ export interface Keyspace {
   keyed(generation: number, org: string, tier: Tier, startMs: number): string;
   keyedSuffix(tier: Tier, startMs: number): string;
   token(sha256Hex: string): string;
+  /**
+   * A `SCAN … MATCH` pattern for every token's key (`token`), not the organizations' indexes nor
+   * the rate-limit counters.
+   */
+  tokenPattern(): string;
   orgTokens(org: string): string;
   rateLimitPrefix(): string;
 }
@@ -193,6 +198,7 @@ export function createKeyspace({ prefix }: KeyspaceOptions): Keyspace {
     ],
     containerSuffix,
     token: (sha256Hex) => `${tokenRoot}:token:${sha256Hex}`,
+    tokenPattern: () => `${tokenRoot}:token:*`,
     orgTokens: (org) => `${tokenRoot}:tokens:{${org}}`,
     rateLimitPrefix: () => `${tokenRoot}:ratelimit:`,
   };

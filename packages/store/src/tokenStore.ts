@@ -1,5 +1,6 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
-import type { DurableTokenRecord } from "@vu/events";
+import { type DurableTokenRecord, TOKEN_HASH_PATTERN } from "@vu/events";
+import { scanKeyPages } from "./keyScan";
 import type { Keyspace } from "./keyspace";
 import type { RedisClient } from "./redisClient";
 import { registerScripts } from "./scripts";
@@ -125,7 +126,20 @@ export interface TokenAdminStore extends TokenStore {
    * older state never brings a revoked token back. True when it wrote (Redis had lost it).
    */
   reassertRevocation(hash: string, revokedAt: string): Promise<boolean>;
+  /**
+   * Every token Redis holds, of every organization: its hash and its record, null for a token key
+   * without a whole record (only `revoked_at`, as the revocation watch writes it for a token Redis
+   * lost; or a key deleted since the SCAN returned it). For tools that go over all tokens (the
+   * tokens CLI's `resign`), never a request path: SCAN over the token keys (`tokenPattern`), on
+   * every master of a cluster, a page at a time, never KEYS. SCAN may return a key twice (a caller
+   * that counts dedupes by hash), and a token created during the scan may or may not be in it.
+   */
+  scanRecords(): AsyncIterable<{ hash: string; record: TokenRecord | null }>;
 }
+
+/** Keys a SCAN page asks for; token keys read (HGETALL, one command each) at once. */
+const SCAN_COUNT = 1_000;
+const READS_AT_ONCE = 200;
 
 export function createTokenStore({
   redis,
@@ -204,6 +218,24 @@ export function createTokenStore({
 
     async reassertRevocation(hash, revokedAt) {
       return (await redis.hsetnx(keyspace.token(hash), "revoked_at", revokedAt)) === 1;
+    },
+
+    async *scanRecords() {
+      const root = keyspace.token("");
+      for await (const { keys } of scanKeyPages(redis, keyspace.tokenPattern(), SCAN_COUNT)) {
+        for (let at = 0; at < keys.length; at += READS_AT_ONCE) {
+          const chunk = keys.slice(at, at + READS_AT_ONCE);
+          // Through the client, not the node SCAN ran on: a cluster routes each key to its slot's
+          // node even while slots move.
+          const fields = await Promise.all(chunk.map((key) => redis.hgetall(key)));
+          for (const [i, key] of chunk.entries()) {
+            const hash = key.slice(root.length);
+            // The pattern's `*` matches more than a SHA-256: such a key is no token's.
+            if (!key.startsWith(root) || !TOKEN_HASH_PATTERN.test(hash)) continue;
+            yield { hash, record: toRecord(fields[i] ?? {}) };
+          }
+        }
+      }
     },
 
     async touch(token, at) {
