@@ -51,6 +51,11 @@ export interface InProcessWorkerOptions {
   env?: Record<string, string>;
   /** Fixes the worker's clock. */
   nowMs?: number;
+  /**
+   * Pauses the consumer (see `InProcessWorker.pauseConsumer`) as it first joins its group, before
+   * its first fetch: the worker reads nothing of its topic until `resumeConsumer`.
+   */
+  pausedAtStart?: boolean;
 }
 
 export interface InProcessWorker {
@@ -64,6 +69,14 @@ export interface InProcessWorker {
   readonly joins: number;
   /** Workers the supervisor started after a crash kafkajs does not restart from. */
   readonly restarts: number;
+  /**
+   * Pauses the running consumer's topic (kafkajs `pause`): the batches it has fetched are still
+   * applied and committed, nothing more is fetched (a fetch already under way is dropped) until
+   * `resumeConsumer`. A consumer kafkajs or the supervisor starts again after a crash is not paused.
+   */
+  pauseConsumer(): void;
+  /** Undoes `pauseConsumer` (nothing to undo on a consumer restarting after a crash: it starts unpaused). */
+  resumeConsumer(): void;
   stop(): Promise<void>;
 }
 
@@ -83,6 +96,8 @@ export async function startInProcessWorker(options: InProcessWorkerOptions): Pro
   const { nowMs } = options;
   const crashes: string[] = [];
   let joins = 0;
+  const topics = [{ topic: config.topic }];
+  let pauseAtJoin = options.pausedAtStart === true;
   const supervisor = createWorkerSupervisor({
     logger,
     // Restarts as production does, with a shorter ceiling: tests wait for the broker to come back.
@@ -100,6 +115,11 @@ export async function startInProcessWorker(options: InProcessWorkerOptions): Pro
     onIncarnation: (worker) => {
       worker.consumer.on(worker.consumer.events.GROUP_JOIN, () => {
         joins++;
+        // Emitted once the partitions are assigned, before the consumer's first fetch.
+        if (pauseAtJoin) {
+          pauseAtJoin = false;
+          worker.consumer.pause(topics);
+        }
       });
       worker.consumer.on(worker.consumer.events.CRASH, ({ payload }) => {
         crashes.push(`${payload.error.name}: ${payload.error.message} (restart: ${payload.restart})`);
@@ -116,6 +136,17 @@ export async function startInProcessWorker(options: InProcessWorkerOptions): Pro
     },
     get restarts() {
       return supervisor.restarts;
+    },
+    pauseConsumer() {
+      supervisor.current().consumer.pause(topics);
+    },
+    resumeConsumer() {
+      pauseAtJoin = false;
+      try {
+        supervisor.current().consumer.resume(topics);
+      } catch {
+        // Not running: kafkajs is restarting it after a crash, and it starts unpaused.
+      }
     },
     async stop() {
       await supervisor.stop();
