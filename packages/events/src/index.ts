@@ -34,10 +34,13 @@ export {
 export {
   type LatestTokenRecords,
   latestTokenRecords,
+  type ReadTokenTopicMessagesOptions,
   type ReadTokenTopicOptions,
   type RefusedTokenRecord,
   readTokenTopic,
+  readTokenTopicMessages,
   type TokenRecordRefusal,
+  type TokenTopicMessage,
   type VerifiedTokenRecordResult,
   verifyTokenRecordMessage,
 } from "./tokenRecordReader";

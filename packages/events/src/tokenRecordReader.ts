@@ -1,5 +1,6 @@
 // Reads the tokens topic (`TOKENS_TOPIC`) and keeps only what the tokens CLI signed: the ingest
 // worker's restore and its revocation watch, and the CLI's revoke of a token Redis does not have.
+// The CLI's resign reads every message as it is (`readTokenTopicMessages`).
 import { randomUUID } from "node:crypto";
 import type { Kafka } from "kafkajs";
 import type { TokenRecordSigner, TokenSignatureRefusal } from "./tokenRecordSignature";
@@ -39,14 +40,27 @@ export interface RefusedTokenRecord {
   reason: string;
 }
 
-export interface ReadTokenTopicOptions {
+/** One message of the tokens topic as the topic holds it, and where it is. */
+export interface TokenTopicMessage {
+  partition: number;
+  offset: string;
+  key: Buffer | null;
+  value: Buffer | null;
+}
+
+export interface ReadTokenTopicMessagesOptions {
   kafka: Kafka;
   topic: string;
-  signer: TokenRecordSigner;
   /** Per partition, the offset to read from (the end a previous read returned). Default: the start. */
   from?: ReadonlyMap<number, bigint>;
   /** How long reading may take before it fails. Default 120 s. */
   timeoutMs?: number;
+  /** Each message, whatever it holds, in the topic's order within a partition. */
+  onMessage(message: TokenTopicMessage): void;
+}
+
+export interface ReadTokenTopicOptions extends Omit<ReadTokenTopicMessagesOptions, "onMessage"> {
+  signer: TokenRecordSigner;
   /** Each verified record, in the topic's order within a partition. */
   onRecord(hash: string, record: DurableTokenRecord): void;
   onRefused(refused: RefusedTokenRecord): void;
@@ -54,12 +68,41 @@ export interface ReadTokenTopicOptions {
 
 /**
  * Reads `topic` up to the high watermarks taken at the start and returns them, per partition (the
- * `from` of a next read); null when the topic does not exist. A consumer of a throwaway group reads
- * and commits nothing; progress is taken from every fetched batch, including batches of control
- * records only, so a partition whose last offsets hold no message still counts as read to its end.
+ * `from` of a next read); null when the topic does not exist. Only what the tokens CLI signed
+ * reaches `onRecord`; every other message is refused (`readTokenTopicMessages` for the messages as
+ * they are).
  */
 export async function readTokenTopic(options: ReadTokenTopicOptions): Promise<Map<number, bigint> | null> {
-  const { kafka, topic, signer, from, timeoutMs = 120_000 } = options;
+  const { signer, onRecord, onRefused, ...read } = options;
+  return readTokenTopicMessages({
+    ...read,
+    onMessage(message) {
+      const verified = verifyTokenRecordMessage(signer, message.key, message.value);
+      if (verified.ok) onRecord(verified.hash, verified.record);
+      else {
+        onRefused({
+          partition: message.partition,
+          offset: message.offset,
+          refusal: verified.refusal,
+          reason: verified.reason,
+        });
+      }
+    },
+  });
+}
+
+/**
+ * Reads every message of `topic` up to the high watermarks taken at the start and returns them, per
+ * partition (the `from` of a next read); null when the topic does not exist. Nothing is verified:
+ * for a caller that needs what the topic holds besides the signed records (the tokens CLI's
+ * `resign`). A consumer of a throwaway group reads and commits nothing; progress is taken from
+ * every fetched batch, including batches of control records only, so a partition whose last
+ * offsets hold no message still counts as read to its end.
+ */
+export async function readTokenTopicMessages(
+  options: ReadTokenTopicMessagesOptions,
+): Promise<Map<number, bigint> | null> {
+  const { kafka, topic, from, timeoutMs = 120_000 } = options;
   const offsets = await topicOffsets(kafka, topic);
   if (offsets === null) return null;
   const ends = new Map([...offsets].map(([partition, { high }]) => [partition, high]));
@@ -112,16 +155,12 @@ export async function readTokenTopic(options: ReadTokenTopicOptions): Promise<Ma
           const offset = BigInt(message.offset);
           // Records appended after the start are the next read's.
           if (end === undefined || offset >= end || offset < start) continue;
-          const verified = verifyTokenRecordMessage(signer, message.key, message.value);
-          if (verified.ok) options.onRecord(verified.hash, verified.record);
-          else {
-            options.onRefused({
-              partition: batch.partition,
-              offset: message.offset,
-              refusal: verified.refusal,
-              reason: verified.reason,
-            });
-          }
+          options.onMessage({
+            partition: batch.partition,
+            offset: message.offset,
+            key: message.key ?? null,
+            value: message.value,
+          });
         }
       },
     });
