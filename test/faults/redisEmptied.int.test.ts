@@ -1,4 +1,4 @@
-import { startRedisServer } from "@vu/infra";
+import { startRedisServer, waitFor } from "@vu/infra";
 import { createRedisClient } from "@vu/store";
 import { startApiServer } from "@vu/testkit/api";
 import { waitUntilViewCaughtUp } from "@vu/testkit/caughtUp";
@@ -78,13 +78,22 @@ it.each(shapes)(
       }
     })();
 
+    // Redis is emptied with the worker's consumer paused: its replay cannot get anywhere, so the
+    // view is certainly incomplete until the running API has answered a 503; then it goes on.
     let flushed = false;
     await produceWorkload(kafka, names.topic, workload.messages.slice(half), {
       chunkSize: 200,
       afterChunk: async (sent) => {
         if (!flushed && sent >= 400) {
           flushed = true;
+          worker.pauseConsumer();
           await redis.flushall();
+          const answeredBefore = seen.length;
+          await waitFor(() => seen.slice(answeredBefore).some((s) => s.status === 503), {
+            timeoutMs: 60_000,
+            message: "the running API to answer 503 while the view is incomplete",
+          });
+          worker.resumeConsumer();
         }
       },
     });
