@@ -4,9 +4,14 @@ export { STATS_METRIC_COLUMNS } from "@vu/api-responses";
 export { type ApiConfig, type ApiDeps, createApp } from "./app";
 export {
   createToken,
+  type ResignDeps,
+  type ResignResult,
+  resignTokens,
   revokeToken,
+  TOKEN_COMMANDS,
   type TokenCommandDeps,
   tokensCliEnvSchema,
+  topicMessageReader,
   topicTokenFinder,
 } from "./cli/tokenCommands";
 export { type ApiEnv, apiEnvSchema, loadApiEnv } from "./env";
