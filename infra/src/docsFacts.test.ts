@@ -4,7 +4,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { workerEnvSchema } from "@vu/ingest-worker";
-import { apiEnvSchema, tokensCliEnvSchema } from "@vu/query-api";
+import { apiEnvSchema, TOKEN_COMMANDS, tokensCliEnvSchema } from "@vu/query-api";
 import { createKeyspace, VIEWS } from "@vu/store";
 import { TIERS } from "@vu/time-buckets";
 import { describe, expect, it } from "vitest";
@@ -63,6 +63,15 @@ describe("README.md", () => {
         }
       }
     }
+  });
+
+  it("names only commands the tokens CLI takes", () => {
+    // `npm run tokens -- resign`, `… node dist/cli/tokens.js create`, and the list after the first:
+    // `list --org ORG`; `revoke …`; `resign` in the Tokens paragraph.
+    const named = [...readme.matchAll(/(?:npm run tokens -- |cli\/tokens\.js )([a-z]+)/g)].map(([, c]) => c);
+    const paragraph = readme.slice(readme.indexOf("- **Tokens**:"), readme.indexOf("- **Tokens survive"));
+    named.push(...[...paragraph.matchAll(/; `([a-z]+)/g)].map(([, c]) => c));
+    expect(new Set(named)).toEqual(new Set(TOKEN_COMMANDS));
   });
 
   it("names only folders that exist in its architecture table", () => {
