@@ -38,9 +38,9 @@ async function keysMatching(redis: RedisClient, pattern: string) {
 }
 
 /**
- * Samples the worker's readiness from its start until the returned function is called: how often
- * it was not ready, and how often it said ready while the view was not live yet (the view's state
- * is read after the answer and only moves on to live, so such a sample is never a race).
+ * Samples the worker's readiness from its start until `stop` is called: how often it was not
+ * ready, and how often it said ready while the view was not live yet (the view's state is read
+ * after the answer and only moves on to live, so such a sample is never a race). `seen` is live.
  */
 function sampleReadiness(worker: InProcessWorker, log: LogPosition) {
   const seen = { notReady: 0, readyBeforeLive: 0 };
@@ -54,10 +54,13 @@ function sampleReadiness(worker: InProcessWorker, log: LogPosition) {
       await sleep(5);
     }
   })();
-  return async () => {
-    stopped = true;
-    await sampling;
-    return seen;
+  return {
+    seen,
+    async stop() {
+      stopped = true;
+      await sampling;
+      return seen;
+    },
   };
 }
 
@@ -103,25 +106,32 @@ describe.each(redisTargets())("on $name", ({ start: startRedis }) => {
       await commitAtEnd(kafka, names.topic, names.groupId);
 
       // The new worker (README: Upgrading the store). Until its view is live it is not ready: an
-      // operator rolls the API on its readiness.
+      // operator rolls the API on its readiness. It starts with its consumer paused, so its view
+      // cannot be live until the sampler has seen it not ready; then it fills the new version.
       const upgraded = { ...names, groupId: `${names.groupId}${group}` };
       const worker = await startInProcessWorker({
         kafka,
         redis,
         names: upgraded,
         nowMs: prepared.workload.anchorMs,
+        pausedAtStart: true,
       });
       onTestFinished(() => worker.stop());
       const readiness = sampleReadiness(
         worker,
         createLogPosition({ redis, keyspace: createKeyspace(names) }),
       );
+      await waitFor(() => readiness.seen.notReady > 0, {
+        timeoutMs: 30_000,
+        message: "the new worker, paused before its view is live, to say it is not ready",
+      });
+      worker.resumeConsumer();
       await waitUntilViewCaughtUp(kafka, names.topic, redis, names.prefix, 120_000);
       await waitFor(async () => (await worker.worker().ready()).ok, {
         timeoutMs: 30_000,
         message: "the new worker to say it is ready",
       });
-      const seen = await readiness();
+      const seen = await readiness.stop();
       expect(seen.readyBeforeLive, "ready while the view was not live").toBe(0);
       expect(seen.notReady).toBeGreaterThan(0);
       const opened = (await worker.metrics.epochsOpened.get()).values.map((v) => [v.labels.cause, v.value]);
