@@ -297,32 +297,63 @@ describe.each(redisTargets())("on $name", (target) => {
 
     it("finds ids in the previous window's table, and counts ids of the window before it again", async () => {
       const { keyspace } = setup();
-      const windowMs = 2_000;
-      const writer = createRollupWriter({ redis, keyspace, dedupeWindowMs: windowMs, now: () => nowMs });
       const redisMs = async () => {
         const [s, us] = await redis.time();
         return Number(s) * 1000 + Math.floor(Number(us) / 1000);
       };
-      /** Waits for the next window of Redis' clock and returns how far into it Redis is. */
-      const nextWindow = async () => {
-        const now = await redisMs();
-        await new Promise((resolve) => setTimeout(resolve, windowMs - (now % windowMs) + 20));
+      // A window whose end is more than a day away on Redis' clock (which the script reads): the
+      // current window cannot change during the test. Windows pass by renaming the tables instead.
+      const startMs = await redisMs();
+      let windowMs = 30 * DAY_MS;
+      while (windowMs - (startMs % windowMs) < DAY_MS) windowMs += DAY_MS;
+      const [current] = dedupeWindows(startMs, windowMs);
+      const writer = createRollupWriter({ redis, keyspace, dedupeWindowMs: windowMs, now: () => nowMs });
+      /** The bucket numbers of the table of `window` (see `seenBuckets`); none while it is empty. */
+      const tableBuckets = async (window: number) => {
+        const state = await redis.hget(keyspace.seenBucket(1, "acme", window), "~");
+        if (state === null) return [];
+        const [level = 0, split = 0] = state.split(":").map(Number);
+        return Array.from({ length: 2 ** level + split }, (_, b) => b);
+      };
+      const tableKeys = async (window: number) =>
+        (await tableBuckets(window)).map((b) => keyspace.seenBucket(1, "acme", window, b));
+      /**
+       * Ages the tables by one window, as the passing of time would: each window's keys take the
+       * previous window's names, oldest first (RENAME within the organization's hash tag, so on
+       * a cluster too); the current window's table is then empty.
+       */
+      const windowPasses = async () => {
+        for (const window of [current - 1, current]) {
+          for (const b of await tableBuckets(window)) {
+            await redis.rename(
+              keyspace.seenBucket(1, "acme", window, b),
+              keyspace.seenBucket(1, "acme", window - 1, b),
+            );
+          }
+        }
+        expect(await tableKeys(current)).toEqual([]);
       };
       const batch = (from: number, n: number) =>
         Array.from({ length: n }, (_, i) => rec(`w-${from + i}`, "2026-11-20T10:00:00Z"));
-      await nextWindow();
       // 200 ids: a table of several buckets.
       expect(await writer.apply(1, "acme", batch(0, 200))).toMatchObject({ counted: 200 });
-      expect((await seenBuckets(keyspace, await redisMs(), windowMs)).length).toBeGreaterThan(1);
-      await nextWindow();
+      const first = await seenBuckets(keyspace, startMs, windowMs);
+      expect(first.length).toBeGreaterThan(1);
+      expect(await holding(first, "w-0")).toHaveLength(1);
+      await windowPasses();
+      expect(await tableKeys(current - 1)).toHaveLength(first.length);
       expect(await writer.apply(1, "acme", batch(150, 100))).toEqual({
         counted: 50,
         duplicates: 50,
         replayed: 0,
       });
-      await nextWindow();
+      await windowPasses();
       // The first window is two windows back now: its ids are past the dedupe window and count again.
+      expect(await tableKeys(current - 2)).toHaveLength(first.length);
       expect(await writer.apply(1, "acme", batch(0, 10))).toMatchObject({ counted: 10 });
+      // And the window still being checked holds the ids of the second batch counted then.
+      expect(await writer.apply(1, "acme", batch(200, 50))).toMatchObject({ counted: 0, duplicates: 50 });
+      expect(dedupeWindows(await redisMs(), windowMs)[0], "the window did not change").toBe(current);
     });
 
     it("applies a replay of any length once: messages at or below the organization's offset are skipped", async () => {
