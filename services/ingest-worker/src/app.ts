@@ -3,7 +3,6 @@ import {
   DLQ_HEADERS,
   registerKafkaCodecs,
   type TokenRecordSigner,
-  type UndecodableBatch,
 } from "@vu/events";
 import type { Logger, Readiness } from "@vu/service-runtime";
 import { RetryAbortedError } from "@vu/service-runtime";
@@ -26,6 +25,7 @@ import { createPartitionPositions } from "./partitionPositions";
 import { createRevocationWatch } from "./revocationWatch";
 import { restoreTokens } from "./tokenRestore";
 import { topicMaxMessageBytes } from "./topicLimits";
+import { createUndecodableReport } from "./undecodableReport";
 
 export interface IngestWorkerConfig {
   topic: string;
@@ -85,9 +85,6 @@ export const DEFAULT_MAX_BYTES_PER_PARTITION = 32 * 1024 * 1024;
 export const VIEW_WATCH_MS = 1_000;
 /** A transient failure is reported by readiness while the last one is at most this old. */
 const FAILURE_REPORT_MS = 15_000;
-/** A skipped, undecodable batch is named by readiness for this long, and logged at most this often. */
-export const UNDECODABLE_REPORT_MS = 10 * 60_000;
-const UNDECODABLE_LOG_MS = 10_000;
 
 /**
  * How the worker's Redis client is built (main.ts and the in-process test worker). A command fails
@@ -290,38 +287,6 @@ export function createIngestWorker(deps: IngestWorkerDeps): IngestWorker {
       const skipped = undecodable.recent();
       if (skipped !== undefined) reasons.push(skipped);
       return { ok: reasons.length === 0, reasons };
-    },
-  };
-}
-
-/**
- * What the worker says of record batches it skipped as undecodable: a metric each, an error log
- * (at most one every 10 s, with how many were not logged), and a readiness reason naming the last
- * one while it is recent. The batch itself goes to the dead-letter topic (batchHandler).
- */
-function createUndecodableReport(logger: Logger, metrics: IngestMetrics) {
-  let last: { text: string; at: number } | undefined;
-  let loggedAt = Number.NEGATIVE_INFINITY;
-  let unlogged = 0;
-  return {
-    report(topic: string, partition: number, batch: UndecodableBatch): void {
-      metrics.undecodableBatches.inc({ codec: batch.codec });
-      metrics.undecodableOffsets.inc(Number(batch.lastOffset) - Number(batch.firstOffset) + 1);
-      const text =
-        `skipped an undecodable ${batch.codec} record batch: ${topic} partition ${partition} ` +
-        `offsets ${batch.firstOffset}-${batch.lastOffset} (${batch.reason}), sent to the dead-letter topic`;
-      last = { text, at: Date.now() };
-      if (last.at - loggedAt < UNDECODABLE_LOG_MS) {
-        unlogged++;
-        return;
-      }
-      logger.error({ topic, partition, ...batch, notLoggedBefore: unlogged }, text);
-      loggedAt = last.at;
-      unlogged = 0;
-    },
-    /** The readiness reason, while the last skip is recent. */
-    recent(): string | undefined {
-      return last !== undefined && Date.now() - last.at <= UNDECODABLE_REPORT_MS ? last.text : undefined;
     },
   };
 }
