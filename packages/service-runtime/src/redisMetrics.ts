@@ -4,12 +4,16 @@ import { Gauge, type Registry } from "prom-client";
 export interface RedisHealthSample {
   ok: boolean;
   usedMemoryBytes: number | undefined;
+  /** `used_memory / maxmemory` of the fullest node with a limit; undefined without one. */
+  memoryFillRatio?: number | undefined;
 }
 
 /**
- * `vu_redis_used_memory_bytes` (INFO memory, summed over masters) and `vu_redis_healthy` (1 when
- * every node answers with a non-evicting policy), sampled on each scrape so they are never stale.
- * Unknown memory (Redis unreachable) is NaN, not 0, which would read as an empty Redis.
+ * `vu_redis_used_memory_bytes` (INFO memory, summed over masters), `vu_redis_memory_fill_ratio`
+ * (the fullest node against its `maxmemory`) and `vu_redis_healthy` (1 when every node answers
+ * with a non-evicting policy), sampled on each scrape so they are never stale.
+ * Unknown memory (Redis unreachable, or no `maxmemory` for the ratio) is NaN, not 0, which would
+ * read as an empty Redis.
  * Takes the sampling function rather than a client: this package does not depend on the store.
  */
 export function registerRedisMetrics(registry: Registry, sample: () => Promise<RedisHealthSample>): void {
@@ -32,6 +36,16 @@ export function registerRedisMetrics(registry: Registry, sample: () => Promise<R
     async collect() {
       const { usedMemoryBytes } = await sampleOnce();
       this.set(usedMemoryBytes ?? Number.NaN);
+    },
+  });
+  new Gauge({
+    name: "vu_redis_memory_fill_ratio",
+    help: "used_memory / maxmemory of the fullest Redis node that has a maxmemory (every master of a cluster); NaN without a limit",
+    registers: [registry],
+    aggregator: "max",
+    async collect() {
+      const { memoryFillRatio } = await sampleOnce();
+      this.set(memoryFillRatio ?? Number.NaN);
     },
   });
   new Gauge({

@@ -31,6 +31,21 @@ describe("redisHealth on a single Redis", () => {
     expect(health.usedMemoryBytes).toBeGreaterThan(100_000);
   });
 
+  it("reports how full the node is against its maxmemory, and nothing without a limit", async () => {
+    await redis.config("SET", "maxmemory", "0");
+    expect((await redisHealth(redis)).memoryFillRatio).toBeUndefined();
+    try {
+      await redis.config("SET", "maxmemory", String(64 * 1024 * 1024));
+      const health = await redisHealth(redis);
+      const used = health.usedMemoryBytes ?? 0;
+      expect(health.memoryFillRatio).toBeCloseTo(used / (64 * 1024 * 1024), 2);
+      expect(health.memoryFillRatio).toBeGreaterThan(0);
+      expect(health.memoryFillRatio).toBeLessThan(1);
+    } finally {
+      await redis.config("SET", "maxmemory", "0");
+    }
+  });
+
   it.each(["allkeys-lru", "volatile-ttl", "allkeys-random"])("fails with %s and says why", async (policy) => {
     await redis.config("SET", "maxmemory-policy", policy);
     try {
@@ -128,6 +143,15 @@ describe("redisHealth on a Redis Cluster", () => {
     // Summed over the masters: more than any single node uses.
     const one = await redisHealth(masters[0] as Redis);
     expect(healthy.usedMemoryBytes).toBeGreaterThan(one.usedMemoryBytes ?? 0);
+    // The fullest node against its own limit, not the sum against the sum.
+    const limited = masters[2] as Redis;
+    await limited.config("SET", "maxmemory", String(32 * 1024 * 1024));
+    try {
+      const own = await redisHealth(limited);
+      expect((await redisHealth(redis)).memoryFillRatio).toBeCloseTo(own.memoryFillRatio ?? Number.NaN, 2);
+    } finally {
+      await limited.config("SET", "maxmemory", "0");
+    }
 
     const evicting = masters[1] as Redis;
     await evicting.config("SET", "maxmemory-policy", "volatile-lru");

@@ -9,6 +9,11 @@ export interface RedisHealth {
   /** `used_memory` summed over the answering nodes (every master of a cluster); undefined if none answered. */
   usedMemoryBytes: number | undefined;
   /**
+   * `used_memory / maxmemory` of the fullest answering node that has a `maxmemory` (every master of
+   * a cluster: each node refuses writes on its own once full); undefined when none has a limit.
+   */
+  memoryFillRatio: number | undefined;
+  /**
    * Each node's `maxmemory-policy`, from `CONFIG GET` or, where a managed Redis disables `CONFIG`,
    * from `INFO memory`; "unknown" where neither tells.
    */
@@ -28,6 +33,8 @@ interface NodeReport {
   error?: string;
   policy: string;
   usedMemoryBytes?: number;
+  /** `maxmemory`; 0 is Redis' "no limit". */
+  maxmemoryBytes?: number;
   /** Keys the node evicted since it started (`INFO stats`). */
   evictedKeys?: number;
 }
@@ -88,8 +95,15 @@ async function checkNode(node: Redis, timeoutMs: number): Promise<NodeReport> {
     const policy =
       fromConfig !== "unknown" ? fromConfig : (infoField(memory, "maxmemory_policy") ?? "unknown");
     const usedMemoryBytes = infoNumber(memory, "used_memory");
+    const maxmemoryBytes = infoNumber(memory, "maxmemory");
     const evictedKeys = stats && stats[0] === null ? infoNumber(stats[1], "evicted_keys") : undefined;
-    return { name, policy, usedMemoryBytes, ...(evictedKeys === undefined ? {} : { evictedKeys }) };
+    return {
+      name,
+      policy,
+      usedMemoryBytes,
+      ...(maxmemoryBytes === undefined ? {} : { maxmemoryBytes }),
+      ...(evictedKeys === undefined ? {} : { evictedKeys }),
+    };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     return { name, error: `Redis ${name} is unreachable: ${message}`, policy: "unknown" };
@@ -115,6 +129,7 @@ export async function redisHealth(
       ok: false,
       reasons: ["no Redis Cluster master is known (not connected)"],
       usedMemoryBytes: undefined,
+      memoryFillRatio: undefined,
       maxmemoryPolicies: [],
     };
   }
@@ -141,10 +156,14 @@ export async function redisHealth(
     }
   }
   const measured = reports.flatMap((r) => (r.usedMemoryBytes === undefined ? [] : [r.usedMemoryBytes]));
+  const fills = reports.flatMap(({ usedMemoryBytes: used, maxmemoryBytes: max }) =>
+    used === undefined || max === undefined || max === 0 ? [] : [used / max],
+  );
   return {
     ok: reasons.length === 0,
     reasons,
     usedMemoryBytes: measured.length === 0 ? undefined : measured.reduce((a, b) => a + b, 0),
+    memoryFillRatio: fills.length === 0 ? undefined : Math.max(...fills),
     maxmemoryPolicies: reports.map((r) => r.policy),
   };
 }
