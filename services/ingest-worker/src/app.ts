@@ -20,7 +20,7 @@ import type { Retention } from "@vu/time-buckets";
 import type { Consumer, Kafka, Producer } from "kafkajs";
 import { describeError, handleBatch, PositionMovedError } from "./batchHandler";
 import { createDeadLetterSender } from "./deadLetterSender";
-import type { IngestMetrics } from "./metrics";
+import { forgetLagOfOthers, type IngestMetrics } from "./metrics";
 import { createPartitionPositions } from "./partitionPositions";
 import { createRevocationWatch } from "./revocationWatch";
 import { restoreTokens } from "./tokenRestore";
@@ -220,8 +220,11 @@ export function createIngestWorker(deps: IngestWorkerDeps): IngestWorker {
       await admin.connect();
       await consumer.connect();
       connected = true;
+      let held: number[] = [];
       consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
-        positions.assigned(payload.memberAssignment[config.topic] ?? []);
+        const assigned = payload.memberAssignment[config.topic] ?? [];
+        positions.assigned(assigned);
+        held = forgetLagOfOthers(metrics.lag, held, assigned);
         void watchView();
       });
       const ctx = {

@@ -9,7 +9,7 @@ export {
 } from "./app";
 export { CHUNK_LIMITS, chunkEnd } from "./chunking";
 export { loadWorkerEnv, type WorkerEnv, workerConfigFromEnv, workerEnvSchema } from "./env";
-export { createIngestMetrics, type IngestMetrics } from "./metrics";
+export { createIngestMetrics, type IngestMetrics, type IngestMetricsOptions } from "./metrics";
 export { createWorkerSupervisor, type WorkerSupervisor, type WorkerSupervisorOptions } from "./supervisor";
 export { restoreTokens } from "./tokenRestore";
 export { validateAndGroup } from "./validateAndGroup";

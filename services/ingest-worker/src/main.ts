@@ -7,7 +7,6 @@ import {
   kafkaLogLevel,
   listenOrExit,
   onShutdown,
-  registerRedisMetrics,
   warnWhenRedisUnfit,
 } from "@vu/service-runtime";
 import { createKeyspace, createRedisClient, redisHealth } from "@vu/store";
@@ -26,7 +25,7 @@ const kafka = new Kafka({
   logCreator: kafkaLogCreator(logger),
 });
 const redis = createRedisClient(env.REDIS_URL, { ...WORKER_REDIS_OPTIONS });
-const metrics = createIngestMetrics();
+const metrics = createIngestMetrics({ redisHealth: () => redisHealth(redis) });
 const supervisor = createWorkerSupervisor({
   logger,
   create: () =>
@@ -42,7 +41,6 @@ const supervisor = createWorkerSupervisor({
     }),
 });
 
-registerRedisMetrics(metrics.registry, () => redisHealth(redis));
 warnWhenRedisUnfit(redis, {
   check: () => redisHealth(redis),
   logger,

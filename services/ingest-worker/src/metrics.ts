@@ -1,3 +1,4 @@
+import { type RedisHealthSample, registerRedisMetrics } from "@vu/service-runtime";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 
 export interface IngestMetrics {
@@ -19,10 +20,20 @@ export interface IngestMetrics {
   revocationsReasserted: Counter;
 }
 
-/** A fresh registry per worker, so tests can run several workers in one process. */
-export function createIngestMetrics(): IngestMetrics {
+export interface IngestMetricsOptions {
+  /** Samples Redis for its gauges (`registerRedisMetrics`) on each scrape; without it, none. */
+  redisHealth?: () => Promise<RedisHealthSample>;
+}
+
+/**
+ * A fresh registry per worker, so tests can run several workers in one process. Everything the
+ * worker's `/metrics` exports is registered here (infra/observability's alerts and dashboard are
+ * checked against it: infra/src/observability/observability.test.ts).
+ */
+export function createIngestMetrics(options: IngestMetricsOptions = {}): IngestMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  if (options.redisHealth) registerRedisMetrics(registry, options.redisHealth);
   return {
     registry,
     applied: new Counter({
@@ -109,4 +120,18 @@ export function createIngestMetrics(): IngestMetrics {
       registers: [registry],
     }),
   };
+}
+
+/**
+ * After a rebalance: drops the lag of the partitions this worker no longer holds, which would
+ * otherwise stay at their last value forever (another worker shows them now). Returns what it holds.
+ */
+export function forgetLagOfOthers(
+  lag: Gauge<"partition">,
+  held: readonly number[],
+  assigned: readonly number[],
+): number[] {
+  for (const partition of held)
+    if (!assigned.includes(partition)) lag.remove({ partition: String(partition) });
+  return [...assigned];
 }

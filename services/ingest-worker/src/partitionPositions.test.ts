@@ -163,6 +163,19 @@ describe("createPartitionPositions", () => {
     expect(positions.deadLettersSentBelow(0)).toBe(8);
   });
 
+  it("shows the view's incompleteness as its watch finds it, so a rebuild that made it whole clears it", async () => {
+    const live = fakes({ record: { epoch: "e1", state: "live", reason: null } });
+    // Left by an incomplete epoch of the generation a rebuild has since replaced.
+    live.metrics.logTruncated.set(1);
+    await live.positions.watch(async () => 2);
+    expect((await live.metrics.logTruncated.get()).values[0]?.value).toBe(0);
+
+    // Marked incomplete by another worker: this one says so too.
+    const incomplete = fakes({ record: { epoch: "e1", state: "incomplete", reason: "a gap" } });
+    await incomplete.positions.watch(async () => 1);
+    expect((await incomplete.metrics.logTruncated.get()).values[0]?.value).toBe(1);
+  });
+
   it("opens a new epoch when Kafka's group committed past Redis' checkpoint (Redis went back)", async () => {
     const { positions, opened } = fakes({
       committed: "9",

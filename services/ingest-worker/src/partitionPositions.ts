@@ -475,6 +475,8 @@ export function createPartitionPositions(options: PartitionPositionsOptions): Pa
       const known = new Map(settled);
       const record = await log.read(current);
       lastStatus = record;
+      // Whoever made it so (this worker, another, or a rebuild that switched to a whole generation).
+      metrics.logTruncated.set(record.state === "incomplete" ? 1 : 0);
       // A shard below the counts recorded with the checkpoints: its node lost writes (a cluster).
       const behind = record.epoch === null ? [] : await log.shardsBehind(current, record);
       if (behind.length > 0 && record.epoch !== null) {
