@@ -23,6 +23,11 @@ import {
 // page shows is compared with what the API answers for the same query.
 
 let stack: DashboardStack;
+/**
+ * For every `expect.poll`: Chromium and the API share two cores, so what the page does after an
+ * action can take well over vitest's default second; a poll waits for it to happen, not for speed.
+ */
+const POLL = { timeout: 30_000 } as const;
 beforeAll(async () => {
   stack = await startDashboardStack({ suite: "dashboard", recordings: 2_500, days: 200, log: stderrLog });
 });
@@ -50,7 +55,7 @@ async function signIn(page: Page, token = stack.token): Promise<void> {
 async function act(page: Page, recorder: ReturnType<typeof recordApiRequests>, action: () => Promise<void>) {
   recorder.clear();
   await action();
-  await expect.poll(() => recorder.urls().length).toBeGreaterThan(0);
+  await expect.poll(() => recorder.urls().length, POLL).toBeGreaterThan(0);
   return settled(page);
 }
 
@@ -111,7 +116,7 @@ async function expectPageMatchesApi(page: Page, urls: URL[]): Promise<void> {
   const table = await apiJson<StatsPage>(tableUrl);
   expect(await readTable(page)).toEqual(table.data);
   await expect
-    .poll(() => page.locator(".pager-position").textContent())
+    .poll(() => page.locator(".pager-position").textContent(), POLL)
     .toContain(`${table.pagination.total_rows.toLocaleString("en")} rows`);
 
   const view = new URL(page.url()).searchParams;
@@ -282,7 +287,7 @@ describe("the dashboard in headless Chromium", () => {
     const bookmark = page.url();
     await act(page, recorder, () => page.reload().then(() => undefined));
     expect(page.url()).toBe(bookmark);
-    await expect.poll(() => page.getByLabel("Group by").inputValue()).toBe("member_email");
+    await expect.poll(() => page.getByLabel("Group by").inputValue(), POLL).toBe("member_email");
     expect(await page.getByLabel("Time zone").inputValue()).toBe("America/New_York");
     await expectPageMatchesApi(page, recorder.urls());
 
@@ -370,7 +375,7 @@ describe("the dashboard in headless Chromium", () => {
     const typed = member.slice(0, 3);
     recorder.clear();
     await page.getByLabel("Members", { exact: true }).fill(typed);
-    await expect.poll(() => page.locator("#member-suggestions").getAttribute("data-for")).toBe(typed);
+    await expect.poll(() => page.locator("#member-suggestions").getAttribute("data-for"), POLL).toBe(typed);
     const asked = last(recorder.urls().filter((u) => u.pathname === "/api/v1/stats/dimensions"));
     expect(asked.searchParams.get("q")).toBe(typed);
     expect(asked.searchParams.get("include")).toBe("member_emails");
@@ -403,7 +408,7 @@ describe("the dashboard in headless Chromium", () => {
     const bookmark = page.url();
     await act(page, recorder, () => page.reload().then(() => undefined));
     expect(page.url()).toBe(bookmark);
-    await expect.poll(() => page.getByLabel("And by").inputValue()).toBe("voice_model");
+    await expect.poll(() => page.getByLabel("And by").inputValue(), POLL).toBe("voice_model");
     expect(await page.getByRole("checkbox", { name: "Leave these out (App)" }).isChecked()).toBe(true);
     await expectPageMatchesApi(page, recorder.urls());
     expect(problems).toEqual([]);
@@ -464,7 +469,7 @@ describe("the dashboard in headless Chromium", () => {
       .poll(async () => {
         refusedToken = await stack.api.get("/api/v1/stats/dimensions", token);
         return refusedToken.status;
-      })
+      }, POLL)
       .toBe(401);
     const { detail } = (await refusedToken.json()) as { detail: string };
     await act(page, recorder, () =>
@@ -475,7 +480,7 @@ describe("the dashboard in headless Chromium", () => {
     );
     expect(await settled(page)).toBe("signed-out");
     expect(await readDataAsOf(page)).toBeNull();
-    await expect.poll(() => page.getByRole("alert").textContent()).toBe(detail);
+    await expect.poll(() => page.getByRole("alert").textContent(), POLL).toBe(detail);
     expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
     await context.close();
   });
