@@ -28,6 +28,7 @@ import { requestLogSerializers } from "./http/requestLogSerializers";
 import { createResponseCompression } from "./http/responseCompression";
 import type { TrustProxy } from "./http/trustProxy";
 import { createUnauthenticatedLimit } from "./http/unauthenticatedLimit";
+import { registerViewMetrics } from "./http/viewMetrics";
 import { createOpenApiDocument } from "./openapi/openApiDocument";
 import { createCoverCache } from "./planner";
 import { createLargeReads, LARGE_READS_ELSEWHERE, type LargeReadsOptions } from "./query/largeReads";
@@ -82,6 +83,7 @@ export function createApp(deps: ApiDeps): Express {
   const now = deps.now ?? Date.now;
   const metrics = deps.metrics ?? createHttpMetrics();
   registerRedisMetrics(metrics.registry, () => redisHealth(redis));
+  registerViewMetrics(metrics.registry, reader);
   const openApi = createOpenApiDocument();
   const asyncApi = asyncApiDocument();
   const eventSchema = recordingCompletedJsonSchema();
@@ -161,6 +163,7 @@ export function createApp(deps: ApiDeps): Express {
       reader,
       maxRows: config.resultCacheRows ?? API_ENV_DEFAULTS.RESULT_CACHE_ROWS,
       maxLargeRows: config.resultCacheLargeRows ?? API_ENV_DEFAULTS.RESULT_CACHE_LARGE_ROWS,
+      onLookup: (outcome) => metrics.cacheLookups.inc({ outcome }),
       gate: createOrganizationGate(
         config.organizationGate ?? {
           concurrent: API_ENV_DEFAULTS.ORG_QUERY_CONCURRENCY,

@@ -15,4 +15,5 @@ export {
   topicTokenFinder,
 } from "./cli/tokenCommands";
 export { type ApiEnv, apiEnvSchema, loadApiEnv } from "./env";
+export { createHttpMetrics, type HttpMetrics } from "./http/httpMetrics";
 export { createOpenApiDocument } from "./openapi/openApiDocument";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type ComputedAnswer, createResultCache } from "./resultCache";
+import { type CacheLookup, type ComputedAnswer, createResultCache } from "./resultCache";
 
 /** A reader whose view (generation, epoch) and write stamp the test sets, counting stamp reads. */
 function fakeStore() {
@@ -147,5 +147,45 @@ describe("createResultCache", () => {
     release();
     expect(await first).toBe(2);
     expect(await late).toBe(3);
+  });
+  it("tells how each question was answered: hit, joined, miss or bypass", async () => {
+    const store = fakeStore();
+    const outcomes: CacheLookup[] = [];
+    const cache = createResultCache({
+      reader: store.reader,
+      maxRows: 100,
+      onLookup: (outcome) => outcomes.push(outcome),
+    });
+    const { compute } = computing(store);
+    await cache.answer("acme", "q", false, compute);
+    await cache.answer("acme", "q", false, compute);
+    store.state.stamp = "2";
+    await cache.answer("acme", "q", false, compute);
+    await cache.answer("acme", "q", true, compute);
+    await cache.answer("acme", undefined, false, compute);
+    expect(outcomes).toEqual(["miss", "hit", "miss", "bypass", "bypass"]);
+
+    outcomes.length = 0;
+    let release: () => void = () => undefined;
+    const slow = async (): Promise<ComputedAnswer<string>> => {
+      await new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      return { value: "slow", view: { generation: 1, epoch: "e1" }, stamp: store.state.stamp, rows: 1 };
+    };
+    const burst = [1, 2].map(() => cache.answer("acme", "burst", false, slow));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    release();
+    await Promise.all(burst);
+    expect(outcomes).toEqual(["miss", "joined"]);
+
+    outcomes.length = 0;
+    const off = createResultCache({
+      reader: store.reader,
+      maxRows: 0,
+      onLookup: (outcome) => outcomes.push(outcome),
+    });
+    await off.answer("acme", "q", false, compute);
+    expect(outcomes).toEqual(["bypass"]);
   });
 });

@@ -42,7 +42,17 @@ export interface ResultCacheOptions {
   gate?: OrganizationGate;
   /** What every computation's large reads pass through, whatever the organization (largeReads.ts). */
   largeReads?: LargeReads;
+  /** Told how each question was answered (`vu_result_cache_lookups_total`). */
+  onLookup?: (outcome: CacheLookup) => void;
 }
+
+/**
+ * How a question was answered: a kept answer (`hit`), a computation under way shared (`joined`),
+ * computed after looking (`miss`, a kept answer whose stamp moved included), or computed without
+ * looking (`bypass`: no key, the cache off, or the client's `no-cache`).
+ */
+export type CacheLookup = "hit" | "joined" | "miss" | "bypass";
+export const CACHE_LOOKUPS: readonly CacheLookup[] = ["hit", "joined", "miss", "bypass"];
 
 interface Entry {
   value: unknown;
@@ -67,6 +77,7 @@ export function createResultCache({
   ttlMs = 10 * 60_000,
   gate = UNBOUNDED,
   largeReads = UNBOUNDED_READS,
+  onLookup = () => undefined,
 }: ResultCacheOptions): ResultCache {
   const run = <T>(org: string, compute: (admission: Admission) => Promise<T>) =>
     gate.run(org, () => largeReads.run(compute, org));
@@ -94,17 +105,25 @@ export function createResultCache({
       noCache: boolean,
       compute: (admission: Admission) => Promise<ComputedAnswer<T>>,
     ): Promise<T> {
-      if (key === undefined || maxRows === 0) return (await run(org, compute)).value;
+      if (key === undefined || maxRows === 0) {
+        onLookup("bypass");
+        return (await run(org, compute)).value;
+      }
       const view = await reader.view();
       const id = `${view.generation}\u0000${view.epoch}\u0000${org}\u0000${key}`;
       const known = noCache ? undefined : entries.get(id);
       if (known !== undefined && (await reader.writeStamp(view.generation, org)) === known.stamp) {
+        onLookup("hit");
         return known.value as T;
       }
       // Looked up without a pause in between, so that a burst finds the first request's computation.
       const pending = noCache ? undefined : (computing.get(id) as Promise<ComputedAnswer<T>> | undefined);
       const shared = pending && (await joined(pending, view, org));
-      if (shared) return shared.value;
+      if (shared) {
+        onLookup("joined");
+        return shared.value;
+      }
+      onLookup(noCache ? "bypass" : "miss");
       const computation = run(org, compute);
       computing.set(id, computation);
       const computed = await computation.finally(() => {

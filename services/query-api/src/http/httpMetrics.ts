@@ -1,14 +1,20 @@
 import type { RequestHandler } from "express";
-import { collectDefaultMetrics, Histogram, Registry } from "prom-client";
+import { Counter, collectDefaultMetrics, Histogram, Registry } from "prom-client";
+import { CACHE_LOOKUPS, type CacheLookup } from "../cache/resultCache";
 
 export interface HttpMetrics {
   registry: Registry;
   middleware: RequestHandler;
+  /** Questions by how the result cache answered them (resultCache.ts `onLookup`). */
+  cacheLookups: Counter<"outcome">;
   /** What /metrics answers: the registry's text, or every API process's summed (apiProcesses.ts). */
   text: () => Promise<string>;
 }
 
-/** Request latency by route template (never the raw path: bounded label values) and status. */
+/**
+ * The API process's registry: request latency by route template (never the raw path: bounded label
+ * values) and status, and the result cache's lookups; app.ts adds the Redis and view gauges.
+ */
 export function createHttpMetrics(): HttpMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
@@ -19,6 +25,14 @@ export function createHttpMetrics(): HttpMetrics {
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
     registers: [registry],
   });
+  const cacheLookups = new Counter({
+    name: "vu_result_cache_lookups_total",
+    help: "Questions by how the result cache answered them: hit (a kept answer), joined (a computation under way), miss (computed after looking), bypass (computed without looking: no key, the cache off, or no-cache)",
+    labelNames: ["outcome"],
+    registers: [registry],
+  });
+  // Every outcome from the start, so that a rate over them never misses the first one.
+  for (const outcome of CACHE_LOOKUPS satisfies readonly CacheLookup[]) cacheLookups.inc({ outcome }, 0);
   const middleware: RequestHandler = (req, res, next) => {
     const end = duration.startTimer();
     res.on("finish", () => {
@@ -27,5 +41,5 @@ export function createHttpMetrics(): HttpMetrics {
     });
     next();
   };
-  return { registry, middleware, text: () => registry.metrics() };
+  return { registry, middleware, cacheLookups, text: () => registry.metrics() };
 }

@@ -47,6 +47,20 @@ describe("/readyz and Redis metrics", () => {
     const metrics = await (await api.get("/metrics")).text();
     expect(metric(metrics, "vu_redis_used_memory_bytes")).toBeGreaterThan(100_000);
     expect(metric(metrics, "vu_redis_healthy")).toBe(1);
+    // What the dashboard and the alerts (infra/observability) read besides.
+    expect(metric(metrics, 'vu_view_state\\{state="live"\\}')).toBe(1);
+    expect(metric(metrics, 'vu_view_state\\{state="replaying"\\}')).toBe(0);
+    expect(metric(metrics, 'vu_result_cache_lookups_total\\{outcome="hit"\\}')).toBe(0);
+    // No maxmemory: no ratio (NaN), never a 0 that would read as an empty Redis.
+    expect(metric(metrics, "vu_redis_memory_fill_ratio")).toBeNaN();
+    await admin.config("SET", "maxmemory", String(512 * 1024 * 1024));
+    try {
+      const limited = await (await api.get("/metrics")).text();
+      expect(metric(limited, "vu_redis_memory_fill_ratio")).toBeGreaterThan(0);
+      expect(metric(limited, "vu_redis_memory_fill_ratio")).toBeLessThan(0.5);
+    } finally {
+      await admin.config("SET", "maxmemory", "0");
+    }
   });
 
   it("is not ready, and says why, while Redis may evict keys", async () => {
