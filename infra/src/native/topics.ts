@@ -51,6 +51,41 @@ export async function ensureTopics(
   brokers: string[],
   options: EnsureTopicsOptions = {},
 ): Promise<EnsureTopicsResult> {
+  const created: string[] = [];
+  // A broker that has just started, or just created a topic, can answer a describe or a metadata
+  // request for it with UNKNOWN_TOPIC_OR_PARTITION until its metadata caught up: the whole call is
+  // idempotent, so it is made again (what it created stays counted).
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await ensureTopicsOnce(brokers, options, created);
+      return { created };
+    } catch (error) {
+      if (attempt >= ENSURE_ATTEMPTS || !isRetriableKafkaError(error)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 500 * attempt));
+    }
+  }
+}
+
+const ENSURE_ATTEMPTS = 5;
+
+/**
+ * kafkajs marks the errors worth another try (`retriable`), the topic-partition one among them;
+ * once its own retries ran out it throws one that is not, with the last such error as its cause.
+ */
+function isRetriableKafkaError(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; typeof e === "object" && e !== null && depth < 4; depth++) {
+    const { retriable, type, cause } = e as { retriable?: unknown; type?: unknown; cause?: unknown };
+    if (retriable === true || type === "UNKNOWN_TOPIC_OR_PARTITION") return true;
+    e = cause;
+  }
+  return false;
+}
+
+async function ensureTopicsOnce(
+  brokers: string[],
+  options: EnsureTopicsOptions,
+  created: string[],
+): Promise<void> {
   const {
     topic = RECORDINGS_TOPIC,
     partitions = 6,
@@ -63,7 +98,6 @@ export async function ensureTopics(
   await admin.connect();
   try {
     const existing = new Set(await admin.listTopics());
-    const created: string[] = [];
     if (!existing.has(topic)) {
       await createTopic(admin, {
         topic,
@@ -108,7 +142,6 @@ export async function ensureTopics(
         ],
       });
     }
-    return { created };
   } finally {
     await admin.disconnect();
   }

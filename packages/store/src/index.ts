@@ -54,6 +54,16 @@ export { type OrganizationExtent, sameExtent } from "./organizationExtent";
 export { ALL_QUARTERS, WHOLE_BLOCK } from "./quarterCells";
 export { createRateLimitCounter, type RateLimitCounter } from "./rateLimitCounter";
 export type { BlockRef } from "./readPlan";
+export {
+  REDIS_ACL_ROLES,
+  type RedisAclFileOptions,
+  type RedisAclRole,
+  type RedisAclUser,
+  redisAclFile,
+  redisAclRules,
+  redisAclUsers,
+  scriptCommands,
+} from "./redisAcl";
 export { createRedisClient, type RedisClient } from "./redisClient";
 export { isTransientRedisError, refusalCode } from "./redisErrors";
 export { type RedisHealth, type RedisHealthOptions, redisHealth, withTimeout } from "./redisHealth";

@@ -10,6 +10,7 @@ export {
 export { CHUNK_LIMITS, chunkEnd } from "./chunking";
 export { loadWorkerEnv, type WorkerEnv, workerConfigFromEnv, workerEnvSchema } from "./env";
 export { createIngestMetrics, type IngestMetrics, type IngestMetricsOptions } from "./metrics";
+export { IncompleteTopicError, runRebuild } from "./rebuild";
 export { createWorkerSupervisor, type WorkerSupervisor, type WorkerSupervisorOptions } from "./supervisor";
 export { restoreTokens } from "./tokenRestore";
 export { validateAndGroup } from "./validateAndGroup";
