@@ -211,6 +211,7 @@ describe("tokensCliEnvSchema", () => {
       REDIS_URL: "redis://127.0.0.1:6379",
       REDIS_PREFIX: "vu",
       KAFKA_BROKERS: ["localhost:9092"],
+      KAFKA_SSL: false,
       TOKENS_TOPIC: "usage-stats.tokens",
       TOKENS_SIGNING_KEY,
       TOKENS_SIGNING_KEYS_PREVIOUS: [],
