@@ -346,7 +346,7 @@ describe("infra/docker-compose.yml's Kafka", () => {
     ],
     "User:tokens": [
       { operation: "Write", resourceType: "topic", name: tokensTopic, why: "tokenRecordProducer.ts" },
-      ...readsTokens.map((request) => ({ ...request, why: `revoke's findInTopic: ${request.why}` })),
+      ...readsTokens.map((request) => ({ ...request, why: `revoke's findInTopic, resign: ${request.why}` })),
     ],
   };
   const clients = Object.keys(REQUESTS);

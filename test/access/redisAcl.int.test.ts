@@ -1,6 +1,6 @@
 // The Redis ACL users of infra/docker-compose.yml (packages/store/src/redisAcl.ts renders them; the
 // compose test holds the compose file to it), on a Redis of this test's own with `default` off:
-// each process' code runs as its user and succeeds (the tokens CLI's create, list and revoke; the
+// each process' code runs as its user and succeeds (the tokens CLI's create, list, revoke and resign; the
 // worker's restore, counting, revocation watch and rebuild; the API's reads, token checks, rate
 // limit, /readyz and /metrics), Redis refuses none of their commands (its ACL LOG stays empty), and
 // a command or key outside a user's list is refused.
@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { createRecordingProducer } from "@vu/events";
 import { type RedisServerHandle, startRedisServer, waitFor } from "@vu/infra";
 import { runRebuild } from "@vu/ingest-worker";
-import { createToken, revokeToken } from "@vu/query-api";
+import { createToken, resignTokens, revokeToken, topicMessageReader } from "@vu/query-api";
 import { createLogger } from "@vu/service-runtime";
 import {
   createKeyspace,
@@ -26,7 +26,7 @@ import { isolatedNames, recordingEvent } from "@vu/testkit";
 import { bodyOf, startApiServer } from "@vu/testkit/api";
 import { waitUntilViewCaughtUp } from "@vu/testkit/caughtUp";
 import { testKafka } from "@vu/testkit/kafka";
-import { durableTokens } from "@vu/testkit/tokens";
+import { durableTokens, testTokenSigner } from "@vu/testkit/tokens";
 import { QUICK_REBALANCE_ENV, startInProcessWorker, workerConfig } from "@vu/testkit/worker";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -106,6 +106,14 @@ describe("compose's Redis ACL users", () => {
     const doomed = await createToken(made.deps, "acme", "revoked");
     expect(await revokeToken(made.deps, "acme", doomed.record.id)).toMatchObject({ id: doomed.record.id });
     expect((await made.tokens.list("acme")).map((t) => t.revokedAt !== null)).toEqual([false, true]);
+    // `resign` goes over every token key (SCAN) and signs what the topic lacks: nothing, here.
+    const resigned = await resignTokens({
+      tokens: made.tokens,
+      records: made.records,
+      signer: testTokenSigner(),
+      readTopic: topicMessageReader({ kafka, topic: made.tokensTopic }),
+    });
+    expect(resigned).toMatchObject({ signed: 0, skipped: 2 });
     // Gone from Redis (not from the topic): the worker restores it when it starts.
     await admin.unlink(keyspace.token(createHash("sha256").update(token).digest("hex")));
 

@@ -116,7 +116,8 @@ export function redisAclUsers(prefix = "vu"): Record<RedisAclRole, RedisAclUser>
       ]),
     },
     // The tokens CLI: token records and the organizations' token indexes only (restoreToken's
-    // script, the index entry beside it, the reads of `list` and `revoke`).
+    // script, the index entry beside it, the reads of `list` and `revoke`, and `resign`'s SCAN over
+    // the token keys: SCAN names keys, it reads none).
     tokens: {
       role: "tokens",
       keys: [`~${tokenKeys}`, `~${orgTokenIndexes}`],
@@ -128,6 +129,7 @@ export function redisAclUsers(prefix = "vu"): Record<RedisAclRole, RedisAclUser>
         "hgetall",
         "hset",
         "hsetnx",
+        "scan",
       ]),
     },
   };
