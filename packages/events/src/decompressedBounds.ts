@@ -109,8 +109,11 @@ const ZSTD_MAGIC = 0xfd2fb528;
 const ZSTD_SKIPPABLE = 0x184d2a50;
 const ZSTD_BLOCK_MAX = 131_072;
 
-/** What a zstd frame header says: its window, and where its blocks start. */
-function zstdFrameHeader(data: Buffer, at: number): { window: number; blocksAt: number; checksum: boolean } {
+/** What a zstd frame header says: its window, its declared content size (0: none), where its blocks start. */
+function zstdFrameHeader(
+  data: Buffer,
+  at: number,
+): { window: number; declared: number; blocksAt: number; checksum: boolean } {
   if (at + 5 > data.length) truncated("zstd");
   const descriptor = data[at + 4] as number;
   const fcsFlag = descriptor >> 6;
@@ -129,18 +132,21 @@ function zstdFrameHeader(data: Buffer, at: number): { window: number; blocksAt: 
   }
   p += dictionaryBytes;
   if (p + fcsBytes > data.length) truncated("zstd");
-  if (singleSegment) {
-    // The window is the content size itself.
-    window = fcsBytes === 8 ? Number(data.readBigUInt64LE(p)) : data.readUIntLE(p, fcsBytes);
-    if (fcsBytes === 2) window += 256;
+  // The decoder allocates the declared content size up front, whatever the blocks then hold.
+  let declared = 0;
+  if (fcsBytes > 0) {
+    declared = fcsBytes === 8 ? Number(data.readBigUInt64LE(p)) : data.readUIntLE(p, fcsBytes);
+    if (fcsBytes === 2) declared += 256;
   }
-  return { window, blocksAt: p + fcsBytes, checksum };
+  // A single-segment frame's window is its content size.
+  if (singleSegment) window = declared;
+  return { window, declared, blocksAt: p + fcsBytes, checksum };
 }
 
 /**
- * An upper bound of a zstd stream's output and of the largest window a frame asks the decoder to
- * hold: raw and RLE blocks state their size, a compressed block yields at most the smaller of the
- * window and 128 KiB.
+ * An upper bound of a zstd stream's output and of the most a frame asks the decoder to allocate
+ * (its window, or its declared content size): raw and RLE blocks state their size, a compressed
+ * block yields at most the smaller of the window and 128 KiB.
  */
 export function zstdBound(data: Buffer): { output: number; window: number } {
   let output = 0;
@@ -155,8 +161,8 @@ export function zstdBound(data: Buffer): { output: number; window: number } {
       continue;
     }
     if (magic !== ZSTD_MAGIC) throw new DecompressionRefused("zstd: not a Zstandard frame");
-    const { window, blocksAt, checksum } = zstdFrameHeader(data, at);
-    largestWindow = Math.max(largestWindow, window);
+    const { window, declared, blocksAt, checksum } = zstdFrameHeader(data, at);
+    largestWindow = Math.max(largestWindow, window, declared);
     at = blocksAt;
     for (let last = false; !last; ) {
       if (at + 3 > data.length) truncated("zstd");

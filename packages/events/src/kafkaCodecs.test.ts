@@ -61,6 +61,9 @@ describe("the codecs a consumer reads", () => {
     // A frame that asks for a 2 GiB window (which the decoder would allocate) with nothing in it.
     const hugeWindow = Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0x00, 21 << 3, 0x01, 0x00, 0x00]);
     expect(() => DECOMPRESSORS.zstd(hugeWindow, LIMIT)).toThrow(/zstd: .* more than/);
+    // A small window with a declared content size of 2 GiB (which the decoder would allocate).
+    const declared = Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0x80, 7 << 3, 0, 0, 0, 0x80, 0x01, 0x00, 0x00]);
+    expect(() => DECOMPRESSORS.zstd(declared, LIMIT)).toThrow(/zstd: .* 2147483648 bytes/);
     const big = Buffer.alloc(4 * LIMIT, 0x61);
     expect(() => DECOMPRESSORS.gzip(gzipSync(big), LIMIT)).toThrow(DecompressionRefused);
     expect(() => DECOMPRESSORS.snappy(compressSync(big), LIMIT)).toThrow(/snappy: .* more than/);
