@@ -85,10 +85,10 @@ async function loseRedis(keyspace: Keyspace): Promise<void> {
 }
 
 /** `npm run tokens -- resign` on this test's prefix and topic, as an operator runs it. */
-async function resignCli(prefix: string, topic: string) {
+async function resignCli(prefix: string, topic: string, ...flags: string[]) {
   return promisify(execFile)(
     process.execPath,
-    ["--import", "tsx", "services/query-api/src/cli/tokens.ts", "resign"],
+    ["--import", "tsx", "services/query-api/src/cli/tokens.ts", "resign", ...flags],
     {
       cwd: repoRoot,
       env: {
@@ -131,9 +131,20 @@ describe("tokens resign", () => {
       conflicts: 0,
     });
 
-    const cli = await resignCli(keyspace.prefix, tokensTopic);
+    // Without the flag, the unsigned revocation only the topic has is reported, not applied: anyone
+    // who may write the topic could have written it.
+    const cautious = await resignCli(keyspace.prefix, tokensTopic);
+    expect(cautious.stderr).toContain(
+      `token ${rolledBack.record.id} of globex is active in Redis, and an unsigned record of the tokens topic says it was revoked (${rolledBackAt}): not applied`,
+    );
+    expect(cautious.stdout).toBe(
+      `signed 4 tokens with key ${signer.keyId} (1 revoked); 1 were signed already and skipped\n`,
+    );
+    expect((await tokens.find(rolledBack.token))?.revokedAt).toBeNull();
+    // Only the old CLI ever wrote this topic: the operator trusts its unsigned revocations.
+    const cli = await resignCli(keyspace.prefix, tokensTopic, "--trust-unsigned-revocations");
     expect(cli.stdout).toBe(
-      `signed 4 tokens with key ${signer.keyId} (2 revoked); 1 were signed already and skipped\n`,
+      `signed 1 tokens with key ${signer.keyId} (1 revoked); 4 were signed already and skipped\n`,
     );
     expect(cli.stderr).toContain(
       `token ${rolledBack.record.id} of globex was active in Redis and revoked in the tokens topic: signed revoked (${rolledBackAt}), and revoked in Redis`,

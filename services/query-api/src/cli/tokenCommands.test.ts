@@ -338,6 +338,7 @@ describe("resignTokens", () => {
       revoked: 1,
       skipped: 0,
       revokedFromTopic: [],
+      unsignedRevocations: [],
       revokedMeanwhile: 0,
       incomplete: 1,
       invalid: [],
@@ -375,7 +376,33 @@ describe("resignTokens", () => {
     for (const t of [tombstoned, overwritten, rotated]) expect(w.restorable(t.hash)).toEqual([t.record]);
   });
 
-  it("keeps a revocation only the topic has, signed or not, topic first, then Redis", async () => {
+  it("takes a signed revocation only the topic has, and reports an unsigned one without applying it", async () => {
+    const w = world();
+    const rolledBack = w.oldToken("rolled-back", "acme");
+    const signedRevocation = { ...rolledBack.record, revokedAt: "2026-04-01T00:00:00.000Z" };
+    w.append(
+      rolledBack.hash,
+      encodeTokenRecord(signedRevocation, signer.sign(rolledBack.hash, signedRevocation)),
+    );
+    // Anyone who may produce to the topic can write this: it must not revoke a token by itself.
+    const forged = w.oldToken("forged", "acme");
+    w.append(forged.hash, unsignedValue({ ...forged.record, revokedAt: "2026-04-02T00:00:00.000Z" }));
+
+    const result = await resignTokens(w.deps);
+    // The topic's latest record of rolled-back is already the signed revocation: nothing to write.
+    expect(result).toMatchObject({
+      signed: 1,
+      skipped: 1,
+      revoked: 0,
+      revokedFromTopic: [{ id: "rolled-back", org: "acme", revokedAt: "2026-04-01T00:00:00.000Z" }],
+      unsignedRevocations: [{ id: "forged", org: "acme", revokedAt: "2026-04-02T00:00:00.000Z" }],
+    });
+    expect(w.redis.get(rolledBack.hash)?.revokedAt).toBe("2026-04-01T00:00:00.000Z");
+    expect(w.redis.get(forged.hash)?.revokedAt).toBeNull();
+    expect(w.restorable(forged.hash)).toEqual([forged.record]);
+  });
+
+  it("with trustUnsignedRevocations, keeps an unsigned revocation only the topic has, topic first, then Redis", async () => {
     const w = world();
     // Revoked by the CLI before signing (Redis, then an unsigned record); Redis then went back to
     // a state before it.
@@ -388,11 +415,12 @@ describe("resignTokens", () => {
       unsignedValue({ ...other.record, org: "globex", revokedAt: "2026-04-01T00:00:00.000Z" }),
     );
 
-    const result = await resignTokens(w.deps);
+    const result = await resignTokens({ ...w.deps, trustUnsignedRevocations: true });
     expect(result).toMatchObject({
       signed: 2,
       revoked: 1,
       revokedFromTopic: [{ id: "rolled-back", org: "acme", revokedAt: "2026-04-01T00:00:00.000Z" }],
+      unsignedRevocations: [],
     });
     expect(w.log).toEqual([
       "read topic",

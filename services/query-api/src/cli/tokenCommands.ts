@@ -203,6 +203,12 @@ export interface ResignDeps {
     from: ReadonlyMap<number, bigint> | undefined,
     onMessage: (message: TokenTopicMessage) => void,
   ): Promise<Map<number, bigint> | null>;
+  /**
+   * Also take the revocations of records that are not signed (`resign --trust-unsigned-revocations`):
+   * before signing, the CLI wrote them so; but anyone who may produce to the topic can write one,
+   * so by default they are only reported (`unsignedRevocations`), never applied.
+   */
+  trustUnsignedRevocations?: boolean;
 }
 
 /** `ResignDeps.readTopic` on the tokens topic (`readTokenTopicMessages`). */
@@ -228,6 +234,11 @@ export interface ResignResult {
    * organization, signed or not): signed revoked, and revoked in Redis too.
    */
   revokedFromTopic: Array<{ id: string; org: string; revokedAt: string }>;
+  /**
+   * Tokens Redis holds active that an unsigned record of the topic calls revoked, not trusted (see
+   * `trustUnsignedRevocations`): signed as Redis has them. The operator revokes those that are genuine.
+   */
+  unsignedRevocations: Array<{ id: string; org: string; revokedAt: string }>;
   /** Tokens revoked (`revoke`) while resign ran, after it had signed them active: signed again, revoked. */
   revokedMeanwhile: number;
   /** Token keys without a whole record (only `revoked_at`, as the revocation watch writes one): no token. */
@@ -249,8 +260,10 @@ interface TopicToken {
    * changed, malformed, a tombstone).
    */
   last: Map<number, { record: DurableTokenRecord; keyId: string } | null>;
-  /** Every revocation a record of the topic makes, signed or not (before signing, the CLI's were not). */
+  /** Every revocation a record of the topic makes that verifies. */
   revocations: DurableTokenRecord[];
+  /** Every revocation a record makes that does not (before signing, the CLI's were not signed). */
+  unsignedRevocations: DurableTokenRecord[];
 }
 
 /** Takes each message of the tokens topic into `topic`, by the token's hash (the message key). */
@@ -261,7 +274,7 @@ function topicTokens(signer: ResignDeps["signer"], topic: Map<string, TopicToken
     if (hash === undefined || !TOKEN_HASH_PATTERN.test(hash)) return;
     let token = topic.get(hash);
     if (token === undefined) {
-      token = { last: new Map(), revocations: [] };
+      token = { last: new Map(), revocations: [], unsignedRevocations: [] };
       topic.set(hash, token);
     }
     const decoded = decodeTokenRecord(message.key, message.value);
@@ -271,17 +284,21 @@ function topicTokens(signer: ResignDeps["signer"], topic: Map<string, TopicToken
     }
     const check = signer.verify(hash, decoded.record, decoded.signature);
     token.last.set(message.partition, check.ok ? { record: decoded.record, keyId: check.keyId } : null);
-    if (decoded.record.revokedAt !== null) token.revocations.push(decoded.record);
+    if (decoded.record.revokedAt !== null)
+      (check.ok ? token.revocations : token.unsignedRevocations).push(decoded.record);
   };
 }
 
 /**
- * The first revocation of the token `record` names (its id and organization) that the topic has,
- * whoever wrote it: a revocation only ever refuses the token it names. Null when there is none.
+ * The first revocation of the token `record` names (its id and organization) among `revocations`:
+ * a revocation only ever refuses the token it names. Null when there is none.
  */
-function topicRevocation(record: DurableTokenRecord, token: TopicToken | undefined): string | null {
+function firstRevocation(
+  record: DurableTokenRecord,
+  revocations: readonly DurableTokenRecord[] | undefined,
+): string | null {
   let first: string | null = null;
-  for (const r of token?.revocations ?? []) {
+  for (const r of revocations ?? []) {
     if (r.id !== record.id || r.org !== record.org || r.revokedAt === null) continue;
     if (first === null || Date.parse(r.revokedAt) < Date.parse(first)) first = r.revokedAt;
   }
@@ -344,9 +361,17 @@ export async function resignTokens({
   records,
   signer,
   readTopic,
+  trustUnsignedRevocations = false,
 }: ResignDeps): Promise<ResignResult> {
   const topic = new Map<string, TopicToken>();
   const take = topicTokens(signer, topic);
+  /** The revocations of a token this run takes: signed ones, and unsigned ones only when trusted. */
+  const topicRevocation = (record: DurableTokenRecord, token: TopicToken | undefined) => {
+    const signed = firstRevocation(record, token?.revocations);
+    const unsigned = trustUnsignedRevocations ? firstRevocation(record, token?.unsignedRevocations) : null;
+    if (signed === null || unsigned === null) return signed ?? unsigned;
+    return Date.parse(unsigned) < Date.parse(signed) ? unsigned : signed;
+  };
   let ends: Map<number, bigint> | null;
   try {
     ends = await readTopic(undefined, take);
@@ -366,6 +391,7 @@ export async function resignTokens({
     revoked: 0,
     skipped: 0,
     revokedFromTopic: [],
+    unsignedRevocations: [],
     revokedMeanwhile: 0,
     incomplete: 0,
     invalid: [],
@@ -412,6 +438,10 @@ export async function resignTokens({
       const token = topic.get(hash);
       const own = durable(record);
       const next: DurableTokenRecord = { ...own, revokedAt: own.revokedAt ?? topicRevocation(own, token) };
+      const untrusted = firstRevocation(own, token?.unsignedRevocations);
+      if (next.revokedAt === null && untrusted !== null) {
+        result.unsignedRevocations.push({ id: own.id, org: own.org, revokedAt: untrusted });
+      }
       const problem = recordProblem(next);
       if (problem !== null) {
         result.invalid.push({ id: next.id, org: next.org, problem });

@@ -19,9 +19,12 @@ const USAGE = `usage:
   tokens create --org ORG [--label LABEL]   prints the new token alone on its last line
   tokens list --org ORG                     id, label, created, last used, revoked (never the secret)
   tokens revoke --org ORG --id TOKEN_ID
-  tokens resign                             writes a signed record to the tokens topic for every
+  tokens resign [--trust-unsigned-revocations]
+                                            writes a signed record to the tokens topic for every
                                             token Redis holds (every organization), keeping its
-                                            revocation; skips those whose record is signed already
+                                            revocation; skips those whose record is signed already.
+                                            An unsigned revocation in the topic is only reported,
+                                            unless trusted (only the tokens CLI ever wrote the topic)
 
 environment: TOKENS_SIGNING_KEY (required: the key the ingest worker verifies token records with),
   TOKENS_SIGNING_KEYS_PREVIOUS (optional), REDIS_URL (default redis://127.0.0.1:6379), REDIS_PREFIX
@@ -46,7 +49,12 @@ function fail(message: string): never {
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
-  options: { org: { type: "string" }, label: { type: "string" }, id: { type: "string" } },
+  options: {
+    org: { type: "string" },
+    label: { type: "string" },
+    id: { type: "string" },
+    "trust-unsigned-revocations": { type: "boolean" },
+  },
 });
 const [command] = positionals;
 const org = values.org ?? "";
@@ -55,6 +63,8 @@ if (command === "resign") {
   if (values.org !== undefined || values.id !== undefined || values.label !== undefined) {
     fail("resign takes no --org, --id or --label: it signs the tokens of every organization");
   }
+} else if (values["trust-unsigned-revocations"] !== undefined) {
+  fail("--trust-unsigned-revocations goes with resign only");
 } else if (!ORG.test(org)) fail("--org must be an organization id ([A-Za-z0-9._:-], 1-128 chars)");
 
 let env: Readonly<TokensCliEnv>;
@@ -122,6 +132,7 @@ try {
       records,
       signer,
       readTopic: topicMessageReader({ kafka, topic: env.TOKENS_TOPIC, timeoutMs: RESIGN_READ_TIMEOUT_MS }),
+      trustUnsignedRevocations: values["trust-unsigned-revocations"] === true,
     });
     reportResign(result);
   } else {
@@ -149,6 +160,14 @@ try {
 /** The counts on stdout, what needs the operator's eye on stderr; exit 1 when a token could not be signed. */
 function reportResign(result: ResignResult): void {
   const { signed, revoked, skipped, revokedFromTopic, revokedMeanwhile, incomplete, invalid } = result;
+  for (const t of result.unsignedRevocations) {
+    process.stderr.write(
+      `token ${t.id} of ${t.org} is active in Redis, and an unsigned record of the tokens topic says it was ` +
+        `revoked (${t.revokedAt}): not applied, since anyone who may write the topic could have written it; ` +
+        `signed active. Revoke it (tokens revoke --org ${t.org} --id ${t.id}) if the revocation is genuine, ` +
+        "or run resign with --trust-unsigned-revocations where only the tokens CLI ever wrote the topic\n",
+    );
+  }
   for (const t of revokedFromTopic) {
     process.stderr.write(
       `token ${t.id} of ${t.org} was active in Redis and revoked in the tokens topic: signed revoked (${t.revokedAt}), and revoked in Redis\n`,
