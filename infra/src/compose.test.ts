@@ -329,6 +329,12 @@ describe("infra/docker-compose.yml's Kafka", () => {
     "User:worker": [
       { operation: "Read", resourceType: "topic", name: recordings, why: "app.ts: the consumer" },
       { operation: "Describe", resourceType: "topic", name: recordings, why: "fetchTopicOffsets" },
+      {
+        operation: "DescribeConfigs",
+        resourceType: "topic",
+        name: recordings,
+        why: "topicLimits.ts: its timestamp type",
+      },
       { operation: "Read", resourceType: "group", name: worker.KAFKA_GROUP_ID, why: "app.ts: its group" },
       { operation: "Describe", resourceType: "group", name: worker.KAFKA_GROUP_ID, why: "fetchOffsets" },
       {

@@ -24,7 +24,7 @@ import { forgetLagOfOthers, type IngestMetrics } from "./metrics";
 import { createPartitionPositions } from "./partitionPositions";
 import { createRevocationWatch } from "./revocationWatch";
 import { restoreTokens } from "./tokenRestore";
-import { topicMaxMessageBytes } from "./topicLimits";
+import { topicMaxMessageBytes, warnUnlessBrokerTimestamps } from "./topicLimits";
 import { createUndecodableReport } from "./undecodableReport";
 
 export interface IngestWorkerConfig {
@@ -218,6 +218,7 @@ export function createIngestWorker(deps: IngestWorkerDeps): IngestWorker {
     async start() {
       await producer.connect();
       await admin.connect();
+      await warnUnlessBrokerTimestamps(kafka, config.topic, logger);
       await consumer.connect();
       connected = true;
       let held: number[] = [];

@@ -82,13 +82,17 @@ describe("validateAndGroup", () => {
         // Written a day later than the others: 30 h after the rest is within 24 h of it.
         at("2026-11-23T12:00:00Z", "2026-11-23T18:00:00Z", "written-later"),
         at("2026-11-22T12:00:00Z", "2026-11-23T18:00:00Z", "too-early"),
-        // No timestamp in the log: nothing to measure against, so not refused for it.
-        { ...message({ recording_id: "untimed", recorded_at: "2030-01-01T00:00:00Z" }), timestamp: "-1" },
+        // No timestamp in the log (a producer that set -1): nothing to measure against, any clock
+        // would judge it differently on a replay, so it is refused, whatever it says.
+        { ...message({ recording_id: "untimed", recorded_at: "2026-11-22T10:00:00Z" }), timestamp: "-1" },
       ],
       options,
     );
-    expect(grouped.byOrg.get("acme")?.map((r) => r.event.recording_id)).toEqual(["written-later", "untimed"]);
-    expect(grouped.rejected.map((r) => r.reason)).toEqual(["recorded_at: more than 24 hours in the future"]);
+    expect(grouped.byOrg.get("acme")?.map((r) => r.event.recording_id)).toEqual(["written-later"]);
+    expect(grouped.rejected.map((r) => r.reason)).toEqual([
+      "recorded_at: more than 24 hours in the future",
+      "recorded_at: cannot be checked, the message carries no Kafka timestamp",
+    ]);
   });
 
   it("rejects an undecodable record batch's marker with its offsets and codec, never decoding it", () => {

@@ -65,7 +65,12 @@ export function validateAndGroup<M extends IncomingMessage>(
       continue;
     }
     const { event, recordedAtMs } = decoded;
-    if (recordedAtMs > latestAllowed(message, options.futureToleranceMs)) {
+    const latest = latestAllowed(message, options.futureToleranceMs);
+    if (latest === undefined) {
+      rejected.push({ message, reason: UNTIMED });
+      continue;
+    }
+    if (recordedAtMs > latest) {
       rejected.push({
         message,
         reason: `recorded_at: more than ${options.futureToleranceMs / 3_600_000} hours in the future`,
@@ -88,13 +93,14 @@ export function validateAndGroup<M extends IncomingMessage>(
 }
 
 /**
- * The latest `recorded_at` a message may carry: its Kafka timestamp plus the tolerance. A message
- * without a usable timestamp (none, or negative: a client that set none) is not held to it, since
- * nothing in the log says when it was written.
+ * A message without a usable Kafka timestamp (none, or negative: a client that set -1) on a topic
+ * stamped by its producers (`CreateTime`): nothing in the log says when it was written, and any
+ * clock would make a replay judge it otherwise than the live run did.
  */
-function latestAllowed(message: IncomingMessage, toleranceMs: number): number {
+const UNTIMED = "recorded_at: cannot be checked, the message carries no Kafka timestamp";
+
+/** The latest `recorded_at` a message may carry: its Kafka timestamp plus the tolerance; undefined without one. */
+function latestAllowed(message: IncomingMessage, toleranceMs: number): number | undefined {
   const at = Number(message.timestamp);
-  return message.timestamp !== "" && Number.isSafeInteger(at) && at >= 0
-    ? at + toleranceMs
-    : Number.POSITIVE_INFINITY;
+  return message.timestamp !== "" && Number.isSafeInteger(at) && at >= 0 ? at + toleranceMs : undefined;
 }
