@@ -12,6 +12,8 @@ WORKDIR /app
 
 # Dependencies first, from the lockfile alone, so source edits do not refetch them.
 COPY pnpm-lock.yaml pnpm-workspace.yaml package.json ./
+# The patches pnpm applies (package.json pnpm.patchedDependencies): kafkajs' undecodable batches.
+COPY patches ./patches
 RUN pnpm fetch
 
 COPY . .

@@ -3,7 +3,7 @@ import { compressFrameSync } from "lz4-napi";
 import { compressSync } from "snappy";
 import { describe, expect, it } from "vitest";
 import { DecompressionRefused, XERIAL_HEADER } from "./decompressedBounds";
-import { DECOMPRESSORS } from "./kafkaCodecs";
+import { assertKafkajsPatched, DECOMPRESSORS, isPatchedKafkajs } from "./kafkaCodecs";
 
 const SAMPLE = Buffer.from('{"hello":"world","n":1234567890}'.repeat(20));
 const LIMIT = 1024 * 1024;
@@ -80,5 +80,13 @@ describe("the codecs a consumer reads", () => {
     expect(() => DECOMPRESSORS.lz4(SAMPLE, LIMIT)).toThrow("lz4: not an LZ4 frame");
     expect(() => DECOMPRESSORS.zstd(SAMPLE, LIMIT)).toThrow("zstd: not a Zstandard frame");
     expect(() => DECOMPRESSORS.gzip(SAMPLE, LIMIT)).toThrow();
+  });
+
+  it("knows whether the installed kafkajs carries the project's patch", () => {
+    expect(() => assertKafkajsPatched()).not.toThrow();
+    const patched = { decoder: "const undecodableMarker = ...", consumerGroup: "batch.fetchRequestedAt = t" };
+    expect(isPatchedKafkajs(patched)).toBe(true);
+    expect(isPatchedKafkajs({ ...patched, decoder: "const records = await decodeRecords()" })).toBe(false);
+    expect(isPatchedKafkajs({ ...patched, consumerGroup: "return new Batch()" })).toBe(false);
   });
 });

@@ -2,6 +2,8 @@
 // of them may set gzip, snappy, lz4 or zstd (Java's client and librdkafka offer all four), and
 // kafkajs itself reads only gzip. Its codec registry is global to the process, so registering here
 // once makes every consumer the project builds (the worker, the token restore, tests) read them all.
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { gunzipSync } from "node:zlib";
 import { decompress as zstdDecompress } from "fzstd";
 import kafkajs from "kafkajs";
@@ -68,6 +70,31 @@ function codec(name: CodecName, limit: number) {
   };
 }
 
+/**
+ * Whether kafkajs is the patched one (patches/kafkajs@2.2.4.patch, applied by pnpm at install):
+ * unpatched, one undecodable batch fails every fetch of its partition, forever, and batches carry
+ * no fetch time for `X-Data-As-Of`.
+ */
+export function isPatchedKafkajs(sources: { decoder: string; consumerGroup: string }): boolean {
+  return sources.decoder.includes("undecodableMarker") && sources.consumerGroup.includes("fetchRequestedAt");
+}
+
+/** Throws unless the installed kafkajs carries the patch (an install without pnpm drops it). */
+export function assertKafkajsPatched(): void {
+  const require = createRequire(import.meta.url);
+  const read = (path: string) => readFileSync(require.resolve(`kafkajs/src/${path}`), "utf8");
+  const sources = {
+    decoder: read("protocol/recordBatch/v0/decoder.js"),
+    consumerGroup: read("consumer/consumerGroup.js"),
+  };
+  if (!isPatchedKafkajs(sources)) {
+    throw new Error(
+      "kafkajs is not patched (patches/kafkajs@2.2.4.patch, applied by pnpm at install): an undecodable " +
+        "record batch would stop its partition for good; install the dependencies with pnpm",
+    );
+  }
+}
+
 let registeredLimit: number | undefined;
 
 /**
@@ -77,6 +104,7 @@ let registeredLimit: number | undefined;
  */
 export function registerKafkaCodecs(limit = MAX_DECOMPRESSED_BATCH_BYTES): void {
   if (registeredLimit === limit) return;
+  assertKafkajsPatched();
   registeredLimit = limit;
   const codecs = CompressionCodecs as unknown as Record<number, () => ReturnType<typeof codec>>;
   for (const name of Object.keys(TYPES) as CodecName[]) {
