@@ -221,11 +221,10 @@ export function createIngestWorker(deps: IngestWorkerDeps): IngestWorker {
       await warnUnlessBrokerTimestamps(kafka, config.topic, logger);
       await consumer.connect();
       connected = true;
-      let held: number[] = [];
       consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
         const assigned = payload.memberAssignment[config.topic] ?? [];
         positions.assigned(assigned);
-        held = forgetLagOfOthers(metrics.lag, held, assigned);
+        void forgetLagOfOthers(metrics.lag, assigned);
         void watchView();
       });
       const ctx = {

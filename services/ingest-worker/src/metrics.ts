@@ -123,15 +123,14 @@ export function createIngestMetrics(options: IngestMetricsOptions = {}): IngestM
 }
 
 /**
- * After a rebalance: drops the lag of the partitions this worker no longer holds, which would
- * otherwise stay at their last value forever (another worker shows them now). Returns what it holds.
+ * After a rebalance: drops the lag of every partition the gauge shows that this worker no longer
+ * holds, which would otherwise stay at its last value forever (another worker shows it now). Read
+ * from the gauge itself, which the supervisor's workers share, so a partition an earlier one held
+ * is dropped too.
  */
-export function forgetLagOfOthers(
-  lag: Gauge<"partition">,
-  held: readonly number[],
-  assigned: readonly number[],
-): number[] {
-  for (const partition of held)
-    if (!assigned.includes(partition)) lag.remove({ partition: String(partition) });
-  return [...assigned];
+export async function forgetLagOfOthers(lag: Gauge<"partition">, assigned: readonly number[]): Promise<void> {
+  for (const { labels } of (await lag.get()).values) {
+    const partition = String(labels.partition);
+    if (!assigned.includes(Number(partition))) lag.remove({ partition });
+  }
 }
