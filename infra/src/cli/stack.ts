@@ -1,6 +1,6 @@
 // `npm run stack:up` / `stack:down`: the native Kafka + Redis stack for development and tests.
 // Progress goes to stderr; `up` prints only the addresses and where the token signing key is on
-// stdout, as env assignments, so `eval "$(npm run -s stack:up)"` configures a shell for the worker
+// stdout, as exported env assignments, so `eval "$(npm run -s stack:up)"` configures a shell for the worker
 // and the tokens CLI (the key itself is read from its file by the shell, never printed).
 import { stackDown, stackUp } from "../native/stack";
 import { stackTokensSigningKey } from "../native/tokensSigningKey";
@@ -13,8 +13,8 @@ async function main(command: string | undefined): Promise<void> {
       process.stderr.write(`[stack] up in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
       const { file } = stackTokensSigningKey();
       process.stdout.write(
-        `KAFKA_BROKERS=${info.kafkaBrokers.join(",")}\nREDIS_URL=${info.redisUrl}\n` +
-          `TOKENS_SIGNING_KEY="$(cat '${file.replaceAll("'", "'\\''")}')"\n`,
+        `export KAFKA_BROKERS=${info.kafkaBrokers.join(",")}\nexport REDIS_URL=${info.redisUrl}\n` +
+          `export TOKENS_SIGNING_KEY="$(cat '${file.replaceAll("'", "'\\''")}')"\n`,
       );
       return;
     }
