@@ -124,4 +124,10 @@ describe("token record codec", () => {
       signature: signer.sign(hash, active),
     });
   });
+
+  it("never quotes the value in a reason (a refused record's value is not logged)", () => {
+    const secretish = '{"id":"x","org":"sk-vu-SHOULD-NOT-APPEAR"';
+    const decoded = decodeTokenRecord("a".repeat(64), secretish);
+    expect(decoded).toEqual({ ok: false, reason: "not valid JSON" });
+  });
 });

@@ -116,8 +116,9 @@ export function decodeTokenRecord(
   let json: unknown;
   try {
     json = JSON.parse(text);
-  } catch (error) {
-    return { ok: false, reason: `not valid JSON: ${(error as Error).message}` };
+  } catch {
+    // Not the parser's message: it quotes the text, and a refused record's value is never logged.
+    return { ok: false, reason: "not valid JSON" };
   }
   const parsed = tokenRecordSchema.safeParse(json);
   if (!parsed.success) return { ok: false, reason: describeIssues(parsed.error.issues) };
