@@ -301,7 +301,10 @@ export function createPartitionPositions(options: PartitionPositionsOptions): Pa
     const key = partitionKey(topic, partition);
     const stored = record.checkpoints.get(key) ?? null;
     const offsets = await topicOffsets();
-    const { low = "0", high = "0" } = offsets.find((p) => p.partition === partition) ?? {};
+    // Offsets the admin did not return (metadata not there yet) say nothing about a gap: the
+    // partition resumes at its checkpoint as it is.
+    const { low = stored ?? "0", high = stored ?? "0" } =
+      offsets.find((p) => p.partition === partition) ?? {};
     const gap = gapOf(partition, stored, low, high);
     if (gap !== undefined && record.state !== "incomplete") {
       await markIncomplete(generation, record.epoch, gap, offsets);
