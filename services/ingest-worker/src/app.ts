@@ -267,8 +267,10 @@ export function createIngestWorker(deps: IngestWorkerDeps): IngestWorker {
     },
     async stop() {
       clearInterval(watching);
-      await revocations.stop();
+      // The consumer leaves its group at once; a revocation check under way may take a while to end.
+      const watchStopped = revocations.stop();
       await consumer.disconnect();
+      await watchStopped;
       await producer.disconnect();
       await admin.disconnect();
       connected = false;
