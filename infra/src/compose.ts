@@ -1,6 +1,6 @@
 // Reading infra/docker-compose.yml the way compose does, for the tests that hold it to the code:
 // src/compose.test.ts (every service's environment, the logins, the ACLs) and
-// test/access/kafkaAcl.int.test.ts (runs its Kafka scripts against a real broker).
+// src/composeKafka.int.test.ts (runs its Kafka scripts against a real broker).
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "yaml";

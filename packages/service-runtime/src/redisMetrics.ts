@@ -11,7 +11,8 @@ export interface RedisHealthSample {
 /**
  * `vu_redis_used_memory_bytes` (INFO memory, summed over masters), `vu_redis_memory_fill_ratio`
  * (the fullest node against its `maxmemory`) and `vu_redis_healthy` (1 when every node answers
- * with a non-evicting policy), sampled on each scrape so they are never stale.
+ * with `noeviction`, known, and has evicted nothing: `redisHealth`), sampled on each scrape so they
+ * are never stale.
  * Unknown memory (Redis unreachable, or no `maxmemory` for the ratio) is NaN, not 0, which would
  * read as an empty Redis.
  * Takes the sampling function rather than a client: this package does not depend on the store.
@@ -50,7 +51,7 @@ export function registerRedisMetrics(registry: Registry, sample: () => Promise<R
   });
   new Gauge({
     name: "vu_redis_healthy",
-    help: "1 when every Redis node answers and none has an evicting maxmemory-policy, else 0",
+    help: "1 when every Redis node answers with maxmemory-policy noeviction (known from CONFIG or INFO) and none has evicted a key, else 0",
     registers: [registry],
     aggregator: "min",
     async collect() {
