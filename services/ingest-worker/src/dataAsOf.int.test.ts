@@ -47,6 +47,17 @@ describe("X-Data-As-Of", () => {
       });
       try {
         const token = api.tokenFor("asof-org-0");
+        // A batch's as-of is when its fetch request left, which a long poll can send before the
+        // events were produced; the watcher then moves a caught-up partition's as-of to the moment
+        // it asks for the high watermark, so it passes the produce time within a check or two.
+        await waitFor(
+          async () => {
+            const res = await api.get("/api/v1/stats/summary", token);
+            await res.arrayBuffer();
+            return Date.parse(res.headers.get("x-data-as-of") ?? "") >= producedAt;
+          },
+          { timeoutMs: 30_000, message: "X-Data-As-Of to pass the events' produce time" },
+        );
         const paths = [
           "/api/v1/stats?granularity=hour",
           "/api/v1/stats?granularity=hour&format=csv",
