@@ -165,6 +165,7 @@ describe("tokens resign", () => {
       revoked: 0,
       skipped: 5,
       revokedFromTopic: [],
+      unsignedRevocations: [],
       revokedMeanwhile: 0,
       incomplete: 0,
       invalid: [],
