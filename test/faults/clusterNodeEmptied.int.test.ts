@@ -1,11 +1,11 @@
 import { startRedisCluster } from "@vu/infra";
-import { createKeyspace, createRedisClient } from "@vu/store";
+import { createRedisClient } from "@vu/store";
 import { counterTotal } from "@vu/testkit";
 import { waitUntilCaughtUp, waitUntilViewCaughtUp } from "@vu/testkit/caughtUp";
 import { isolatedTopics, testKafka } from "@vu/testkit/kafka";
 import { startInProcessWorker } from "@vu/testkit/worker";
-import { Redis } from "ioredis";
 import { expect, it, onTestFinished } from "vitest";
+import { emptyMastersButTheLogs } from "../support/clusterFaults";
 import { faultShapes, faultTimeout } from "../support/faultShapes";
 import { produceWorkload } from "../support/produce";
 import { expectExactAfterFault } from "../support/scenario";
@@ -44,22 +44,7 @@ it.each(shapes)(
     await waitUntilCaughtUp(kafka, names.topic, names.groupId, 60_000);
 
     // Every master but the log's loses its keys.
-    const logKey = createKeyspace({ prefix: names.prefix }).log(1);
-    const emptied: number[] = [];
-    for (const node of cluster.nodes) {
-      const direct = new Redis({ host: node.host, port: node.port, lazyConnect: true });
-      await direct.connect();
-      // A master that does not own the key's slot answers MOVED.
-      const holdsLog = await direct.exists(logKey).then(
-        (n) => n === 1,
-        () => false,
-      );
-      if (!holdsLog) {
-        await direct.flushall();
-        emptied.push(node.port);
-      }
-      await direct.quit();
-    }
+    const emptied = await emptyMastersButTheLogs(cluster, names.prefix);
     expect(emptied, "two of the three masters were emptied").toHaveLength(cluster.nodes.length - 1);
 
     await produceWorkload(kafka, names.topic, messages.slice(half));
