@@ -35,6 +35,7 @@ import { composeEnvironment, readCompose, scriptCommands, serviceScript } from "
 import { silentLog } from "./log";
 import { fileTail } from "./native/fileTail";
 import { resolveKafkaClasspath } from "./native/kafkaClasspath";
+import { clientAnswers } from "./native/kafkaProbe";
 import { freePort } from "./native/ports";
 import { waitFor } from "./waitFor";
 
@@ -172,16 +173,7 @@ beforeAll(async () => {
   await waitFor(
     async () => {
       if (broker?.exitCode !== null) return true;
-      const admin = kafkaAs("admin").admin();
-      try {
-        await admin.connect();
-        await admin.listTopics();
-        return true;
-      } catch {
-        return false;
-      } finally {
-        await admin.disconnect().catch(() => undefined);
-      }
+      return clientAnswers(kafkaAs("admin"));
     },
     { timeoutMs: 180_000, intervalMs: 500, message: `compose's broker answering admin on ${address}` },
   );

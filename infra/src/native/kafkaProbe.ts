@@ -28,7 +28,12 @@ export function quietKafka(brokers: string[], { timeoutMs = 2_000, retries = 0 }
  * it has caught up with the metadata log and been unfenced, so an answer means it can serve topics.
  */
 export async function kafkaAnswers(brokers: string[], timeoutMs = 2_000): Promise<boolean> {
-  const admin = quietKafka(brokers, { timeoutMs }).admin();
+  return clientAnswers(quietKafka(brokers, { timeoutMs }));
+}
+
+/** `kafkaAnswers` for a client of the caller's (one that logs in, say). */
+export async function clientAnswers(kafka: Kafka): Promise<boolean> {
+  const admin = kafka.admin();
   try {
     await admin.connect();
     await admin.listTopics();
