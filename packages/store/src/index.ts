@@ -39,6 +39,7 @@ export {
 export {
   type AdvanceOptions,
   type AdvanceResult,
+  compareFences,
   createLogPosition,
   type LogPosition,
   type LogRecord,
@@ -95,6 +96,7 @@ export {
 export { registerScripts } from "./scripts";
 export {
   CheckpointMovedError,
+  PartitionFencedError,
   ReadKeptMovingError,
   ShardBehindError,
   StoreError,

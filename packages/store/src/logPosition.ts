@@ -23,7 +23,11 @@ import { StoreError } from "./storeError";
  * - on a cluster, per partition and shard, the **write count** the partition's apply calls below
  *   its checkpoint left on the shard (keyspace `shardWrites`): a shard found below it lost writes
  *   on its node, which nothing in the log hash (on another node) would show otherwise
- *   (`shardsBehind`).
+ *   (`shardsBehind`);
+ * - per partition, the **fence** of its writer: each claim is higher than the ones before it, and a
+ *   shard that has seen a fence refuses the calls of earlier writers (a consumer that outlived its
+ *   session, a rebuild still running beside the live worker), so two writers never take each
+ *   other's calls for lost writes.
  */
 export type ViewState = "live" | "replaying" | "incomplete";
 
@@ -100,6 +104,13 @@ export interface LogPosition {
   advance(generation: number, options: AdvanceOptions): Promise<AdvanceResult>;
   /** The shards where a partition's write count is now below what `record` recorded: their node lost writes. */
   shardsBehind(generation: number, record: LogRecord): Promise<number[]>;
+  /**
+   * Makes the caller the partition's writer: resolves with a fence higher than any claimed before
+   * and than `floor` (one a shard holds from a claim the log hash no longer records).
+   */
+  claim(generation: number, partition: string, floor?: string): Promise<string>;
+  /** The partition's latest claim, or null when the log hash holds none (never claimed, or lost). */
+  fenceOf(generation: number, partition: string): Promise<string | null>;
 }
 
 /** The field naming one partition of one topic in the log hash and in the extents. */
@@ -251,11 +262,33 @@ export function createLogPosition({
       } catch (cause) {
         throw failed("reading the shards' write counts", cause);
       }
-      // A stored value is "<count>:<token>" (applyBatches.lua).
+      // A stored value is "<count>:<token>:<fence>" (applyBatches.lua).
       const behind = recorded.filter(({ least }, i) => Number.parseInt(stored[i] ?? "0", 10) < least);
       return [...new Set(behind.map(({ shard }) => shard))];
     },
+
+    async claim(generation, partition, floor) {
+      try {
+        return await redis.vuClaimPartition(keyspace.log(generation), partition, floor ?? "");
+      } catch (cause) {
+        throw failed("claiming a partition", cause);
+      }
+    },
+
+    async fenceOf(generation, partition) {
+      try {
+        return await redis.hget(keyspace.log(generation), `fence:${partition}`);
+      } catch (cause) {
+        throw failed("reading a partition's fence", cause);
+      }
+    },
   };
+}
+
+/** Orders two fences (decimal strings, which may pass Number's exact integers): <0, 0 or >0. */
+export function compareFences(a: string, b: string): number {
+  if (a.length !== b.length) return a.length - b.length;
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** "a:b:c" → ["a", "b:c"]. */

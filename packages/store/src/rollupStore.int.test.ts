@@ -9,12 +9,12 @@ import { describe, expect, it } from "vitest";
 import { dedupeWindows } from "./batchAggregate";
 import { containerOf, LAYOUT_RULE, layoutOf, parseLayout, placementBy, STORED_TIERS } from "./blockPlacement";
 import { sumCells } from "./containerCells";
-import { createKeyspace, type Keyspace } from "./keyspace";
+import { createKeyspace, type Keyspace, shardOf } from "./keyspace";
 import { recordingDigest } from "./recordingDigest";
 import type { RedisClient } from "./redisClient";
 import { type BlockSnapshot, createRollupReader } from "./rollupReader";
 import { createRollupWriter } from "./rollupWriter";
-import { ShardBehindError, StoreError } from "./storeError";
+import { PartitionFencedError, ShardBehindError, StoreError } from "./storeError";
 import { unpackSums } from "./sums";
 import { createTokenStore, looksLikeToken } from "./tokenStore";
 
@@ -585,9 +585,10 @@ describe.each(redisTargets())("on $name", (target) => {
     const { keyspace, writer, reader } = setup();
     const cluster = redis instanceof Cluster;
     /** One partition's session of calls, as the worker keeps it (partitionPositions.ts). */
-    const session = (recorded: ReadonlyMap<number, number> = new Map()) => {
+    const session = (recorded: ReadonlyMap<number, number> = new Map(), fence = "1") => {
       const calls = new Map<number, { count: number; token: string }>();
       const shards = {
+        fence,
         least: (shard: number) => recorded.get(shard) ?? 0,
         tokens: (shard: number) => {
           const last = calls.get(shard);
@@ -613,11 +614,11 @@ describe.each(redisTargets())("on $name", (target) => {
     expect(second.count).toBe(2);
     const countKey = keyspace.shardWrites(1, shard);
     const afterFirst = (await redis.hget(countKey, "recordings:0")) ?? "";
-    expect(afterFirst).toBe(`2:${second.token}`);
+    expect(afterFirst).toBe(`2:${second.token}:1`);
 
     // The node loses partition 0's last call; partition 1's calls go on counting apart, and bring
     // nothing of partition 0's back.
-    await redis.hset(countKey, "recordings:0", `1:${"lost-token"}`);
+    await redis.hset(countKey, "recordings:0", `1:${"lost-token"}:1`);
     const p1 = session();
     await writer.applyPrepared(1, batch("c", 1, 1), p1.guard);
     await writer.applyPrepared(1, batch("d", 1, 2), p1.guard);
@@ -639,7 +640,7 @@ describe.each(redisTargets())("on $name", (target) => {
 
     // A call whose reply never came may have run: the next call takes its token as well as the
     // last confirmed one, and no other.
-    await redis.hset(countKey, "recordings:0", "3:ghost");
+    await redis.hset(countKey, "recordings:0", "3:ghost:1");
     const last = [...caughtUp.calls.values()][0]?.token ?? "";
     const trusting = { ...caughtUp.guard, shards: { ...caughtUp.shards, tokens: () => [last, "ghost"] } };
     const doubting = { ...caughtUp.guard, shards: { ...caughtUp.shards, tokens: () => [last] } };
@@ -648,6 +649,56 @@ describe.each(redisTargets())("on $name", (target) => {
     );
     await writer.applyPrepared(1, batch("f", 0, 4), trusting);
     expect(Number.parseInt((await redis.hget(countKey, "recordings:0")) ?? "", 10)).toBe(4);
+  });
+
+  it("on a cluster, refuses the calls of a partition's earlier writer once a later one reached the shard, and finds a later writer's lost calls", async () => {
+    const { keyspace, writer, reader } = setup();
+    if (!(redis instanceof Cluster)) return;
+    /** One writer's session of calls under its claim (`fence`), as partitionPositions.ts keeps it. */
+    const session = (fence: string) => {
+      const calls = new Map<number, string>();
+      const shards = {
+        fence,
+        least: () => 0,
+        tokens: (shard: number) => {
+          const last = calls.get(shard);
+          return last === undefined ? [] : [last];
+        },
+        wrote: (shard: number, _count: number, token: string) => calls.set(shard, token),
+        unconfirmed: () => undefined,
+      };
+      return { calls, guard: { checkpoint: null, shards } };
+    };
+    const batch = (id: string, offset: number) =>
+      writer.prepare("acme", [{ ...rec(id, "2026-11-20T10:00:00Z"), offset: String(offset) }], {
+        partition: "recordings:0",
+        throughOffset: String(offset),
+      });
+    const countKey = keyspace.shardWrites(1, shardOf("acme"));
+    // A count written before fences ("<count>:<token>") reads as fence 0: any writer passes it.
+    await redis.hset(countKey, "recordings:0", "0:before-fences");
+    const earlier = session("1700000000000001");
+    await writer.applyPrepared(1, batch("a", 1), earlier.guard);
+    const later = session("1700000000000002");
+    // The later writer's first call here replays what the earlier one applied: it writes nothing,
+    // and the shard takes its fence all the same.
+    expect(await writer.applyPrepared(1, batch("a", 1), later.guard)).toMatchObject({ counted: 0 });
+    expect(await redis.hget(countKey, "recordings:0")).toMatch(/^1:\w+:1700000000000002$/);
+    const refused = writer.applyPrepared(1, batch("b", 2), earlier.guard);
+    await expect(refused).rejects.toBeInstanceOf(PartitionFencedError);
+    await expect(refused).rejects.toMatchObject({ fence: "1700000000000002" });
+    await writer.applyPrepared(1, batch("b", 2), later.guard);
+    expect((await totalOf(reader, "month", "2026-11-01T00:00:00Z")).count).toBe(2);
+
+    // The node goes back to the earlier writer's state: the later one, which wrote here under its
+    // fence, finds its calls lost; a writer new here passes the old fence with the count alone.
+    await redis.hset(countKey, "recordings:0", `1:${earlier.calls.get(shardOf("acme"))}:1700000000000001`);
+    await expect(writer.applyPrepared(1, batch("c", 3), later.guard)).rejects.toBeInstanceOf(
+      ShardBehindError,
+    );
+    const newest = session("1700000000000003");
+    await writer.applyPrepared(1, batch("c", 3), newest.guard);
+    expect((await totalOf(reader, "month", "2026-11-01T00:00:00Z")).count).toBe(3);
   });
 
   it("moves an organization's tiers on once its recordings are dense, and sums a block kept in both places", async () => {

@@ -11,7 +11,7 @@ import { createLayoutCache } from "./layoutCache";
 import type { RedisClient } from "./redisClient";
 import { isTransientRedisError } from "./redisErrors";
 import { type ApplyBatchesReply, type OrganizationReply, registerScripts } from "./scripts";
-import { CheckpointMovedError, ShardBehindError, StoreError } from "./storeError";
+import { CheckpointMovedError, PartitionFencedError, ShardBehindError, StoreError } from "./storeError";
 
 export interface RollupWriterOptions {
   redis: RedisClient;
@@ -47,7 +47,8 @@ export interface BatchOrigin {
  * atomic step; a call that finds otherwise writes nothing. On a single Redis: the partition's
  * checkpoint (null: none yet); Redis holding another throws `CheckpointMovedError`. On a cluster,
  * where the log lives in another slot: the partition's write counts on each shard (`shards`); a
- * shard that lost writes throws `ShardBehindError`.
+ * shard that lost writes throws `ShardBehindError`, one that a later writer of the partition has
+ * reached throws `PartitionFencedError`.
  */
 export interface ApplyGuard {
   checkpoint: string | null;
@@ -61,9 +62,11 @@ export interface ApplyGuard {
  * resumed (the last confirmed one and those of later calls whose replies never came; none yet:
  * only the count is checked). Every call leaves the count and token in force (`wrote`), which the
  * worker records with the checkpoint as it moves past them; a call without a reply leaves its
- * token as one the shard may hold (`unconfirmed`).
+ * token as one the shard may hold (`unconfirmed`). `fence` is the writer's claim on the partition
+ * (LogPosition.claim): a shard refuses the calls of fences below the highest it has seen.
  */
 export interface ShardWrites {
+  readonly fence: string;
   least(shard: number): number;
   tokens(shard: number): readonly string[];
   wrote(shard: number, count: number, token: string): void;
@@ -206,7 +209,13 @@ export function createRollupWriter(options: RollupWriterOptions): RollupWriter {
     return {
       key: keyspace.shardWrites(generation, shard),
       field: "writes",
-      expected: [origin.partition, least, tokens.length === 0 ? "-" : tokens.join(","), token].join(" "),
+      expected: [
+        origin.partition,
+        least,
+        tokens.length === 0 ? "-" : tokens.join(","),
+        token,
+        shards.fence,
+      ].join(" "),
       shard: { number: shard, writes: shards, least, token },
     };
   }
@@ -279,6 +288,7 @@ export function createRollupWriter(options: RollupWriterOptions): RollupWriter {
     if (reply[0] === -3) throw new CheckpointMovedError(reply[1] === "" ? null : reply[1]);
     if (reply[0] === -5)
       throw new ShardBehindError(shardOf(batches[0]?.org ?? ""), reply[1], check.shard?.least ?? 0);
+    if (reply[0] === -6) throw new PartitionFencedError(shardOf(batches[0]?.org ?? ""), reply[1]);
     if (check.shard !== undefined && reply[3] !== "")
       check.shard.writes.wrote(check.shard.number, reply[2], reply[3]);
     return reply[1];

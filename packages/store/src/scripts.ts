@@ -27,6 +27,7 @@ export const SCRIPTS = {
   openEpoch: { file: "openEpoch-1", command: "vuOpenEpoch", numberOfKeys: 1 },
   advanceCheckpoint: { file: "advanceCheckpoint-1", command: "vuAdvanceCheckpoint", numberOfKeys: 1 },
   restoreToken: { file: "restoreToken-1", command: "vuRestoreToken", numberOfKeys: 1 },
+  claimPartition: { file: "claimPartition-1", command: "vuClaimPartition", numberOfKeys: 1 },
 } as const satisfies Record<string, ScriptSpec>;
 
 /**
@@ -37,9 +38,14 @@ export type OrganizationReply = [1, number, string] | [-1, number[]] | [-2, stri
 
 /**
  * applyBatches' reply: `[-3, checkpointInRedis]`, `[-5, shardWriteCount]` (a cluster node lost
- * writes), or `[1, replies, shardWriteCount, token]` with one reply per organization.
+ * writes), `[-6, shardFence]` (a later writer claimed the partition), or
+ * `[1, replies, shardWriteCount, token]` with one reply per organization.
  */
-export type ApplyBatchesReply = [-3, string] | [-5, number] | [1, OrganizationReply[], number, string];
+export type ApplyBatchesReply =
+  | [-3, string]
+  | [-5, number]
+  | [-6, string]
+  | [1, OrganizationReply[], number, string];
 
 declare module "ioredis" {
   interface RedisCommander<Context> {
@@ -79,6 +85,8 @@ declare module "ioredis" {
       createdAt: string,
       revokedAt: string,
     ): Result<1 | -1 | -2, Context>;
+    /** claimPartition-1.lua: the caller's fence, higher than any before it and than `floor`. */
+    vuClaimPartition(key: string, partition: string, floor: string): Result<string, Context>;
     /** countHit-1.lua: `[hits in the window, ms until it ends]`. */
     vuCountHit(key: string, windowMs: number): Result<[number, number], Context>;
   }

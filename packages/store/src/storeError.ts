@@ -60,6 +60,23 @@ export class ShardBehindError extends ViewMovedError {
 }
 
 /**
+ * On a cluster: a later writer has claimed the partition (the shard holds its higher `fence`): this
+ * one outlived its group assignment, or is a rebuild still running beside the live worker. Nothing
+ * was written; the writer stops writing the partition, and the view stays as it is.
+ */
+export class PartitionFencedError extends ViewMovedError {
+  constructor(
+    readonly shard: number,
+    readonly fence: string,
+  ) {
+    super(`shard ${shard} has seen the fence ${fence} of a later writer of the partition`, {
+      retriable: false,
+    });
+    this.name = "PartitionFencedError";
+  }
+}
+
+/**
  * A large read whose slices never saw one state: the organization's batches kept landing between
  * them, try after try. One MULTI would make it one state, but a read this large would hold Redis,
  * and every other organization and ingest with it, for as long as it takes; so it is refused

@@ -126,6 +126,14 @@ export function createIngestWorker(deps: IngestWorkerDeps): IngestWorker {
   const admin = kafka.admin();
   const seek = (partition: number, offset: string) =>
     consumer.seek({ topic: config.topic, partition, offset });
+  /** Partitions a later writer claimed (PartitionFencedError): paused until the group assigns them again. */
+  const released = new Set<number>();
+  const release = (partition: number) => {
+    released.add(partition);
+    consumer.pause([{ topic: config.topic, partitions: [partition] }]);
+    metrics.partitionsFenced.inc();
+    logger.warn({ partition }, "a later writer has claimed this partition; this worker stops writing it");
+  };
   const tokens = createTokenStore({ redis, keyspace });
   const revocations = createRevocationWatch({
     kafka,
@@ -223,6 +231,10 @@ export function createIngestWorker(deps: IngestWorkerDeps): IngestWorker {
       connected = true;
       consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
         const assigned = payload.memberAssignment[config.topic] ?? [];
+        if (released.size > 0) {
+          consumer.resume([{ topic: config.topic, partitions: [...released] }]);
+          released.clear();
+        }
         positions.assigned(assigned);
         void forgetLagOfOthers(metrics.lag, assigned);
         void watchView();
@@ -232,6 +244,7 @@ export function createIngestWorker(deps: IngestWorkerDeps): IngestWorker {
         generation,
         positions,
         seek,
+        release,
         onTransientFailure,
         onUndecodable: undecodable.report,
         metrics,

@@ -3,6 +3,7 @@ import { type Logger, retryWithBackoff } from "@vu/service-runtime";
 import {
   type BatchOrigin,
   type GenerationSource,
+  PartitionFencedError,
   type PreparedBatch,
   partitionKey,
   type RollupWriter,
@@ -31,6 +32,8 @@ export interface BatchContext {
   generation: GenerationSource;
   positions: PartitionPositions;
   seek(partition: number, offset: string): void;
+  /** A later writer has claimed the partition: stop fetching it until the group assigns it again. */
+  release(partition: number): void;
   /** Called once for each record batch that could not be decoded (not again when a replay meets it). */
   onUndecodable(topic: string, partition: number, batch: UndecodableBatch): void;
   /** Called with each transient failure of a step, and with undefined once the step went through. */
@@ -118,6 +121,20 @@ export async function handleBatch(ctx: BatchContext, payload: EachBatchPayload):
     // On a cluster, a shard found behind what the checkpoints recorded: the view is replayed whole.
     if (!(error instanceof ViewMovedError)) throw error;
     await inFlight.catch(() => undefined);
+    // On a cluster, a later writer of the partition reached a shard first: this worker stops
+    // writing it, and the view stays as it is (the later writer goes on from the checkpoints).
+    if (error instanceof PartitionFencedError) {
+      const fence = error.fence;
+      const lost = await retrying(
+        "position",
+        () => ctx.positions.fenced(partition, position.current, fence),
+        isRetriable,
+      );
+      if (lost) {
+        ctx.release(partition);
+        throw new PositionMovedError();
+      }
+    }
     if (error instanceof ShardBehindError) {
       const { shard } = error;
       // A generation a rebuild has left (and is deleting) is nobody's view to replay.

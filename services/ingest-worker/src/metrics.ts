@@ -14,6 +14,7 @@ export interface IngestMetrics {
   retries: Counter<"step">;
   replayed: Counter;
   epochsOpened: Counter<"cause">;
+  partitionsFenced: Counter;
   logTruncated: Gauge;
   writeRefusals: Counter<"code">;
   tokenRecordsRefused: Counter<"reason">;
@@ -95,6 +96,11 @@ export function createIngestMetrics(options: IngestMetricsOptions = {}): IngestM
       name: "vu_ingest_epochs_opened_total",
       help: "Epochs of the view this worker opened: first (a new store), lost (Redis lost its state), regressed (Redis went back to an older state), shardBehind (a cluster node lost writes: the topic is replayed whole), gap (a checkpoint outside the topic's offsets: incomplete)",
       labelNames: ["cause"],
+      registers: [registry],
+    }),
+    partitionsFenced: new Counter({
+      name: "vu_ingest_partitions_fenced_total",
+      help: "Times this worker stopped writing a partition because a later writer had claimed it (a rebalance it missed, or a rebuild beside the live worker); it resumes when its group assigns the partition again",
       registers: [registry],
     }),
     logTruncated: new Gauge({

@@ -27,6 +27,8 @@ function fakes(checkpoints: Record<string, string>, highs: Record<number, string
       return { kind: "advanced", state: "live" };
     },
     shardsBehind: async () => [],
+    claim: async () => "1",
+    fenceOf: async () => "1",
   };
   let offsetRequests = 0;
   const admin = {

@@ -17,6 +17,8 @@ function fakes(options: {
   acceptTrimmed?: boolean;
 }) {
   const opened: OpenEpochOptions[] = [];
+  /** The log's claims: "<topic>:<partition>" → the latest fence. */
+  const fences = new Map<string, string>();
   let record: LogRecord = {
     epoch: null,
     state: null,
@@ -56,6 +58,12 @@ function fakes(options: {
       [...(seen.shardWrites?.get("t:0") ?? [])].flatMap(([shard, count]) =>
         (options.shardCounts?.get(shard) ?? 0) < count ? [shard] : [],
       ),
+    async claim(_generation, partition, floor) {
+      const fence = Math.max(Number(fences.get(partition) ?? 0), Number(floor ?? 0)) + 1;
+      fences.set(partition, String(fence));
+      return String(fence);
+    },
+    fenceOf: async (_generation, partition) => fences.get(partition) ?? null,
   };
   const admin = {
     fetchTopicOffsets: async () => [
@@ -78,7 +86,7 @@ function fakes(options: {
     metrics,
     acceptTrimmed: options.acceptTrimmed ?? false,
   });
-  return { positions, opened, seeks, metrics, record: () => record };
+  return { positions, opened, seeks, metrics, fences, record: () => record };
 }
 
 /**
@@ -290,6 +298,37 @@ describe("createPartitionPositions", () => {
         [8, 5],
       ]),
     );
+  });
+
+  it("claims a partition once per group assignment, not each time it repositions", async () => {
+    const { positions, fences } = fakes({ record: { epoch: "e", state: "live" } });
+    positions.assigned([0]);
+    const first = await positions.resumeAt(1, 0);
+    await positions.watch(async () => 1, true);
+    expect((await positions.resumeAt(1, 0)).fence).toBe(first.fence);
+    expect(fences.get("t:0")).toBe(first.fence);
+    positions.assigned([0]);
+    await positions.watch(async () => 1, true);
+    expect(Number((await positions.resumeAt(1, 0)).fence)).toBeGreaterThan(Number(first.fence));
+  });
+
+  it("stops writing a partition a later writer claimed, and claims again past a fence the log no longer records", async () => {
+    const { positions, fences } = fakes({ record: { epoch: "e", state: "live" } });
+    positions.assigned([0]);
+    const at = await positions.resumeAt(1, 0);
+    // Another worker claimed after this one: the partition is not this worker's any more.
+    fences.set("t:0", String(Number(at.fence) + 1));
+    expect(await positions.fenced(0, at, String(Number(at.fence) + 1))).toBe(true);
+    // The log lost its claims (emptied, or an older snapshot) while a shard kept a later one.
+    fences.delete("t:0");
+    expect(await positions.fenced(0, at, "100")).toBe(false);
+    await positions.watch(async () => 1, true);
+    const reclaimed = await positions.resumeAt(1, 0);
+    expect(Number(reclaimed.fence)).toBeGreaterThan(100);
+    // A rebalance gave the partition to another member: nothing is claimed for it any more.
+    positions.assigned([1]);
+    expect(await positions.fenced(0, reclaimed, String(Number(reclaimed.fence) + 1))).toBe(true);
+    expect(fences.get("t:0")).toBe(reclaimed.fence);
   });
 
   it("replays the whole topic in a new epoch when a shard holds fewer writes than the checkpoints recorded", async () => {

@@ -1,5 +1,12 @@
 import type { Logger } from "@vu/service-runtime";
-import { type LogPosition, type LogRecord, partitionKey, type ShardWrites, type ViewStatus } from "@vu/store";
+import {
+  compareFences,
+  type LogPosition,
+  type LogRecord,
+  partitionKey,
+  type ShardWrites,
+  type ViewStatus,
+} from "@vu/store";
 import type { Admin } from "kafkajs";
 import type { IngestMetrics } from "./metrics";
 
@@ -43,6 +50,13 @@ export interface PartitionPositions {
    */
   shardBehind(position: Position, shards: readonly number[]): Promise<void>;
   /**
+   * A shard refused the partition's calls for a later writer's fence (PartitionFencedError): true
+   * when the log records a claim after this worker's (it no longer owns the partition and stops
+   * writing it until the group assigns it again); false when the shard's fence is one the log no
+   * longer records (Redis lost it, or went back): this worker claims again past it, and resumes.
+   */
+  fenced(partition: number, position: Position, shardFence: string): Promise<boolean>;
+  /**
    * Whether a batch starting at `first` must be dropped for a seek to `next`. A batch that starts
    * past `next` right after a seek there is taken as it is: the log has no messages in between
    * (offsets it skips, such as control records).
@@ -72,6 +86,8 @@ export interface Position {
   stored: string | null;
   /** The partition's writes on the shards (a cluster), kept through the position's advances. */
   shards: ShardSession;
+  /** This worker's claim on the partition in this generation (LogPosition.claim). */
+  fence: string;
 }
 
 /** What a position knows of its partition's writes on the shards (a cluster; `ShardWrites`). */
@@ -127,6 +143,22 @@ export function createPartitionPositions(options: PartitionPositionsOptions): Pa
   /** Batches begun per partition (each asks `resumeAt` first): the watcher leaves a busy one alone. */
   const begun = new Map<number, number>();
   let lastStatus: ViewStatus | undefined;
+  /**
+   * "<generation>:<partition>" → this worker's claim, made once per group assignment (not per
+   * position: a worker that repositions must not take the partition back from a later writer).
+   */
+  const claims = new Map<string, Promise<string>>();
+  const claimed = (generation: number, partition: number, floor?: string): Promise<string> => {
+    const key = `${generation}:${partition}`;
+    const known = claims.get(key);
+    if (known !== undefined && floor === undefined) return known;
+    const claim = log.claim(generation, partitionKey(topic, partition), floor);
+    claims.set(key, claim);
+    claim.catch(() => {
+      if (claims.get(key) === claim) claims.delete(key);
+    });
+    return claim;
+  };
 
   const dropAll = () => {
     positions.clear();
@@ -316,7 +348,8 @@ export function createPartitionPositions(options: PartitionPositionsOptions): Pa
     const next =
       stored === null || Number(stored) < Number(low) ? low : Number(stored) > Number(high) ? high : stored;
     const shards = { recorded: record.shardWrites?.get(key) ?? new Map<number, number>(), calls: new Map() };
-    return { generation, epoch: record.epoch, next, stored, shards };
+    const fence = await claimed(generation, partition);
+    return { generation, epoch: record.epoch, next, stored, shards, fence };
   }
 
   function resumeAt(generation: number, partition: number): Promise<Position> {
@@ -436,9 +469,10 @@ export function createPartitionPositions(options: PartitionPositionsOptions): Pa
       return undefined;
     },
 
-    shardWrites({ shards }) {
+    shardWrites({ shards, fence }) {
       const written = new Map<number, number>();
       return {
+        fence,
         written,
         least: (shard) => shards.recorded.get(shard) ?? 0,
         tokens: (shard) => shards.calls.get(shard) ?? [],
@@ -455,6 +489,23 @@ export function createPartitionPositions(options: PartitionPositionsOptions): Pa
 
     shardBehind: (position, shards) => replayWhole(position.generation, position.epoch, shards),
 
+    async fenced(partition, { generation }, shardFence) {
+      const forget = () => {
+        positions.delete(partition);
+        settled.delete(partition);
+        return true;
+      };
+      // A rebalance gave the partition to another member since the batch began.
+      if (!owned.includes(partition)) return forget();
+      // This worker's claim now: a new assignment may have claimed again since the position was
+      // taken, and its own later claim is no other writer's.
+      const own = await claimed(generation, partition);
+      const latest = await log.fenceOf(generation, partitionKey(topic, partition));
+      if (latest !== null && compareFences(latest, own) > 0) return forget();
+      if (compareFences(shardFence, own) > 0) await claimed(generation, partition, shardFence);
+      return false;
+    },
+
     mustSeek(partition, first, next) {
       if (first === next || (Number(first) > Number(next) && soughtTo.get(partition) === next)) {
         soughtTo.delete(partition);
@@ -468,6 +519,8 @@ export function createPartitionPositions(options: PartitionPositionsOptions): Pa
 
     assigned(partitions) {
       owned = [...partitions];
+      // A new assignment of the group: every partition it gives is claimed again.
+      claims.clear();
       for (const partition of positions.keys()) if (!owned.includes(partition)) positions.delete(partition);
     },
 

@@ -1,5 +1,6 @@
 import { type Logger, sleep } from "@vu/service-runtime";
 import {
+  compareFences,
   createLogPosition,
   currentGeneration,
   type Keyspace,
@@ -21,8 +22,9 @@ export interface RebuildOptions {
   /** The live worker's settings; the rebuild uses its own group and the next generation. */
   config: Omit<IngestWorkerConfig, "generation">;
   /**
-   * Keep consuming this long after the switch, beside the live worker, until it has moved to the
-   * new generation (it notices within a second or two: the generation cache and its view check).
+   * After the switch, keep consuming beside the live worker until it has claimed every partition
+   * of the new generation (it notices the switch within a second or two: the generation cache and
+   * its view check), for at most this long (no live worker may be running).
    */
   overlapMs?: number;
   /** Rebuild even when the topic no longer holds its earliest events (the result is partial). */
@@ -78,10 +80,37 @@ async function passedLive(
 }
 
 /**
+ * The partitions' claims in `generation` now (LogPosition.claim): the rebuild's own, at the switch.
+ */
+async function claimsOf(admin: Admin, log: LogPosition, topic: string, generation: number) {
+  const offsets = await admin.fetchTopicOffsets(topic);
+  const keys = offsets.map((p) => partitionKey(topic, p.partition));
+  return new Map(
+    await Promise.all(keys.map(async (key) => [key, await log.fenceOf(generation, key)] as const)),
+  );
+}
+
+/** Whether a later writer (the live worker, moved to the new generation) claimed every partition. */
+async function takenOver(
+  admin: Admin,
+  log: LogPosition,
+  topic: string,
+  generation: number,
+  own: Map<string, string | null>,
+) {
+  const now = await claimsOf(admin, log, topic, generation);
+  return [...now].every(([key, fence]) => {
+    const before = own.get(key) ?? null;
+    return fence !== null && (before === null || compareFences(fence, before) > 0);
+  });
+}
+
+/**
  * Replays the whole topic into a fresh keyspace generation with a consumer group of its own; once
  * it has passed the live high-water marks, points readers and the live worker at it with one SET,
- * keeps consuming a little longer beside the live worker (the offsets kept with the sums make
- * writing twice harmless), then deletes the old generation in the background of Redis (UNLINK),
+ * keeps consuming beside the live worker until that has claimed every partition there (the
+ * offsets kept with the sums make writing twice harmless, and on a cluster a shard refuses the
+ * rebuild's calls once the live worker's reached it), then deletes the old generation in the background of Redis (UNLINK),
  * unless asked to keep it (then a switch back is `SET` of `keyspace.generation()` to the old number).
  */
 export async function runRebuild(options: RebuildOptions): Promise<RebuildResult> {
@@ -116,9 +145,12 @@ export async function runRebuild(options: RebuildOptions): Promise<RebuildResult
     try {
       logger.info({ from, to, groupId }, "rebuilding: replaying the topic into a new generation");
       while (!(await passedLive(admin, log, config.topic, { from, to }))) await sleep(options.pollMs ?? 500);
+      const own = await claimsOf(admin, log, config.topic, to);
       await switchGeneration(redis, keyspace, to);
       logger.info({ to }, "rebuild caught up; readers switched");
-      await sleep(options.overlapMs ?? 5_000);
+      const until = Date.now() + (options.overlapMs ?? 30_000);
+      while (Date.now() < until && !(await takenOver(admin, log, config.topic, to, own)))
+        await sleep(options.pollMs ?? 500);
     } finally {
       await worker.stop();
     }

@@ -15,9 +15,10 @@
             Redis, where the partition's checkpoint is checked in the same atomic step; on a
             cluster, where the log lives in another slot, the shard's write counts
             ("<prefix>:v8:g<generation>:{s<shard>}:writes", a hash: per partition
-            "<topic>:<partition>", "<count>:<token>", the count of this script's calls that wrote
-            the shard for the partition and the token of the last one), which the view's
-            checkpoints record as they move; with no guard (ARGV[3] ""), the first
+            "<topic>:<partition>", "<count>:<token>:<fence>", the count of this script's calls
+            that wrote the shard for the partition, the token of the last one and the highest
+            writer's fence seen here; written before fences as "<count>:<token>", fence 0), which
+            the view's checkpoints record as they move; with no guard (ARGV[3] ""), the first
             organization's extent, only so that KEYS[1] is a key of the call's own slot
     Per organization i, KEYS[1 + 7(i-1) + k], k =
       1 base: "<prefix>:v8:g<generation>:{s<shard>}:<org>:". Dedupe and block keys are built
@@ -47,16 +48,22 @@
             cluster: KEYS[1] is the shard's write counts); or "" for no check (tools, tests)
     ARGV[4] with a checkpoint field, the checkpoint the worker resumed from ("" = none): if Redis
             holds another (it lost its state, or went back to a snapshot), applying past it would
-            skip the messages between, so nothing is written. With "writes", four words:
-            "<topic>:<partition> <least> <expected> <token>": the count the checkpoints recorded
-            for the partition on this shard; the token the worker's last call here left, with
-            those of the calls after it whose replies never came, comma-separated ("-" for its
-            first call since it resumed: the count alone is checked); and this call's own token.
-            A count below `least`, or a token not expected, means the node lost writes (no later
-            call can bring a lost token back, as a count could be brought back by other calls):
-            writing the organizations' offsets past the lost messages would make a replay skip
-            them, so nothing is written. The call's own token found there is this call sent again
-            after its reply was lost: it goes ahead (the offsets make it a no-op), counting nothing
+            skip the messages between, so nothing is written. With "writes", five words:
+            "<topic>:<partition> <least> <expected> <token> <fence>": the count the checkpoints
+            recorded for the partition on this shard; the token the worker's last call here left,
+            with those of the calls after it whose replies never came, comma-separated ("-" for
+            its first call since it resumed: the count alone is checked); this call's own token;
+            and its writer's fence (claimPartition-1.lua).
+            A fence below the shard's is an earlier writer's: a later one has claimed the
+            partition, and nothing is written. A fence above it is the first call of a new writer
+            here, which must say "-" (a writer that wrote here before and finds its own fence gone
+            finds lost writes); the shard then takes its fence, even when the call writes nothing.
+            Under one fence, a count below `least`, or a token not expected, means the node lost
+            writes (no later call can bring a lost token back, as a count could be brought back by
+            other calls): writing the organizations' offsets past the lost messages would make a
+            replay skip them, so nothing is written. The call's own token found there is this call
+            sent again after its reply was lost: it goes ahead (the offsets make it a no-op),
+            counting nothing
     Per organization i, ARGV[4 + 7(i-1) + k], k =
       1 its batch (below)
       2 the earliest recorded_at of the batch (ms)   3 the latest (they widen the extent)
@@ -94,6 +101,8 @@
     {-5, count}       nothing written: the shard's write count for the partition is below the
                       least the worker expected, or not at the worker's last call (the node lost
                       writes); the worker has the view replayed
+    {-6, fence}       nothing written: a later writer has claimed the partition (the shard holds
+                      this higher fence); the caller stops writing it
     {1, replies, count, token}  one reply per organization, in order, and with the "writes" guard
                       the partition's write count on the shard after the call and the token in
                       force (the worker's next call expects it; else 0 and ""):
@@ -124,17 +133,34 @@ local ORG_KEYS, ORG_ARGS = 7, 7
 --- @include "includes/dedupeWindows"
 --- @include "includes/settleLayout"
 
+-- Compares two fences, decimal strings that may pass 2^53 (where Lua's numbers lose digits).
+local function cmpFence(a, b)
+  if #a ~= #b then
+    return #a < #b and -1 or 1
+  end
+  return a < b and -1 or (a > b and 1 or 0)
+end
+
 -- Phase 0: a worker ahead of what Redis holds must not write past the gap.
 local shardGuard
 if ARGV[3] == "writes" then
-  local field, least, expected, token = string.match(ARGV[4], "^(%S+) (%d+) (%S+) (%S+)$")
-  local count, current = string.match(redis.call("HGET", KEYS[1], field) or "0:", "^(%d+):(.*)$")
+  local field, least, expected, token, fence = string.match(ARGV[4], "^(%S+) (%d+) (%S+) (%S+) (%d+)$")
+  local count, current, held = string.match(redis.call("HGET", KEYS[1], field) or "0:", "^(%d+):([^:]*):?(%d*)$")
   count = tonumber(count)
+  held = held == "" and "0" or held
+  if cmpFence(fence, held) < 0 then
+    return {-6, held}
+  end
+  local newWriter = cmpFence(fence, held) > 0
   local known = expected == "-" or string.find("," .. expected .. ",", "," .. current .. ",", 1, true)
+  if newWriter and expected ~= "-" then
+    return {-5, count}
+  end
   if current ~= token and (count < tonumber(least) or not known) then
     return {-5, count}
   end
-  shardGuard = {field = field, count = count, current = current, token = token}
+  shardGuard = {field = field, count = count, current = current, token = token, fence = fence,
+                newWriter = newWriter}
 elseif ARGV[3] ~= "" then
   local checkpoint = redis.call("HGET", KEYS[1], ARGV[3]) or ""
   if checkpoint ~= ARGV[4] then
@@ -256,8 +282,9 @@ if not shardGuard then
   return {1, replies, 0, ""}
 end
 local g = shardGuard
-if #writing == 0 or g.current == g.token then
+if (#writing == 0 and not g.newWriter) or g.current == g.token then
   return {1, replies, g.count, g.current}
 end
-redis.call("HSET", KEYS[1], g.field, string.format("%d", g.count + 1) .. ":" .. g.token)
-return {1, replies, g.count + 1, g.token}
+local count = #writing == 0 and g.count or g.count + 1
+redis.call("HSET", KEYS[1], g.field, string.format("%d", count) .. ":" .. g.token .. ":" .. g.fence)
+return {1, replies, count, g.token}
