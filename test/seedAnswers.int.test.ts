@@ -6,8 +6,8 @@ import { recordingCompletedSchema } from "@vu/events";
 import { type ApiServer, startApiServer } from "@vu/testkit/api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-// Every request a seed client can send answers byte for byte as it did before docs/contract.md §7:
-// the answers below were recorded from the service as it was before §7's parameters on /stats
+// Every request a seed client can send answers byte for byte as recorded below: docs/contract.md
+// §7's parameters are optional, and a request without them gets the seed's answer, unchanged
 // (VU_RECORD_SEED_ANSWERS=1 records them again; only do so for a deliberate change of a seed
 // answer). The data are the demo set at a fixed moment, all of it older than the hour blocks'
 // retention at the API's fixed "now", so no answer depends on the real clock or on what Redis

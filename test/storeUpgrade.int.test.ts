@@ -23,7 +23,7 @@ import { expectExactAfterFault, prepareWorkload } from "./support/scenario";
 // the API is rolled to the new version, and the old keys are deleted. Or in place: the new worker
 // takes the old one's group, whose offsets are at the end of the topic, and replays all the same
 // (the API answers 503 meanwhile). The old version is stood in for by its keys and by its group's
-// offsets at the end of the topic (this code cannot run v7).
+// offsets at the end of the topic (this code cannot run an older version).
 const prepared = prepareWorkload("store-upgrade", (config) => config.size.faultEvents, {
   organizations: (config) => config.size.manyOrganizations.organizations,
 });
@@ -95,7 +95,8 @@ describe.each(redisTargets())("on $name", ({ start: startRedis }) => {
       const names = await isolatedTopics("upgrade");
       await produceWorkload(kafka, names.topic, prepared.workload.messages);
 
-      // What the old version left: its rollups, the tokens (v3 keys, kept), and its group at the end.
+      // What the old version left: its rollups, the tokens (under their own key version, kept),
+      // and its group at the end.
       const oldKeys = [
         `${names.prefix}:${OLD_VERSION}:g1:combos:org-1`,
         `${names.prefix}:${OLD_VERSION}:g1:log`,

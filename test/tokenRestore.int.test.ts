@@ -154,7 +154,7 @@ describe("restoreTokens", () => {
       revokedAt: f.revoked_at,
     });
     await produceRaw(tokensTopic, [
-      // The probe: a record for a made-up secret in the victim's organization, no signature.
+      // A forged record: a made-up secret in the victim's organization, no signature.
       { key: unsigned.hash, value: JSON.stringify(unsigned.fields) },
       // Signed, with a key the worker does not hold.
       {

@@ -7,7 +7,7 @@ import { produceDataset } from "./kafkaTopics";
 import { fmt, log } from "./log";
 
 /**
- * Issue #20's heavy organization: every recording with a member and an app of its own, so its
+ * The noisy neighbour's heavy organization: every recording with a member and an app of its own, so its
  * every-member-by-hour answer has one row per recording. The data set's own organizations are far
  * smaller than that answer needs to be for paging through it to mean anything.
  */

@@ -1,6 +1,6 @@
 /**
  * Which Redis commands a heavy organization's uncached question makes, and how long each held
- * Redis: issue #20's heavy organization (heavyOrganization.ts) written through the store's writer
+ * Redis: the noisy neighbour's heavy organization (heavyOrganization.ts) written through the store's writer
  * under a prefix of its own, its every-member-by-hour question asked once through the in-process
  * API, with Redis' slow log catching every command over 1 ms. The noisy-neighbour section reports
  * only the longest (`LATENCY LATEST`); this says which command it was.

@@ -159,8 +159,8 @@ export async function runWorkerIngest(
       }
       return m.applied + m.duplicates + m.deadLettered >= input.total ? { at, m } : undefined;
     },
-    // Every scrape costs the worker CPU (prom-client's default metrics): at 50 ms it was ~6 % of the
-    // worker's busy time in a profile; 250 ms keeps that small and still times a run to ±0.25 s.
+    // Every scrape costs the worker CPU (prom-client's default metrics): every 250 ms keeps that
+    // small (docs/decisions/0023-bench-method.md) and still times a run to ±0.25 s.
     { timeoutMs: 300_000 + input.total / 2, intervalMs: 250, message: "the worker to apply every event" },
   );
   const start = first ?? { at: final.at, applied: final.m.applied, cpu: measureCpu(pids) };

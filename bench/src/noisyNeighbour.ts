@@ -14,7 +14,7 @@ import {
 import { withRedisAhead } from "./redisPriority";
 
 /**
- * Issue #20's noisy neighbour: a small organization's plain question, asked by one client in a
+ * The noisy neighbour: a small organization's plain question, asked by one client in a
  * closed loop, alone and then while a heavy organization (100,000 recordings, each its own member
  * and app: heavyOrganization.ts) asks its every-member-by-hour question over 30 days uncached at a
  * steady rate; meanwhile a PING every 10 ms on a connection of its own measures Redis' own latency

@@ -3,7 +3,7 @@ import { f, runLabel, table } from "./reportFormat";
 import { type BenchResults, runsOf, type SizeResult } from "./results";
 import type { TargetCheck } from "./targetCheck";
 
-/** Issue #20's bounds. */
+/** The noisy-neighbour targets' bounds (bench/README.md, "Targets checked in the report"). */
 const MAX_SMALL_P99_RATIO = 2;
 const MAX_REDIS_COMMAND_MS = 10;
 const MAX_LATER_PAGE_SHARE = 0.1;
@@ -165,7 +165,7 @@ function pagingCheck(run: SizeResult & { noisyNeighbour: NoisyNeighbourResult })
   return { area: AREA, target, measured, met: share <= MAX_LATER_PAGE_SHARE };
 }
 
-/** Issue #20's targets on the largest multi-tenant run that measured them. */
+/** The noisy-neighbour targets on the largest multi-tenant run that measured them. */
 export function noisyChecks(r: BenchResults): TargetCheck[] {
   const largest = withNoise(r).at(-1);
   const area = AREA;

@@ -151,7 +151,7 @@ const runCell = (t: ThroughputResult) =>
     t.cores === undefined ? "–" : f(t.cores.api, 2)
   } cores`;
 
-/** Threads or processes (#20): the run's cached targets on one API process beside the cluster. */
+/** Threads or processes: the run's cached targets on one API process beside the cluster. */
 function oneProcessTable(s: SizeResult): string {
   const one = s.throughputOneProcess;
   if (one === undefined || one.length === 0) return "";

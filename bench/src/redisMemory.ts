@@ -3,7 +3,7 @@ import { type Keyspace, type RedisClient, scanKeys } from "@vu/store";
 /**
  * Report names of the views (the store's own names, but "combinations" reads better in a table),
  * and of the rollup keys that are no view's key: a sparse tier's containers of blocks, a keyed
- * tier's combinations key per block (store v5 placements, blockPlacement.ts).
+ * tier's combinations key per block (placements, blockPlacement.ts).
  */
 const VIEW_NAMES: Record<string, string> = {
   combos: "combinations",

@@ -60,7 +60,7 @@ export interface SizeResult {
    * (`API_PROCESSES=1`): what a design with one request thread serves (absent in older results).
    */
   throughputOneProcess?: ThroughputResult[];
-  /** The multi-tenant set only: its smallest organization beside a heavy organization's questions (#20). */
+  /** The multi-tenant set only: its smallest organization beside a heavy organization's questions. */
   noisyNeighbour?: NoisyNeighbourResult;
   /** 1-minute load average at phase ends: above the core count, other work competed for the CPU. */
   loadAverage: Record<string, number>;

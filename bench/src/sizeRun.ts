@@ -249,9 +249,9 @@ export async function runSize(
 }
 
 /**
- * The multi-tenant set's smallest organization beside a heavy organization made for it (#20):
+ * The multi-tenant set's smallest organization beside a heavy organization made for it:
  * 100,000 recordings, each its own member and app, produced into the topic the worker reads and
- * applied before the phases, so that the heavy answer has as many rows as the issue describes.
+ * applied before the phases, so that the heavy answer has a row per recording.
  */
 async function noisyNeighbourOf(
   dataset: BenchDataset,
@@ -300,7 +300,7 @@ function singleThroughput(
   });
 }
 
-/** Threads or processes (#20): the cached (b) on one API process; the report's text says why. */
+/** Threads or processes: the cached (b) on one API process; the report's text says why. */
 async function oneProcessThroughput(
   dashboard: readonly DashboardQuery[],
   input: { options: BenchOptions; runId: string; redis: RedisClient; prefix: string; token: string },

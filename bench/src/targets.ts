@@ -6,7 +6,7 @@ import { tenantChecks } from "./tenantTargets";
 
 export type { TargetCheck };
 
-/** Redis memory per million events before the read-path work (the report of run 849a5cb6 at 10M). */
+/** The memory target's baseline: Redis MiB per million events (bench/README.md, "Targets checked…"). */
 export const BASELINE_MIB_PER_MILLION = 157;
 
 /** The faster embedded engine's p50 for a query, and its name. */
@@ -122,9 +122,9 @@ function memoryCheck(largest: SizeResult): TargetCheck {
 }
 
 /**
- * The goals of the read-path issue (and the earlier ingest and freshness goals), checked on the
- * single-org data set's largest size; scaling compares its largest with its smallest. Then issue
- * #19's (the multi-tenant set, and storage against ClickHouse), and every run's correctness.
+ * The read-path, ingest and freshness targets, checked on the single-org data set's largest size;
+ * scaling compares its largest with its smallest. Then the multi-tenant targets (its memory and
+ * ingest, and storage against ClickHouse), the noisy-neighbour ones, and every run's correctness.
  */
 export function checkTargets(results: BenchResults): TargetCheck[] {
   const single = runsOf(results, "single");

@@ -85,7 +85,7 @@ function bytesTable(r: BenchResults): string {
 }
 
 /**
- * The section of the report for issue #19: the multi-tenant data set beside the single-org one of
+ * The report's multi-tenant section: the multi-tenant data set beside the single-org one of
  * the same sizes in the same run (ingest rate, storage per event against ClickHouse's).
  */
 export function tenantSection(r: BenchResults): string {

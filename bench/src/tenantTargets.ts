@@ -10,7 +10,7 @@ import {
 } from "./results";
 import type { TargetCheck } from "./targetCheck";
 
-/** Issue #19's bounds. */
+/** The multi-tenant targets' bounds. */
 const MAX_TENANT_BYTES_PER_EVENT = 300;
 const MIN_TENANT_INGEST_RATIO = 0.7;
 const MAX_REDIS_OVER_CLICKHOUSE = 10;
@@ -81,7 +81,7 @@ function storageCheck(results: BenchResults, shape: Shape): TargetCheck {
   };
 }
 
-/** Issue #19's targets: the multi-tenant set's memory and ingest, and both sets' storage against ClickHouse. */
+/** The multi-tenant targets: the multi-tenant set's memory and ingest, and both sets' storage against ClickHouse. */
 export function tenantChecks(results: BenchResults): TargetCheck[] {
   return [
     memoryCheck(results),

@@ -1,7 +1,8 @@
 // Docs are code: a variable, key, script or path that the READMEs name must exist. A README that
 // documents a variable no schema reads, a key the key builder never builds or a file that is gone
-// fails here.
-import { existsSync, readFileSync } from "node:fs";
+// fails here, and so does any document (the bench's reading included) naming a variable or
+// constant the code no longer has.
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { workerEnvSchema } from "@vu/ingest-worker";
 import { apiEnvSchema, TOKEN_COMMANDS, tokensCliEnvSchema } from "@vu/query-api";
@@ -9,6 +10,7 @@ import { createKeyspace, VIEWS } from "@vu/store";
 import { TIERS } from "@vu/time-buckets";
 import { describe, expect, it } from "vitest";
 import { repoRoot } from "./paths";
+import { sourceFiles } from "./sourceFiles";
 
 const read = (path: string) => readFileSync(join(repoRoot, path), "utf8");
 
@@ -140,5 +142,35 @@ describe("packages/store/README.md", () => {
       const path = file.startsWith("lua/") ? `packages/store/src/${file}` : `packages/store/${file}`;
       expect(existsSync(join(repoRoot, path)), file).toBe(true);
     }
+  });
+});
+
+describe("every document but the decision records", () => {
+  /** The project's documents; docs/decisions/ tells history and may name what is gone. */
+  const documents = [
+    "README.md",
+    ...readdirSync(join(repoRoot, "docs"))
+      .filter((name) => name.endsWith(".md"))
+      .map((name) => `docs/${name}`),
+    ...["bench/README.md", "bench/ANALYSIS.md", "bench/REPORT.md", "infra/README.md", "test/README.md"],
+    ...["packages", "services"].flatMap((folder) =>
+      readdirSync(join(repoRoot, folder))
+        .map((name) => `${folder}/${name}/README.md`)
+        .filter((path) => existsSync(join(repoRoot, path))),
+    ),
+  ];
+  const code = sourceFiles()
+    .map((path) => readFileSync(path, "utf8"))
+    .join("\n");
+
+  it("names only upper-case variables and constants that exist in the code", () => {
+    expect(documents.length).toBeGreaterThan(10);
+    const missing = documents.flatMap((document) =>
+      [...read(document).matchAll(/`([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)(?:=[^`]*)?`/g)]
+        .map(([, name]) => name as string)
+        .filter((name) => !new RegExp(`\\b${name}\\b`).test(code))
+        .map((name) => `${document}: ${name}`),
+    );
+    expect(missing).toEqual([]);
   });
 });

@@ -4,11 +4,11 @@ import { type ApiServer, startApiServer } from "@vu/testkit/api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { httpGet } from "../support/httpClient";
 
-// Regression test for a bug the differential test found (fixed in f020a27): the query API rounded
-// as Math.round(x * 1000) / 1000 on a floating-point quotient (services/query-api/src/query/
-// rowMetrics.ts), so an exact half-thousandth went up or down by binary accident: 0.0005 minutes
-// (30 ms) became 0.001 but 0.5005 minutes (30 030 ms) became 0.5, and a mean of 0.5005 s became 0.5
-// while 0.0015 s became 0.002. docs/contract.md §2: "rounded to 3 decimal places"; one rule (half up) for all.
+// Exact halves round one way, half up, on the integer sums (services/query-api/src/query/
+// rowMetrics.ts; docs/contract.md §2: "rounded to 3 decimal places"). Math.round(x * 1000) / 1000
+// on a floating-point quotient would send an exact half-thousandth up or down by binary accident:
+// 0.0005 minutes (30 ms) to 0.001 but 0.5005 minutes (30 030 ms) to 0.5, and a mean of 0.5005 s to
+// 0.5 while 0.0015 s goes to 0.002. The differential test (exactness) met such ties first.
 
 const nowMs = Date.parse("2026-11-22T12:00:00Z");
 const org = "rounding";

@@ -204,7 +204,7 @@ export async function verifyAgainstOracle(
  * Rare kinds (a §7 parameter alone, say) may be missed by a run's draws, depending on the anchor:
  * more queries are drawn from the same generator, and those that exercise a kind still missing
  * are kept, so the required coverage does not hang on luck. Bounded: what stays missing fails the
- * run as before.
+ * run.
  */
 function topUpCoverage(
   queries: readonly QueryCase[],

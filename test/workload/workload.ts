@@ -184,7 +184,7 @@ function placeHostile(base: RecordingCompletedInput[], placed: Placed, random: R
         placed.push({ at: random.int(0, base.length) - 0.75, message });
       }
     }
-    // The minute's whole container (a UTC day since store v7) is free of the organization's other
+    // The minute's whole container (its UTC day) is free of the organization's other
     // events: a sparse tier keeps those minutes together, and the test damages the container too.
     // Within the minute retention; an organization busy every day of it gets no poisoned minute.
     const taken = new Set(

@@ -57,8 +57,8 @@ const nextYear = (ms: number) => Date.UTC(new Date(ms).getUTCFullYear() + 1, 0, 
  * holds) while a read of a short range still walks little besides what it asked for: a tier
  * leaves its containers once they would hold about as many recordings as `LAYOUT_RULE` allows
  * per `RULE_PERIOD_MS`, so a container holds at most a few thousand cells. Minutes are kept in
- * their UTC day, hours in their month, days in their year: since v7, four to twelve times
- * longer than the rule's periods (v6 kept minutes by hour, hours by ISO week, days by month).
+ * their UTC day, hours in their month, days in their year: four to twelve times longer than the
+ * rule's periods, so a small organization's sparse blocks share few keys.
  */
 const CONTAINERS: Readonly<Record<StoredTier, ContainerRule>> = {
   minute: { start: (ms) => floorUtc("day", ms), end: (ms) => ms + DAY_MS, index: byLength(MINUTE_MS) },
@@ -190,7 +190,8 @@ export function layoutArguments(retention: Retention): string {
 /**
  * An organization's layout: each stored tier's placement and marks. Spelled in the extent as
  * `layout`, one digit per tier in STORED_TIERS order (the index in PLACEMENTS, or DERIVED_DIGIT;
- * missing: all containers, as every organization written before tiers were derived has),
+ * missing: every tier in containers, none derived, the layout of an extent that counted recordings
+ * without writing one; docs/decisions/0021-derived-weeks-and-months.md),
  * `mark:<tier code>` and `derived:<tier code>`.
  */
 export interface OrgLayout {
@@ -213,7 +214,7 @@ export const LAYOUT_FIELDS = [
   ...STORED_TIERS.map((t) => `derived:${TIER_CODE[t]}`),
 ] as const;
 
-/** The layout of an organization with nothing stored about it (and of every one before tiers were derived). */
+/** Every tier in containers: what an extent without a `layout` field (or a `""` layout) stands for. */
 export const INITIAL_LAYOUT_CODE = "0".repeat(STORED_TIERS.length);
 
 const digitOf = (placement: Placement) =>

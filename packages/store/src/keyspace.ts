@@ -8,18 +8,11 @@ import { VIEW_CODE, VIEWS, type View } from "./views";
  * Every key of an organization carries the hash tag of its shard, `{s<n>}` (`shardOf`), so a
  * script touching one organization, or several of one shard, stays on one Redis Cluster slot.
  *
- * STORE_VERSION names the rollup keys. v1 stored cells as text; v2 as binary (seven u32, or
- * seven float64 once a sum passes 32 bits: sums.ts); v3 splits hour blocks' cells by quarter hour
- * (quarterCells.ts) instead of keeping quarter-hour blocks of their own; v4 keeps the Kafka offsets
- * with the sums (per organization and partition) and the view's epoch and checkpoints (the log
- * hash), so a v4 store is filled by replaying the topic, never from v3 data counted without them;
- * v5 places each tier's blocks by the organization's density (blockPlacement.ts); v6 tags keys by
- * the organization's shard instead of the organization, so one script call counts many small
- * organizations on a cluster too; v7 gives containers longer periods (minutes by day, hours by
- * month, days by year: blockPlacement.ts), so a small organization holds half as many keys; v8
- * keeps a dedupe window's ids as 16-byte digests in a table of listpack-sized hashes
- * (lua/includes/seenTables.lua) instead of the ids as they came in one hash. Each is filled by
- * replaying the topic.
+ * STORE_VERSION names the rollup keys. It changes with every change to what the apply script
+ * writes that keys already written cannot follow as they are, so that two versions can share one
+ * Redis: a new version is filled by replaying the topic beside the old one (the README's
+ * "Upgrading the store"), never converted from the old keys, which lack what only counting decides
+ * (the offsets kept with the sums, each tier's placement). docs/decisions/ records each version.
  */
 export const STORE_VERSION = "v8";
 /**
@@ -38,8 +31,8 @@ export function shardOf(org: string): number {
   return hash % SHARDS;
 }
 /**
- * Token and rate-limit keys have not changed since v3 and keep its names, so that tokens outlive
- * upgrades of the rollup store.
+ * Token and rate-limit keys carry a version of their own, apart from STORE_VERSION, so that tokens
+ * stay where they are when the rollup store is upgraded.
  */
 const TOKEN_KEYS_VERSION = "v3";
 

@@ -100,7 +100,7 @@ describe.each(redisTargets())("the view's position in the log on $name", (target
     const { epoch } = await log.open(1, replay([]));
     const advance = (partition: string, expected: string | null, next: string, asOfMs?: number) =>
       log.advance(1, { epoch, partition, expected, next, ...(asOfMs === undefined ? {} : { asOfMs }) });
-    // Without the argument the script works as before: a checkpoint, and no as-of.
+    // Without the argument the script moves the checkpoint alone: no as-of.
     expect(await advance("t:0", null, "10")).toEqual({ kind: "advanced", state: "live" });
     expect((await log.read(1)).asOf).toEqual(new Map());
     expect((await reader.view()).asOfMs).toBeNull();

@@ -1,7 +1,7 @@
 /**
  * Where an organization has data: from its first to its last counted `recorded_at` (ms, both
  * inclusive), as the apply script records them. `null`: it has no data at all. "unknown": it has
- * data written before the extent was recorded, so readers must not skip anything.
+ * combinations but no extent, so nothing says where its data lies and readers must not skip anything.
  */
 export type OrganizationExtent = { firstMs: number; lastMs: number } | null | "unknown";
 

@@ -69,9 +69,9 @@ export interface RollupReaderOptions {
   now?: () => number;
 }
 
-/** Small enough that one slice stays well under Redis' 10 ms budget (bench/ANALYSIS.md, #20). */
+/** Small enough that one slice holds Redis well under its 10 ms budget (docs/decisions/0016-reads-in-slices.md). */
 export const DEFAULT_SLICE_FIELDS = 5_000;
-/** The bound large reads had when it was also the slice size: the same reads go to the large-read lane. */
+/** Apart from the slice size, so that smaller slices do not send more reads to the large-read lane. */
 export const DEFAULT_LARGE_READ_FIELDS = 20_000;
 
 /** The state of the store a read belongs to: a generation, in one epoch of it that is live. */
@@ -194,7 +194,7 @@ const SELECTIVE_SHARE = 0.25;
 /**
  * Tiers whose blocks are fetched selectively. Minute and hour blocks mostly hold few cells, which
  * Redis keeps as a listpack: there HMGET scans the block once per requested field, so reading the
- * whole block is cheaper (bench/ANALYSIS.md).
+ * whole block is cheaper (docs/decisions/0005-selective-field-reads.md).
  */
 const SELECTIVE_TIERS: ReadonlySet<Tier> = new Set<Tier>(["day", "week", "month"]);
 

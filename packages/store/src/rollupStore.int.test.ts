@@ -825,7 +825,7 @@ describe.each(redisTargets())("on $name", (target) => {
     expect(await count("acme", "week", "2026-10-12T00:00:00Z")).toBe(1);
     expect(await count("acme", "month", "2026-10-01T00:00:00Z")).toBe(LAYOUT_RULE.minRecordings + 2);
 
-    // Counted before tiers were derived (no layout, recordings counted): its weeks stay stored.
+    // An extent that counted recordings without a layout: its weeks stay stored.
     const keepingDays = createRollupWriter({
       redis,
       keyspace,

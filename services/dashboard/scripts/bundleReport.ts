@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { gzipSync } from "node:zlib";
 
-/** The budget for everything the browser downloads, gzipped. */
+/** The budget for everything the browser downloads, gzipped (services/dashboard/README.md). */
 export const GZIP_BUDGET_BYTES = 250 * 1024;
 
 export interface BundleReport {

@@ -110,7 +110,7 @@ export function createIngestWorker(deps: IngestWorkerDeps): IngestWorker {
     sessionTimeout: config.sessionTimeoutMs,
     heartbeatInterval: config.heartbeatIntervalMs,
     maxWaitTimeInMs: 100,
-    // Large fetches make large batches, which is what lets chunks overlap (bench/ANALYSIS.md).
+    // Large fetches make large batches, which is what lets chunks overlap (docs/decisions/0004).
     maxBytesPerPartition,
     maxBytes: 2 * maxBytesPerPartition,
   });

@@ -61,7 +61,7 @@ describe("a partition's as-of instant after a chunk", () => {
     expect(fetchRequestedAt(batch, fetchedAtMs, wall)).toBe(fetchedAtMs - 3_000);
     // A worker whose clock is an hour behind the wall clock: the same 3 s on its own clock.
     expect(fetchRequestedAt(batch, fetchedAtMs - 3_600_000, wall)).toBe(fetchedAtMs - 3_603_000);
-    // No stamp (an unpatched client): the instant the batch is taken up, as before.
+    // No stamp (an unpatched client): the instant the batch is taken up.
     expect(fetchRequestedAt({} as Batch, fetchedAtMs, wall)).toBe(fetchedAtMs);
   });
 });

@@ -15,8 +15,8 @@ export interface ChunkLimits {
  * A chunk grows until it holds `messages` messages or `perKey` of one organization. What a script
  * call costs in Redis is mostly per organization it touches, so a chunk spread over many small
  * organizations is let grow (each of them then brings more recordings per call); the per-key cap
- * keeps one organization's batch, which is applied in one script call, as short as before.
- * Measured in bench/ANALYSIS.md.
+ * keeps one organization's batch, which is applied in one script call, short enough that no call
+ * holds Redis for long (docs/decisions/0004-ingest-chunks-overlap-redis.md).
  */
 export const CHUNK_LIMITS: ChunkLimits = { messages: 50_000, perKey: 5_000 };
 

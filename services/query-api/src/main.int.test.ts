@@ -8,9 +8,10 @@ import { waitForValue } from "@vu/testkit/waitForValue";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LARGE_READ_NICE } from "./apiProcesses";
 
-// Regression: a second API started on a port in use logged "query API listening" and stayed up
-// without listening (Express 5 hands the listen error to the callback, which ignored it). And the
-// API on several processes (API_PROCESSES): one that dies is replaced, metrics are the sum of all.
+// A second API started on a port in use exits saying so, rather than logging "query API listening"
+// and staying up without a socket (Express 5 hands the listen error to the callback, which must
+// look at it). And the API on several processes (API_PROCESSES): one that dies is replaced,
+// metrics are the sum of all.
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 let occupied: Server;

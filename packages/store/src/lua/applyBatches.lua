@@ -190,8 +190,8 @@ local function prepare(org)
   -- Its extent, read once: what this phase checks and the write moves on.
   local state = redis.call("HMGET", keys[7], "layout", "first", "last", "writes", "n",
     offsetField ~= "" and offsetField or "layout")
-  -- No layout: every tier in containers if it has counted recordings (before tiers were
-  -- derived), else a new organization's.
+  -- No layout: every tier in containers if it has counted recordings (an extent written without
+  -- a layout), else a new organization's.
   local layout = state[1] or (state[5] and "" or newLayout(rule))
   local applied = offsetField ~= "" and state[6]
   -- A replay of messages this organization already has changes nothing.
@@ -245,7 +245,7 @@ local function write(org)
     layout = settleLayout(updates, layout, recordings, first, last, rule, last)
   end
   if not state[1] and not state[5] and #ids > 0 then
-    -- A new organization's layout is stored with its first recordings: "" is the older default.
+    -- A new organization's layout is stored with its first recordings: none reads as containers.
     updates[#updates + 1] = "layout"
     updates[#updates + 1] = layout
   end

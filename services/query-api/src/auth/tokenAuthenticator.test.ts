@@ -56,7 +56,7 @@ describe("createTokenAuthenticator", () => {
 
   it("keeps valid tokens cached through a flood of made-up ones (never flushed wholesale)", async () => {
     const { store, lookups } = fakeTokens();
-    // The default bound (10,000 each), passed: the cache used to be cleared whenever it was full.
+    // Past the default bound (10,000 each): a cache cleared whenever full would forget the busy token.
     const auth = createTokenAuthenticator({ tokens: store, cacheMs: 60_000 });
     const { token } = await store.create("acme", "busy client");
     expect(await auth.verify(token)).not.toBeNull();

@@ -244,7 +244,7 @@ describe("resignTokens", () => {
     createdAt: "2026-01-02T03:04:05.000Z",
     revokedAt,
   });
-  /** The value the tokens CLI wrote before records were signed: the same JSON, without `sig`. */
+  /** An unsigned value, as a tokens CLI that did not sign wrote it: the same JSON, without `sig`. */
   const unsignedValue = (r: DurableTokenRecord) =>
     JSON.stringify({
       id: r.id,

@@ -262,7 +262,10 @@ interface TopicToken {
   last: Map<number, { record: DurableTokenRecord; keyId: string } | null>;
   /** Every revocation a record of the topic makes that verifies. */
   revocations: DurableTokenRecord[];
-  /** Every revocation a record makes that does not (before signing, the CLI's were not signed). */
+  /**
+   * Every revocation a record makes that does not (unsigned: written by a tokens CLI that did not
+   * sign, or by anyone else who may write the topic).
+   */
   unsignedRevocations: DurableTokenRecord[];
 }
 

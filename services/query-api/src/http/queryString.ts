@@ -4,8 +4,9 @@ export type ParsedQuery = Record<string, string | string[]>;
 /**
  * The app's `query parser`: every parameter of the raw query string, without a cap. Express's
  * "simple" parser (Node's querystring) and qs both stop at 1,000 parameters and drop the rest
- * silently, so `?` + 1,000 `&` + `granularity=xml` used to answer 200 with daily buckets. Counting
- * and rejecting is parseQuery's job (docs/contract.md §3: nothing is ever silently dropped).
+ * silently, so with either, `?` + 1,000 `&` + `granularity=xml` would answer 200 with daily
+ * buckets. Counting and rejecting is parseQuery's job (docs/contract.md §3: nothing is ever
+ * silently dropped).
  *
  * URLSearchParams decodes like a form (`+` is a space, bad escapes stay literal) and skips empty
  * segments: `a=1&&&b=2` has two parameters, as a separator is not a parameter. `&=x` is one, with

@@ -10,8 +10,9 @@ export interface RenderedPages {
 }
 
 /**
- * Rendering is most of what a kept answer still costs (bench/ANALYSIS.md, "kept pages"), so the last pages rendered from each kept answer are kept with it: in a WeakMap, so they
- * go when the answer goes (the result cache counts them in the answer's weight). A compressed form
+ * Rendering is most of what a kept answer still costs (docs/decisions/0010-exact-result-cache.md),
+ * so the last pages rendered from each kept answer are kept with it: in a WeakMap, so they go
+ * when the answer goes (the result cache counts them in the answer's weight). A compressed form
  * is a small part of its page, so it is kept with the page without being weighed apart.
  */
 export function createRenderedPages(): RenderedPages {

@@ -1,5 +1,5 @@
 const DAY_MS = 86_400_000;
-/** Days remembered per zone before the memory starts over (measured: ~0.8 MB when full). */
+/** Days remembered per zone before the memory starts over: a bound on each zone's tables (docs/decisions/0009). */
 const MAX_DAYS = 5_000;
 
 /** Shared by every day without a change (almost all of them): no array of its own each. */

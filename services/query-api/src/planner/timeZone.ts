@@ -36,7 +36,7 @@ function isUtcName(name: string): boolean {
 
 /** Zones already resolved, by the name as given: resolving asks Intl twice, and zones remember their transitions. */
 const namedZones = new Map<string, QueryZone | null>();
-/** With each zone's own bound on the days it remembers, zones stay under ~50 MB whatever is asked. */
+/** With each zone's own bound on the days it remembers, the zones' memory is bounded whatever is asked. */
 const MAX_NAMED_ZONES = 64;
 
 function namedQueryZone(name: string): QueryZone | null {

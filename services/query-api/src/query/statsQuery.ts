@@ -137,7 +137,8 @@ function answerKey(operation: string, request: CommonRequest, parameters: unknow
   if (request.endDate === undefined) return undefined;
   const filters = listsGiven(request.filters);
   const range = [request.startDate, request.endDate, request.timezone];
-  // Exclusions follow the other parameters, so a key without any reads as it did before them.
+  // Exclusions join the key only when given: any shape that tells questions apart will do, since
+  // kept answers live in this process only.
   const exclusions = listsGiven(request.exclusions);
   const rest = exclusions.length > 0 ? [...parameters, exclusions] : parameters;
   return JSON.stringify([operation, range, filters, rest, keptState(context)]);
@@ -255,7 +256,7 @@ function checkShapeParameters(request: StatsRequest): void {
 function statsParameters(request: StatsRequest): unknown[] {
   const sort = request.sort.map((key) => (key.descending ? "-" : "") + key.field);
   const shape = [sort, request.limit ?? null, request.other, request.fill];
-  // compare follows the other parameters, so a key without it reads as it did before it.
+  // compare joins the key only when given, as exclusions do (answerKey).
   const compared = request.compare ? [request.compare] : [];
   return [request.granularity, request.groupBy.join(",") || null, ...shape, ...compared];
 }

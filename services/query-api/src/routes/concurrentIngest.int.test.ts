@@ -2,10 +2,11 @@ import { recording } from "@vu/testkit";
 import { type ApiServer, bodyOf, startApiServer } from "@vu/testkit/api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-// Regression: a query reads an organization's combination table, then its blocks. A batch applied
-// in between can add a combination id to the blocks that the table read did not have: the query
-// answered 500 ("rollup cell refers to unknown combination"). Grouping by member while filtering on
-// another dimension takes the reader's selective path (two round trips), where it showed at once.
+// A query reads an organization's combination table and its blocks. A batch applied between two
+// reads could add a combination id to the blocks that the table read did not have, and the query
+// would answer 500 ("rollup cell refers to unknown combination"). Grouping by member while
+// filtering on another dimension takes the reader's selective path (two round trips), where such a
+// gap would show first.
 
 const now = Date.parse("2026-11-22T12:00:00Z");
 const ORG = "concurrent";

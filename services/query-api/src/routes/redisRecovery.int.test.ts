@@ -5,10 +5,10 @@ import { Cluster } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { API_REDIS_OPTIONS } from "../redisOptions";
 
-// Regression: after `SCRIPT FLUSH` (what a Redis restarted without persistence, or a failover, does)
-// every authenticated request answered 503 until the API was restarted, while /readyz stayed 200:
-// the rate limiter's library never reloaded its script because the NOSCRIPT error reached it
-// wrapped. These tests flush or restart private Redis servers, never the shared one.
+// After `SCRIPT FLUSH` (what a Redis restarted without persistence, or a failover, does) the rate
+// limiter's script must be loaded again when its NOSCRIPT error comes back, however wrapped;
+// otherwise every authenticated request would answer 503 until the API restarted, while /readyz
+// said 200. These tests flush or restart private Redis servers, never the shared one.
 
 const now = Date.parse("2026-11-22T12:00:00Z");
 

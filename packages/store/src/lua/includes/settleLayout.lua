@@ -7,7 +7,7 @@
 -- in an earlier place; nil when there are none), after which its blocks hold cells in the new place
 -- only; a derived tier that moves also gets derived:<code> = `mark` (its blocks that started by
 -- then are read from their source tier). Adds the changed fields to `updates` and returns the new
--- layout ("" is every tier in containers, as in organizations counted before tiers were derived).
+-- layout ("" is every tier in containers, what a missing layout stands for).
 local ruleWords = {}
 local function layoutRule(rule)
   -- Every organization of a call has the same rule: its words are split once.
