@@ -1,6 +1,8 @@
 import { waitFor } from "@vu/infra";
+import { recording } from "@vu/testkit";
 import { type RecordedSpan, startTracedApi } from "@vu/testkit/tracedProcess";
 import { describe, expect, it, onTestFinished } from "vitest";
+import { LARGE_READ_VIA } from "./http/largeReadForwarding";
 
 // The API's spans as main.ts starts tracing (tracing.ts, http/serverSpanPrivacy.ts), recorded by
 // the SDK's in-memory exporter in a child process (test/kit/src/tracedProcess.ts).
@@ -78,5 +80,46 @@ describe("the API's traces", () => {
       // The command's name, never its arguments (keys name organizations).
       expect(command.attributes["db.query.text"]).toBe(command.name);
     }
+  });
+
+  it("a large read handed to the large-read process is a child of the request that forwarded it", async () => {
+    const members = 300;
+    const api = await startTracedApi({
+      nowMs: Date.parse("2026-11-22T12:00:00Z"),
+      orgs: ["wide"],
+      largeReadProcess: true,
+      recordings: {
+        wide: Array.from({ length: members }, (_, i) =>
+          recording(`wide-${i}`, "2026-11-20T08:00:00Z", {
+            organization_id: "wide",
+            member_email: `m${i}@wide.example`,
+          }),
+        ),
+      },
+    });
+    onTestFinished(() => api.stop());
+    const stats = "/api/v1/stats?start_date=2026-11-19&end_date=2026-11-21&group_by=member_email";
+    const res = await fetch(`${api.ready.baseUrl}${stats}`, {
+      headers: { authorization: `Bearer ${api.ready.tokens.wide}`, traceparent: TRACEPARENT },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("via")).toBe(LARGE_READ_VIA);
+
+    const inTrace = (spans: RecordedSpan[]) =>
+      spans.filter((s) => s.kind === SERVER && s.traceId === CALLER.traceId);
+    const spans = await waitFor(
+      async () => {
+        const all = await api.spans();
+        return inTrace(all).length === 2 && all;
+      },
+      { message: "the forwarding request's and the large-read process's server spans" },
+    );
+    const [front, ...others] = inTrace(spans).filter((s) => s.parentSpanId === CALLER.spanId);
+    expect(others).toEqual([]);
+    if (front === undefined) throw new Error("no span for the forwarding request");
+    const forwarded = inTrace(spans).filter((s) => s !== front);
+    expect(forwarded).toHaveLength(1);
+    expect(forwarded[0] && descendsFrom(forwarded[0], front.spanId, spans)).toBe(true);
+    expect(forwarded[0]?.name).toBe("GET /api/v1/stats");
   });
 });

@@ -3,6 +3,7 @@ import { fileURLToPath } from "node:url";
 import type { Instrumentation } from "@opentelemetry/instrumentation";
 import { InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { loadTracingEnv, startTracing } from "@vu/service-runtime";
+import type { CountableRecording } from "@vu/store";
 import type { IsolatedNames } from "./names";
 
 // A service's spans, tested as the service starts: tracing first, then the service's modules (an
@@ -136,6 +137,13 @@ export interface TracedApiOptions {
   nowMs: number;
   /** Organizations that get a token. */
   orgs: string[];
+  /** Recordings written to the store by organization (the worker's code path), before `ready`. */
+  recordings?: Record<string, CountableRecording[]>;
+  /**
+   * Run as two API processes do (apiProcesses.ts): the server the test calls forwards every
+   * question that would read more than 100 fields to a large-read server on a Unix socket.
+   */
+  largeReadProcess?: boolean;
 }
 
 export interface TracedApiReady {
