@@ -78,7 +78,7 @@ export interface ApiDeps {
 
 const REQUEST_ID = /^[\w.-]{1,128}$/;
 
-/** Builds the Express app from its dependencies; never listens or connects (main.ts does). */
+/** Builds the Express app from its dependencies; never listens or connects (runApi.ts does). */
 export function createApp(deps: ApiDeps): Express {
   const { redis, keyspace, reader, tokens, logger, config } = deps;
   const now = deps.now ?? Date.now;
