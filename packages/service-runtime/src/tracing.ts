@@ -4,8 +4,6 @@ import type { tracing } from "@opentelemetry/sdk-node";
 import { type TracingEnv, tracesConfigured } from "./tracingEnv";
 
 export interface Tracing {
-  /** Whether spans are recorded and exported. */
-  readonly enabled: boolean;
   /** Exports the spans still buffered, then stops: a service's last shutdown step. */
   shutdown(): Promise<void>;
 }
@@ -23,7 +21,7 @@ export interface StartTracingOptions {
   spanProcessors?: tracing.SpanProcessor[];
 }
 
-const OFF: Tracing = { enabled: false, shutdown: async () => undefined };
+const OFF: Tracing = { shutdown: async () => undefined };
 
 /**
  * Starts the OpenTelemetry Node SDK when the `OTEL_*` variables ask for traces (`tracesConfigured`);
@@ -51,5 +49,5 @@ export async function startTracing(options: StartTracingOptions): Promise<Tracin
   });
   sdk.start();
   await waitForAllMessagesAcknowledged();
-  return { enabled: true, shutdown: () => sdk.shutdown() };
+  return { shutdown: () => sdk.shutdown() };
 }

@@ -244,23 +244,19 @@ function applyChunk(
   );
 }
 
+/** One chunk to apply, with what applying it needs. */
+interface ChunkWork {
+  ctx: BatchContext;
+  payload: EachBatchPayload;
+  retrying: Retrying;
+  position: { current: Position };
+  chunk: PreparedChunk;
+  asOfMs: number | undefined;
+}
+
 async function applyChunkIn(
   span: Span,
-  {
-    ctx,
-    payload,
-    retrying,
-    position,
-    chunk,
-    asOfMs,
-  }: {
-    ctx: BatchContext;
-    payload: EachBatchPayload;
-    retrying: Retrying;
-    position: { current: Position };
-    chunk: PreparedChunk;
-    asOfMs: number | undefined;
-  },
+  { ctx, payload, retrying, position, chunk, asOfMs }: ChunkWork,
 ): Promise<void> {
   const started = performance.now();
   // Taken once the previous chunk moved the checkpoint; every call of this chunk, retries

@@ -53,7 +53,7 @@ describe("the worker's traces", () => {
     const [chunk, ...others] = chunkSpans(spans);
     expect(others).toEqual([]);
     if (chunk === undefined) throw new Error("no chunk span");
-    expect(chunk).toMatchObject({ scope: "@vu/ingest-worker", kind: CONSUMER });
+    expect(chunk).toMatchObject({ scope: "@vu/ingest-worker", kind: CONSUMER, status: 0 });
     // A root: the chunk applies many producers' records, and links to them (below).
     expect(chunk.parentSpanId).toBeUndefined();
     expect(chunk.attributes).toMatchObject({
