@@ -6,6 +6,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { workerEnvSchema } from "@vu/ingest-worker";
 import { apiEnvSchema, TOKEN_COMMANDS, tokensCliEnvSchema } from "@vu/query-api";
+import { tracingEnvSchema } from "@vu/service-runtime";
 import { createKeyspace, VIEWS } from "@vu/store";
 import { TIERS } from "@vu/time-buckets";
 import { describe, expect, it } from "vitest";
@@ -44,9 +45,11 @@ function expandBraces(text: string): string[] {
   return (match[1] ?? "").split(",").flatMap((part) => expandBraces(text.replace(match[0], part)));
 }
 
+// Both services' main.ts read the tracing variables (service-runtime's schema) before the rest.
+const tracing = Object.keys(tracingEnvSchema.shape);
 const SCHEMAS: Record<string, ReadonlySet<string>> = {
-  worker: new Set(Object.keys(workerEnvSchema.shape)),
-  API: new Set(Object.keys(apiEnvSchema.shape)),
+  worker: new Set([...Object.keys(workerEnvSchema.shape), ...tracing]),
+  API: new Set([...Object.keys(apiEnvSchema.shape), ...tracing]),
   "tokens CLI": new Set(Object.keys(tokensCliEnvSchema.shape)),
 };
 

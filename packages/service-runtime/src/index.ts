@@ -15,6 +15,7 @@ export { createLogger, type Logger } from "./logger";
 export { createOpsServer, type OpsServerOptions, type Readiness } from "./opsServer";
 export { cachedReadiness, READINESS_MAX_AGE_MS } from "./readinessCache";
 export { redisEnvSchema, redisEnvShape } from "./redisEnv";
+export { redisInstrumentation } from "./redisInstrumentation";
 export { type RedisHealthSample, registerRedisMetrics } from "./redisMetrics";
 export { type RedisFitness, type WarnWhenRedisUnfitOptions, warnWhenRedisUnfit } from "./redisReadiness";
 export { checkRetention, retentionEnvShape, retentionFromEnv } from "./retentionEnv";
@@ -27,3 +28,10 @@ export {
   tokenSigningEnvShape,
 } from "./secretEnv";
 export { onShutdown, type ShutdownOptions } from "./shutdown";
+export { type StartTracingOptions, startTracing, type Tracing } from "./tracing";
+export {
+  loadTracingEnv,
+  type TracingEnv,
+  tracesConfigured,
+  tracingEnvSchema,
+} from "./tracingEnv";

@@ -45,7 +45,8 @@ export interface ListenOrExitOptions {
 
 /**
  * `listen`, or, when the port cannot be bound, a fatal log saying why and exit code 1: a replica
- * that cannot listen must stop, not live on looking healthy (docs/contract.md §6). Both services' main.ts.
+ * that cannot listen must stop, not live on looking healthy (docs/contract.md §6). Both services'
+ * `runApi.ts` / `runWorker.ts`.
  */
 export async function listenOrExit(
   server: Server,

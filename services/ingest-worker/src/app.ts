@@ -87,7 +87,7 @@ export const VIEW_WATCH_MS = 1_000;
 const FAILURE_REPORT_MS = 15_000;
 
 /**
- * How the worker's Redis client is built (main.ts and the in-process test worker). A command fails
+ * How the worker's Redis client is built (runWorker.ts and the in-process test worker). A command fails
  * after 2 reconnection attempts or 15 s without a reply, and the worker's own retry (with backoff,
  * per organization) takes over: ioredis can otherwise leave a command that was in flight when the
  * connection dropped pending for good, which stalled a partition after a Redis restart. A command

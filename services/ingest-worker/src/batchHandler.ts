@@ -1,3 +1,4 @@
+import type { Span } from "@opentelemetry/api";
 import { type UndecodableBatch, undecodableBatchOf } from "@vu/events";
 import { type Logger, retryWithBackoff } from "@vu/service-runtime";
 import {
@@ -12,6 +13,7 @@ import {
 } from "@vu/store";
 import type { Batch, EachBatchPayload, KafkaMessage } from "kafkajs";
 import { chunkEnd } from "./chunking";
+import { CHUNK_ATTRIBUTES, inChunkSpan } from "./chunkSpan";
 import { type DeadLetter, reasonKind } from "./deadLetter";
 import type { DeadLetterSender } from "./deadLetterSender";
 import type { IngestMetrics } from "./metrics";
@@ -56,6 +58,7 @@ export class PositionMovedError extends Error {
 
 /** One chunk, decoded, validated and grouped; each organization prepared for the apply script where it could be. */
 interface PreparedChunk {
+  messages: KafkaMessage[];
   grouped: GroupedBatch<KafkaMessage>;
   work: Array<{ org: string; recordings: Sourced[]; batch: PreparedBatch<Sourced> | undefined }>;
   origin: BatchOrigin;
@@ -234,21 +237,43 @@ function prepareChunk(
       return { org, recordings, batch: undefined };
     }
   });
-  return { grouped, work, origin };
+  return { messages, grouped, work, origin };
 }
 
 /**
  * Applies one prepared chunk and dead-letters its rejects, then moves the partition's checkpoint
- * past it and resolves its offset. The script calls are written to Redis before this returns (no
- * await comes first), so Redis works on this chunk while the caller prepares the next.
+ * past it and resolves its offset, all in the chunk's span (chunkSpan.ts). The script calls are
+ * written to Redis before this returns (no await comes first), so Redis works on this chunk while
+ * the caller prepares the next.
  */
-async function applyChunk(
+function applyChunk(
   ctx: BatchContext,
   payload: EachBatchPayload,
   retrying: Retrying,
   position: { current: Position },
   chunk: PreparedChunk,
   asOfMs: number | undefined,
+): Promise<void> {
+  const { topic, partition } = payload.batch;
+  return inChunkSpan(
+    { topic, partition, records: chunk.messages, organizations: chunk.work.length },
+    (span) => applyChunkIn(span, { ctx, payload, retrying, position, chunk, asOfMs }),
+  );
+}
+
+/** One chunk to apply, with what applying it needs. */
+interface ChunkWork {
+  ctx: BatchContext;
+  payload: EachBatchPayload;
+  retrying: Retrying;
+  position: { current: Position };
+  chunk: PreparedChunk;
+  asOfMs: number | undefined;
+}
+
+async function applyChunkIn(
+  span: Span,
+  { ctx, payload, retrying, position, chunk, asOfMs }: ChunkWork,
 ): Promise<void> {
   const started = performance.now();
   // Taken once the previous chunk moved the checkpoint; every call of this chunk, retries
@@ -272,17 +297,23 @@ async function applyChunk(
     ...chunk.work
       .filter(({ batch }) => batch === undefined)
       .map(({ org, recordings }) => applyRecordings(deps, org, recordings, chunk.origin).then((o) => [o])),
-  ]).then((outcomes) => outcomes.flat());
+  ]).then((outcomes) => {
+    span.setAttribute(CHUNK_ATTRIBUTES.scriptMs, performance.now() - started);
+    return outcomes.flat();
+  });
   const rejecting = deadLetter(ctx, payload.batch, retrying, chunk.grouped.rejected);
   const [outcomes] = await Promise.all([applying, rejecting]);
   await deadLetter(ctx, payload.batch, retrying, refusedLetters(ctx, outcomes));
   ctx.onTransientFailure("apply", undefined);
 
+  let countedInChunk = 0;
   for (const { counted, duplicates, replayed } of outcomes) {
     ctx.metrics.applied.inc(counted);
     ctx.metrics.duplicates.inc(duplicates);
     ctx.metrics.replayed.inc(replayed);
+    countedInChunk += counted;
   }
+  span.setAttribute(CHUNK_ATTRIBUTES.counted, countedInChunk);
   ctx.metrics.duplicates.inc(chunk.grouped.repeatedInBatch);
   ctx.metrics.batchSeconds.observe((performance.now() - started) / 1000);
   const { partition } = payload.batch;

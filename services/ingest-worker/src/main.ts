@@ -1,64 +1,13 @@
-import {
-  cachedReadiness,
-  createLogger,
-  createOpsServer,
-  kafkaConnection,
-  kafkaLogCreator,
-  kafkaLogLevel,
-  listenOrExit,
-  onShutdown,
-  warnWhenRedisUnfit,
-} from "@vu/service-runtime";
-import { createKeyspace, createRedisClient, redisHealth } from "@vu/store";
-import { Kafka } from "kafkajs";
-import { createIngestWorker, WORKER_REDIS_OPTIONS } from "./app";
-import { loadWorkerEnv, workerConfigFromEnv } from "./env";
-import { createIngestMetrics } from "./metrics";
-import { createWorkerSupervisor } from "./supervisor";
+import { loadTracingEnv, startTracing } from "@vu/service-runtime";
+import { workerInstrumentations } from "./tracing";
 
-const env = loadWorkerEnv();
-const logger = createLogger("ingest-worker", env.LOG_LEVEL);
-const kafka = new Kafka({
-  clientId: env.KAFKA_CLIENT_ID,
-  ...kafkaConnection(env),
-  logLevel: kafkaLogLevel(env.LOG_LEVEL),
-  logCreator: kafkaLogCreator(logger),
+// Tracing starts before the worker's modules load: an ES module is instrumented only when it is
+// imported after the instrumentation's loader hook (service-runtime's startTracing), so the worker
+// is imported here, not above.
+const tracing = await startTracing({
+  env: loadTracingEnv(),
+  serviceName: "ingest-worker",
+  instrumentations: workerInstrumentations,
 });
-const redis = createRedisClient(env.REDIS_URL, { ...WORKER_REDIS_OPTIONS });
-const metrics = createIngestMetrics({ redisHealth: () => redisHealth(redis) });
-const supervisor = createWorkerSupervisor({
-  logger,
-  create: () =>
-    createIngestWorker({
-      kafka,
-      redis,
-      keyspace: createKeyspace({ prefix: env.REDIS_PREFIX }),
-      logger,
-      metrics,
-      // Each partition resumes where the view's checkpoint in Redis says (a first deploy, or a
-      // Redis that lost its state, from the beginning of the topic), not where Kafka's group is.
-      config: workerConfigFromEnv(env),
-    }),
-});
-
-warnWhenRedisUnfit(redis, {
-  check: () => redisHealth(redis),
-  logger,
-  message: "redis is not fit to count into; /readyz reports unavailable",
-});
-const ops = createOpsServer({ registry: metrics.registry, ready: cachedReadiness(() => supervisor.ready()) });
-await listenOrExit(ops, env.METRICS_PORT, { logger });
-logger.info({ port: env.METRICS_PORT }, "ops endpoints listening");
-await supervisor.start();
-logger.info({ topic: env.RECORDINGS_TOPIC, group: env.KAFKA_GROUP_ID }, "ingest worker consuming");
-
-onShutdown(
-  [
-    () => supervisor.stop(),
-    async () => {
-      ops.close();
-      await redis.quit();
-    },
-  ],
-  { logger },
-);
+const { runWorker } = await import("./runWorker");
+await runWorker(tracing);

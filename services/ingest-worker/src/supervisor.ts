@@ -27,8 +27,8 @@ export interface WorkerSupervisor {
  * kafkajs restarts its consumer after most failures, but gives up on some (e.g. no group
  * coordinator after a long broker outage). Then the supervisor starts a fresh worker, with backoff,
  * instead of exiting: an outage pauses ingest, it does not end it. Nothing is lost either way, since
- * offsets are committed only after Redis has the batch. `main.ts` and the tests' in-process worker
- * both run this.
+ * offsets are committed only after Redis has the batch. The service (`runWorker.ts`) and the tests' in-process
+ * worker both run this.
  */
 export function createWorkerSupervisor(options: WorkerSupervisorOptions): WorkerSupervisor {
   const { logger } = options;

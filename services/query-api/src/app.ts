@@ -26,6 +26,7 @@ import { createReadinessCheck } from "./http/readiness";
 import { createRedisRateLimitStore } from "./http/redisRateLimitStore";
 import { requestLogSerializers } from "./http/requestLogSerializers";
 import { createResponseCompression } from "./http/responseCompression";
+import { serverSpanPrivacy } from "./http/serverSpanPrivacy";
 import type { TrustProxy } from "./http/trustProxy";
 import { createUnauthenticatedLimit } from "./http/unauthenticatedLimit";
 import { registerViewMetrics } from "./http/viewMetrics";
@@ -77,7 +78,7 @@ export interface ApiDeps {
 
 const REQUEST_ID = /^[\w.-]{1,128}$/;
 
-/** Builds the Express app from its dependencies; never listens or connects (main.ts does). */
+/** Builds the Express app from its dependencies; never listens or connects (runApi.ts does). */
 export function createApp(deps: ApiDeps): Express {
   const { redis, keyspace, reader, tokens, logger, config } = deps;
   const now = deps.now ?? Date.now;
@@ -97,6 +98,7 @@ export function createApp(deps: ApiDeps): Express {
   app.set("trust proxy", config.trustProxy ?? API_ENV_DEFAULTS.TRUST_PROXY);
   app.set("etag", false);
 
+  app.use(serverSpanPrivacy);
   app.use(
     pinoHttp({
       logger,

@@ -101,6 +101,35 @@ describe("main.ts", () => {
   });
 });
 
+describe("main.ts with traces on", () => {
+  it("starts tracing before the API loads: the request's and its Redis commands' spans are exported, and flushed at SIGTERM", async () => {
+    const free = await freePort();
+    const api = startMain({
+      PORT: String(free),
+      API_PROCESSES: "1",
+      OTEL_TRACES_EXPORTER: "console",
+      OTEL_SERVICE_NAME: "query-api-under-test",
+      ...redisEnv(),
+    });
+    try {
+      await api.listening(1);
+      // An unknown token: the API looks it up in Redis before refusing it.
+      const res = await fetch(`http://127.0.0.1:${free}/api/v1/stats/summary`, {
+        headers: { authorization: `Bearer sk-vu-${"a".repeat(40)}` },
+      });
+      expect([401, 503]).toContain(res.status);
+    } finally {
+      api.child.kill("SIGTERM");
+    }
+    expect(await api.exited).toBe(0);
+    const output = api.output();
+    expect(output).toContain("'service.name': 'query-api-under-test'");
+    expect(output).toContain("name: '@opentelemetry/instrumentation-http'");
+    // ioredis is instrumented only if it was imported after the loader hook: the order in main.ts.
+    expect(output).toContain("name: '@opentelemetry/instrumentation-ioredis'");
+  });
+});
+
 function healthzCount(metrics: string): number {
   const line = metrics
     .split("\n")

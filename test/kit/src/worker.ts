@@ -22,9 +22,9 @@ export const QUICK_REBALANCE_ENV = {
 } as const;
 
 /**
- * The worker's config as `main.ts` derives it from its environment (the env schema's defaults, the
- * test kit's signing key, `env` over them), on this test's topics and group: tests never keep a
- * copy of the defaults.
+ * The worker's config as the service (`runWorker.ts`) derives it from its environment (the env
+ * schema's defaults, the test kit's signing key, `env` over them), on this test's topics and
+ * group: tests never keep a copy of the defaults.
  */
 export function workerConfig(
   names: Omit<IsolatedNames, "prefix">,
@@ -44,7 +44,7 @@ export function workerConfig(
 export interface InProcessWorkerOptions {
   kafka: Kafka;
   names: IsolatedNames;
-  /** Default: a client on the test stack's Redis, built as `main.ts` builds it. */
+  /** Default: a client on the test stack's Redis, built as `runWorker.ts` builds it. */
   redis?: RedisClient;
   redisUrl?: string;
   /** Worker variables over the production defaults, e.g. `QUICK_REBALANCE_ENV`. */
@@ -82,7 +82,7 @@ export interface InProcessWorker {
 
 /**
  * The ingest worker in-process, reading its topic from the beginning, under the same supervisor
- * as `main.ts` (a consumer kafkajs gives up on is replaced, with backoff).
+ * as the service (`runWorker.ts`; a consumer kafkajs gives up on is replaced, with backoff).
  */
 export async function startInProcessWorker(options: InProcessWorkerOptions): Promise<InProcessWorker> {
   const ownRedis = options.redis === undefined;

@@ -1,4 +1,5 @@
 import { request } from "node:http";
+import { context, propagation } from "@opentelemetry/api";
 import type { Logger } from "@vu/service-runtime";
 import type { ErrorRequestHandler, Request, Response } from "express";
 import { LargeReadElsewhereError } from "../query/largeReads";
@@ -62,6 +63,8 @@ function forward(req: Request, res: Response, socketPath: string, copied: string
       ...withoutHopByHop(req.headers),
       "x-request-id": String(res.getHeader("X-Request-Id") ?? ""),
     };
+    // With tracing, the large-read process's span is a child of this request's (`traceparent`).
+    propagation.inject(context.active(), headers);
     const upstream = request(
       { socketPath, method: req.method, path: req.originalUrl, headers, timeout: ANSWER_TIMEOUT_MS },
       (answer) => {
