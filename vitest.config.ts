@@ -1,12 +1,16 @@
 import { defineConfig } from "vitest/config";
+import { FaultsFirstSequencer } from "./infra/src/testing/faultsFirstSequencer";
 
 // Two projects: `unit` is pure logic and needs nothing running; `integration` talks to real Kafka
 // and Redis, which its global setup finds (KAFKA_BROKERS / REDIS_URL), starts in Docker through
 // Testcontainers, or starts natively (infra/src/native).
 export default defineConfig({
   test: {
-    // Integration files share one Kafka and one Redis on a 2-core machine: run files one at a time.
-    fileParallelism: false,
+    // Three files at a time on two cores: the integration files mostly wait (group joins, processes
+    // starting, a broker restarting). They share one Kafka and one Redis, each with its own topics,
+    // prefixes and organizations, and a test that restarts or empties Redis starts its own.
+    maxWorkers: 3,
+    minWorkers: 1,
     projects: [
       {
         test: {
@@ -32,6 +36,7 @@ export default defineConfig({
           globalSetup: ["./infra/src/testing/globalSetup.ts"],
           testTimeout: 120_000,
           hookTimeout: 300_000,
+          sequence: { sequencer: FaultsFirstSequencer },
         },
       },
     ],
