@@ -350,7 +350,12 @@ describe("infra/docker-compose.yml's Kafka", () => {
     "User:producer": [{ operation: "Write", resourceType: "topic", name: recordings, why: "recordings" }],
     "User:worker": [
       { operation: "Read", resourceType: "topic", name: recordings, why: "app.ts: the consumer" },
-      { operation: "Describe", resourceType: "topic", name: recordings, why: "fetchTopicOffsets" },
+      {
+        operation: "Describe",
+        resourceType: "topic",
+        name: recordings,
+        why: "fetchTopicOffsets, fetchTopicIds",
+      },
       {
         operation: "DescribeConfigs",
         resourceType: "topic",

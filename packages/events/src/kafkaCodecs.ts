@@ -76,7 +76,11 @@ function codec(name: CodecName, limit: number) {
  * fetch time for `X-Data-As-Of`, and the admin has no `fetchTopicIds` (a topic created again under
  * its name would go unnoticed).
  */
-export function isPatchedKafkajs(sources: { decoder: string; consumerGroup: string; admin: string }): boolean {
+export function isPatchedKafkajs(sources: {
+  decoder: string;
+  consumerGroup: string;
+  admin: string;
+}): boolean {
   return (
     sources.decoder.includes("undecodableMarker") &&
     sources.consumerGroup.includes("fetchRequestedAt") &&

@@ -23,7 +23,11 @@ import { StoreError } from "./storeError";
  * - on a cluster, per partition and shard, the **write count** the partition's apply calls below
  *   its checkpoint left on the shard (keyspace `shardWrites`): a shard found below it lost writes
  *   on its node, which nothing in the log hash (on another node) would show otherwise
- *   (`shardsBehind`).
+ *   (`shardsBehind`);
+ * - per topic, the **topic id** Kafka gave the topic the view counts (`adoptTopicId`): the offsets
+ *   kept with the sums and the checkpoints are that topic's, and a topic deleted and created again
+ *   under the same name has other offsets under another id. Kept while the sums are (a reopened or
+ *   reset epoch keeps it); a new generation, or a store that lost its epoch, starts without one.
  */
 export type ViewState = "live" | "replaying" | "incomplete";
 
@@ -47,6 +51,8 @@ export interface LogRecord extends ViewStatus {
    * checkpoint (a cluster); `read` always fills it.
    */
   shardWrites?: ReadonlyMap<string, ReadonlyMap<number, number>>;
+  /** Topic → the id of the topic the view counts (`adoptTopicId`); `read` always fills it. */
+  topicIds?: ReadonlyMap<string, string>;
 }
 
 /** The view's status, and the instant up to which every partition with a checkpoint is applied. */
@@ -100,6 +106,11 @@ export interface LogPosition {
   advance(generation: number, options: AdvanceOptions): Promise<AdvanceResult>;
   /** The shards where a partition's write count is now below what `record` recorded: their node lost writes. */
   shardsBehind(generation: number, record: LogRecord): Promise<number[]>;
+  /**
+   * Records `topicId` as the id of the topic the view counts, unless one is recorded already;
+   * resolves with the id recorded now (another worker's, if it recorded one first).
+   */
+  adoptTopicId(generation: number, topic: string, topicId: string): Promise<string>;
 }
 
 /** The field naming one partition of one topic in the log hash and in the extents. */
@@ -132,6 +143,9 @@ export function standingOf(record: LogRecord): ViewStanding {
 
 const STATES: ReadonlySet<string> = new Set<ViewState>(["live", "replaying", "incomplete"]);
 
+/** The log hash's field prefix of a topic's id (openEpoch-1.lua keeps these through a reset). */
+const TOPIC_ID = "topicid:";
+
 function failed(what: string, cause: unknown): StoreError {
   return new StoreError(`${what} failed`, { retriable: isTransientRedisError(cause), cause });
 }
@@ -160,8 +174,10 @@ export function createLogPosition({
     const targets = new Map<string, string>();
     const asOf = new Map<string, number>();
     const shardWrites = new Map<string, Map<number, number>>();
+    const topicIds = new Map<string, string>();
     for (const [field, value] of Object.entries(fields)) {
       if (field.startsWith("next:")) checkpoints.set(field.slice(5), value);
+      else if (field.startsWith(TOPIC_ID)) topicIds.set(field.slice(TOPIC_ID.length), value);
       else if (field.startsWith("writes:")) {
         const [shard, partition] = splitOnce(field.slice(7));
         const counts = shardWrites.get(partition) ?? new Map<number, number>();
@@ -176,6 +192,7 @@ export function createLogPosition({
       targets,
       asOf,
       shardWrites,
+      topicIds,
     };
   }
 
@@ -254,6 +271,16 @@ export function createLogPosition({
       // A stored value is "<count>:<token>" (applyBatches.lua).
       const behind = recorded.filter(({ least }, i) => Number.parseInt(stored[i] ?? "0", 10) < least);
       return [...new Set(behind.map(({ shard }) => shard))];
+    },
+
+    async adoptTopicId(generation, topic, topicId) {
+      const key = keyspace.log(generation);
+      try {
+        if ((await redis.hsetnx(key, `${TOPIC_ID}${topic}`, topicId)) === 1) return topicId;
+        return (await redis.hget(key, `${TOPIC_ID}${topic}`)) ?? topicId;
+      } catch (cause) {
+        throw failed("recording the topic's id", cause);
+      }
     },
   };
 }

@@ -27,6 +27,7 @@ function fakes(checkpoints: Record<string, string>, highs: Record<number, string
       return { kind: "advanced", state: "live" };
     },
     shardsBehind: async () => [],
+    adoptTopicId: async (_generation, _topic, topicId) => topicId,
   };
   let offsetRequests = 0;
   const admin = {
@@ -40,6 +41,7 @@ function fakes(checkpoints: Record<string, string>, highs: Record<number, string
       }));
     },
     fetchOffsets: async () => [{ topic: "t", partitions: [] }],
+    fetchTopicIds: async () => ({ topics: [{ name: "t", topicId: "id-1" }] }),
   };
   const positions = createPartitionPositions({
     log,
