@@ -1,6 +1,9 @@
 import type { Logger } from "@vu/service-runtime";
 import type { LogPosition, LogRecord } from "@vu/store";
-import { type Admin, KafkaJSServerDoesNotSupportApiKey } from "kafkajs";
+import kafkajs, { type Admin } from "kafkajs";
+
+// kafkajs is CommonJS, and Node's ESM loader cannot see this export by name.
+const { KafkaJSServerDoesNotSupportApiKey } = kafkajs;
 
 /**
  * Whether the topic the worker reads is the one the view counts. A topic deleted and created
