@@ -94,9 +94,9 @@ async function serve(env: ApiEnv, role: ProcessRole | undefined): Promise<void> 
 
   const server = createServer(app);
   const servers = [server];
+  // The large-read process answers only what is handed to it: no port, no ops endpoints.
   if (role?.kind === "largeReads") await listenForLargeReads(server, role.socketPath);
   else {
-    // The large-read process answers only what is handed to it: no port, no ops endpoints.
     const ops = createApiOpsServer({ redis, keyspace, reader, metrics, logger });
     servers.push(ops);
     const listenOptions = { logger, beforeExit: () => redis.disconnect() };

@@ -196,8 +196,6 @@ export async function startApiServer(options: ApiServerOptions) {
     async write(org: string, recordings: CountableRecording[]): Promise<void> {
       await writer.apply(1, org, recordings);
     },
-    /** The ops server's address: `/healthz`, `/readyz`, `/metrics`. */
-    opsUrl,
     /** GET on the ops server (`/healthz`, `/readyz`, `/metrics`); the public port answers them 404. */
     ops(path: "/healthz" | "/readyz" | "/metrics"): Promise<Response> {
       return fetch(`${opsUrl}${path}`);
