@@ -6,6 +6,8 @@ import { type ChildService, OUT_DIR, startChild, waitForHttp } from "./childServ
 export interface RunningApi {
   api: ChildService;
   baseUrl: string;
+  /** The ops port's address (`OPS_PORT`: /healthz, /readyz, /metrics). */
+  opsUrl: string;
   /** A bearer token per organization, made with the store the API reads. */
   tokenFor(org: string): Promise<string>;
 }
@@ -27,12 +29,13 @@ export async function startApi(options: {
   /** Told apart from the run's main API in the log file's name. */
   name?: string;
 }): Promise<RunningApi> {
-  const port = await freePort();
+  const [port, opsPort] = [await freePort(), await freePort()];
   const api = startChild({
     name: options.name ?? `query-api-${options.runId}`,
     script: "services/query-api/src/main.ts",
     env: {
       PORT: String(port),
+      OPS_PORT: String(opsPort),
       REDIS_URL: options.redisUrl,
       REDIS_PREFIX: options.prefix,
       RATE_LIMIT_PER_MINUTE: "1000000000",
@@ -41,7 +44,8 @@ export async function startApi(options: {
     nodeArgs: options.profile ? ["--cpu-prof", "--cpu-prof-dir", join(OUT_DIR, "prof")] : [],
   });
   const baseUrl = `http://127.0.0.1:${port}`;
-  await waitForHttp(api, `${baseUrl}/readyz`);
+  const opsUrl = `http://127.0.0.1:${opsPort}`;
+  await waitForHttp(api, `${opsUrl}/readyz`);
   const tokens = createTokenStore({
     redis: options.redis,
     keyspace: createKeyspace({ prefix: options.prefix }),
@@ -49,6 +53,7 @@ export async function startApi(options: {
   return {
     api,
     baseUrl,
+    opsUrl,
     tokenFor: async (org) => (await tokens.create(org, "bench")).token,
   };
 }

@@ -133,7 +133,7 @@ export async function runWorkerIngest(
       REDIS_PREFIX: input.prefix,
       // Required; the bench makes no token through the tokens topic, so any key of its own will do.
       TOKENS_SIGNING_KEY: randomBytes(32).toString("hex"),
-      METRICS_PORT: String(port),
+      OPS_PORT: String(port),
       PARTITIONS_CONSUMED_CONCURRENTLY: String(PARTITIONS_CONSUMED_CONCURRENTLY),
     },
     nodeArgs: input.profile ? ["--cpu-prof", "--cpu-prof-dir", join(OUT_DIR, "prof")] : [],

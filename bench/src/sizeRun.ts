@@ -152,6 +152,7 @@ export async function runSize(
       ? await singleThroughput(dashboard, ["b", "f"], {
           options,
           baseUrl: api.baseUrl,
+          opsUrl: api.opsUrl,
           token: throughputToken,
           apiPid: api.api.pid,
           redisPid: await redisPid(redis),
@@ -286,12 +287,20 @@ async function noisyNeighbourOf(
 function singleThroughput(
   dashboard: readonly DashboardQuery[],
   ids: readonly string[],
-  input: { options: BenchOptions; baseUrl: string; token: string; apiPid: number; redisPid: number },
+  input: {
+    options: BenchOptions;
+    baseUrl: string;
+    opsUrl: string;
+    token: string;
+    apiPid: number;
+    redisPid: number;
+  },
 ) {
   const { options } = input;
   log(`  throughput: ${options.throughputConnections} connections, ${options.throughputDurationS} s each`);
   return benchThroughput(dashboard, ids, {
     baseUrl: input.baseUrl,
+    opsUrl: input.opsUrl,
     token: input.token,
     apiPid: input.apiPid,
     redisPid: input.redisPid,
@@ -320,6 +329,7 @@ async function oneProcessThroughput(
     return await singleThroughput(dashboard, ["b"], {
       options,
       baseUrl: one.baseUrl,
+      opsUrl: one.opsUrl,
       token: input.token,
       apiPid: one.api.pid,
       redisPid: await redisPid(redis),

@@ -29,6 +29,8 @@ export interface ThroughputResult {
 
 export interface ThroughputOptions {
   baseUrl: string;
+  /** The API's ops port (its /healthz tells when the queued requests are answered). */
+  opsUrl: string;
   token: string;
   apiPid: number;
   redisPid: number;
@@ -79,10 +81,10 @@ function answerAsSent(url: string, token: string): Promise<{ bytes: number; enco
  * answered: wait until a health check answers quickly, so one target's backlog is not measured as
  * the next one's latency.
  */
-async function waitUntilIdle(baseUrl: string): Promise<void> {
+async function waitUntilIdle(opsUrl: string): Promise<void> {
   for (let i = 0; i < 600; i++) {
     const t0 = performance.now();
-    await fetch(`${baseUrl}/healthz`).then((r) => r.arrayBuffer());
+    await fetch(`${opsUrl}/healthz`).then((r) => r.arrayBuffer());
     if (performance.now() - t0 < 20) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -109,7 +111,7 @@ export async function benchThroughput(
   const results: ThroughputResult[] = [];
   const useWrk = await wrkInstalled();
   for (const { id, path } of targets) {
-    await waitUntilIdle(options.baseUrl);
+    await waitUntilIdle(options.opsUrl);
     const answer = await answerAsSent(options.baseUrl + path, options.token);
     const cpu = measureCpu({ api: options.apiPid, redis: options.redisPid, loadGenerator: process.pid });
     const url = options.baseUrl + path;

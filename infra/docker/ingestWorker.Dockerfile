@@ -37,7 +37,7 @@ ENV NODE_ENV=production
 # `vu-dist`: workspace packages resolve to their built dist/ (their `exports` default to src/ for tsx
 # and vitest); this holds for every node in the container, e.g. `node dist/cli/rebuild.js`.
 ENV NODE_OPTIONS="--conditions=vu-dist --enable-source-maps"
-ENV METRICS_PORT=9464
+ENV OPS_PORT=9464
 USER node
 EXPOSE 9464
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \

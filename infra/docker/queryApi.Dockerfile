@@ -41,11 +41,13 @@ ENV NODE_ENV=production
 # and vitest); this holds for every node in the container, e.g. `node dist/cli/tokens.js`.
 ENV NODE_OPTIONS="--conditions=vu-dist --enable-source-maps"
 ENV PORT=8080
+ENV OPS_PORT=9465
 ENV DASHBOARD_DIR=/app/dashboard
 USER node
-EXPOSE 8080
+EXPOSE 8080 9465
+# The ops endpoints are on OPS_PORT only: the public port answers /healthz 404.
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:8080/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+  CMD ["node", "-e", "fetch('http://127.0.0.1:9465/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 
 # tini is PID 1 and passes SIGTERM to node, which drains connections and exits (service-runtime's
 # onShutdown); even before that handler is installed, SIGTERM ends node instead of being ignored.

@@ -33,16 +33,27 @@ const services = compose.services;
 
 type EnvSchema = typeof workerEnvSchema | typeof apiEnvSchema | typeof tokensCliEnvSchema;
 
-/** What each Dockerfile runs: the service's env schema and the variable naming its HTTP port. */
-const IMAGES: Record<string, { schema: EnvSchema; portVariable: string }> = {
-  "infra/docker/ingestWorker.Dockerfile": { schema: workerEnvSchema, portVariable: "METRICS_PORT" },
-  "infra/docker/queryApi.Dockerfile": { schema: apiEnvSchema, portVariable: "PORT" },
+/**
+ * What each Dockerfile runs: the service's env schema, the variables naming the ports it listens
+ * on, and the one of its ops endpoints (/healthz, /readyz, /metrics), which only the host may reach.
+ */
+const IMAGES: Record<string, { schema: EnvSchema; portVariables: string[]; opsPortVariable: string }> = {
+  "infra/docker/ingestWorker.Dockerfile": {
+    schema: workerEnvSchema,
+    portVariables: ["OPS_PORT"],
+    opsPortVariable: "OPS_PORT",
+  },
+  "infra/docker/queryApi.Dockerfile": {
+    schema: apiEnvSchema,
+    portVariables: ["PORT", "OPS_PORT"],
+    opsPortVariable: "OPS_PORT",
+  },
 };
 
 /** The command-line tools a built image runs as a service of profile `tools` (`docker compose run`). */
 const TOOLS: Record<string, EnvSchema> = { "dist/cli/tokens.js": tokensCliEnvSchema };
 
-/** Served by both services: the API's app (services/query-api/src/app.ts) and the ops server. */
+/** Served by the ops server of both services (packages/service-runtime/src/opsServer.ts), on OPS_PORT. */
 const HEALTH_PATHS = new Set(["/healthz", "/readyz"]);
 
 /** Variables Node itself reads, which the images may set. */
@@ -70,7 +81,9 @@ function dockerfileFacts(text: string) {
   for (const [, name, value] of runtime.matchAll(/^ENV\s+([A-Z_][A-Z0-9_]*)=("[^"]*"|\S+)/gm)) {
     if (name && value) env[name] = value.replace(/^"|"$/g, "");
   }
-  const exposed = [...runtime.matchAll(/^EXPOSE\s+(\d+)/gm)].map(([, port]) => Number(port));
+  const exposed = [...runtime.matchAll(/^EXPOSE\s+([\d\s]+)$/gm)].flatMap(([, ports]) =>
+    (ports ?? "").trim().split(/\s+/).map(Number),
+  );
   const healthUrls = [...runtime.matchAll(/^HEALTHCHECK[\s\S]*?http:\/\/[^'"\s)]+/gm)].map(([match]) =>
     match.slice(match.indexOf("http://")),
   );
@@ -112,12 +125,16 @@ describe("infra/docker-compose.yml", () => {
     const variables = new Set(Object.keys(image.schema.shape));
     const dockerfile = dockerfileFacts(readFileSync(dockerfilePath, "utf8"));
     const environment = composeEnvironment(service);
-    // The port the process listens on: compose's environment over the image's ENV over the default.
-    const port = Number(
-      environment[image.portVariable] ??
-        dockerfile.env[image.portVariable] ??
-        (image.schema.parse(REQUIRED_SERVICE_DEFAULTS) as Record<string, unknown>)[image.portVariable],
-    );
+    // A port the process listens on: compose's environment over the image's ENV over the default.
+    const portOf = (variable: string) =>
+      Number(
+        environment[variable] ??
+          dockerfile.env[variable] ??
+          (image.schema.parse(REQUIRED_SERVICE_DEFAULTS) as Record<string, unknown>)[variable],
+      );
+    const byNumber = (a: number, b: number) => a - b;
+    const ports = image.portVariables.map(portOf).sort(byNumber);
+    const opsPort = portOf(image.opsPortVariable);
 
     it("sets only variables the service reads", () => {
       for (const name of Object.keys(environment)) {
@@ -135,19 +152,24 @@ describe("infra/docker-compose.yml", () => {
       expect(() => image.schema.parse({ ...dockerfile.env, ...interpolated })).not.toThrow();
     });
 
-    it("maps and exposes the port the service listens on", () => {
-      expect(service.ports?.length, "ports").toBeGreaterThan(0);
-      for (const mapping of service.ports ?? []) expect(containerPort(mapping), String(mapping)).toBe(port);
-      expect(dockerfile.exposed).toEqual([port]);
+    it("maps and exposes the ports the service listens on", () => {
+      expect((service.ports ?? []).map(containerPort).sort(byNumber), "ports").toEqual(ports);
+      expect(dockerfile.exposed.sort(byNumber)).toEqual(ports);
     });
 
-    it("checks health on a path the service serves, at its port", () => {
+    it("publishes the ops port on the host's loopback only", () => {
+      const published = (service.ports ?? []).filter((mapping) => containerPort(mapping) === opsPort);
+      expect(published.length).toBe(1);
+      for (const mapping of published) expect(String(mapping)).toMatch(/^127\.0\.0\.1:/);
+    });
+
+    it("checks health on a path the ops server serves, at the ops port", () => {
       const test = service.healthcheck?.test;
       const text = Array.isArray(test) ? test.join(" ") : (test ?? "");
       const urls = text.match(/http:\/\/[^'"\s)]+/g) ?? [];
       expect(urls.length, "compose health check URLs").toBeGreaterThan(0);
       expect(dockerfile.healthUrls.length, "Dockerfile HEALTHCHECK URLs").toBeGreaterThan(0);
-      for (const url of [...urls, ...dockerfile.healthUrls]) checkHealthUrl(url, port);
+      for (const url of [...urls, ...dockerfile.healthUrls]) checkHealthUrl(url, opsPort);
     });
   });
 
@@ -328,7 +350,12 @@ describe("infra/docker-compose.yml's Kafka", () => {
     "User:producer": [{ operation: "Write", resourceType: "topic", name: recordings, why: "recordings" }],
     "User:worker": [
       { operation: "Read", resourceType: "topic", name: recordings, why: "app.ts: the consumer" },
-      { operation: "Describe", resourceType: "topic", name: recordings, why: "fetchTopicOffsets" },
+      {
+        operation: "Describe",
+        resourceType: "topic",
+        name: recordings,
+        why: "fetchTopicOffsets, fetchTopicIds",
+      },
       {
         operation: "DescribeConfigs",
         resourceType: "topic",

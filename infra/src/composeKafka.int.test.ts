@@ -328,6 +328,14 @@ describe("compose's Kafka", () => {
       await admin.connect();
       const dlq = await admin.fetchTopicOffsets(config.dlqTopic).finally(() => admin.disconnect());
       expect(dlq.reduce((n, p) => n + Number(p.high), 0)).toBe(1);
+      // The view records the topic's id, which the worker asked for as itself (Metadata v10).
+      const workerAdmin = workerKafka.admin();
+      await workerAdmin.connect();
+      const { topics } = await workerAdmin
+        .fetchTopicIds({ topics: [RECORDINGS_TOPIC] })
+        .finally(() => workerAdmin.disconnect());
+      expect(topics[0]?.topicId).toMatch(/^[\w-]{22}$/);
+      expect(await redis.hget(keyspace.log(1), `topicid:${RECORDINGS_TOPIC}`)).toBe(topics[0]?.topicId);
 
       // The rebuild, with the worker's login: its own group, the same topics.
       const rebuilt = await runRebuild({

@@ -52,6 +52,8 @@ async function main(): Promise<void> {
   const stack = await stackUp({ log: stderrLog });
   stackStarted = stack.started.kafka || stack.started.redis;
   const port = Number(process.env.PORT ?? ((await canBind(8080)) ? 8080 : await freePort()));
+  // The API's /healthz, /readyz and /metrics: on a port of their own, never on the public one.
+  const opsPort = Number(process.env.OPS_PORT ?? ((await canBind(9465)) ? 9465 : await freePort()));
   const env = { KAFKA_BROKERS: stack.kafkaBrokers.join(","), REDIS_URL: stack.redisUrl, LOG_LEVEL: "warn" };
   // The worker verifies the token records the CLI signs: both get the key, the API needs none.
   // One set by hand wins; otherwise the stack's own, made once and kept beside its Kafka data.
@@ -66,8 +68,12 @@ async function main(): Promise<void> {
   // The API serves the dashboard's built files: build them unless dist/ matches the sources.
   say("building the dashboard (skipped when up to date) ...");
   await promisify(execFile)(tsx, ["services/dashboard/scripts/build.ts", "--if-stale"], { cwd: repoRoot });
-  startService("worker", "services/ingest-worker/src/main.ts", { ...env, ...signing, METRICS_PORT: "0" });
-  startService("api", "services/query-api/src/main.ts", { ...env, PORT: String(port) });
+  startService("worker", "services/ingest-worker/src/main.ts", { ...env, ...signing, OPS_PORT: "0" });
+  startService("api", "services/query-api/src/main.ts", {
+    ...env,
+    PORT: String(port),
+    OPS_PORT: String(opsPort),
+  });
 
   const kafka = new Kafka({
     clientId: "demo-loader",
@@ -108,7 +114,8 @@ async function main(): Promise<void> {
       `  token:      ${token}\n` +
       `  dashboard:  ${base}/dashboard/   (paste the token to sign in)\n\n` +
       `  curl -s -H "Authorization: Bearer ${token}" "${query}"\n\n` +
-      `  OpenAPI: ${base}/api/v1/openapi.json   Ctrl-C stops everything.\n`,
+      `  OpenAPI: ${base}/api/v1/openapi.json\n` +
+      `  readiness and metrics: http://localhost:${opsPort}/readyz, /metrics   Ctrl-C stops everything.\n`,
   );
 }
 

@@ -222,7 +222,7 @@ groups:
       [
         {
           where: "parts",
-          expr: 'histogram_quantile(0.99, sum by (route, le) (rate(vu_http_request_duration_seconds_bucket{route!="/readyz"}[5m])))',
+          expr: 'histogram_quantile(0.99, sum by (route, le) (rate(vu_http_request_duration_seconds_bucket{route!="unmatched"}[5m])))',
         },
         {
           where: "mean",

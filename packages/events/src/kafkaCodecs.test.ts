@@ -84,9 +84,14 @@ describe("the codecs a consumer reads", () => {
 
   it("knows whether the installed kafkajs carries the project's patch", () => {
     expect(() => assertKafkajsPatched()).not.toThrow();
-    const patched = { decoder: "const undecodableMarker = ...", consumerGroup: "batch.fetchRequestedAt = t" };
+    const patched = {
+      decoder: "const undecodableMarker = ...",
+      consumerGroup: "batch.fetchRequestedAt = t",
+      admin: "const fetchTopicIds = async",
+    };
     expect(isPatchedKafkajs(patched)).toBe(true);
     expect(isPatchedKafkajs({ ...patched, decoder: "const records = await decodeRecords()" })).toBe(false);
     expect(isPatchedKafkajs({ ...patched, consumerGroup: "return new Batch()" })).toBe(false);
+    expect(isPatchedKafkajs({ ...patched, admin: "const fetchTopicMetadata = async" })).toBe(false);
   });
 });

@@ -72,11 +72,20 @@ function codec(name: CodecName, limit: number) {
 
 /**
  * Whether kafkajs is the patched one (patches/kafkajs@2.2.4.patch, applied by pnpm at install):
- * unpatched, one undecodable batch fails every fetch of its partition, forever, and batches carry
- * no fetch time for `X-Data-As-Of`.
+ * unpatched, one undecodable batch fails every fetch of its partition, forever, batches carry no
+ * fetch time for `X-Data-As-Of`, and the admin has no `fetchTopicIds` (a topic created again under
+ * its name would go unnoticed).
  */
-export function isPatchedKafkajs(sources: { decoder: string; consumerGroup: string }): boolean {
-  return sources.decoder.includes("undecodableMarker") && sources.consumerGroup.includes("fetchRequestedAt");
+export function isPatchedKafkajs(sources: {
+  decoder: string;
+  consumerGroup: string;
+  admin: string;
+}): boolean {
+  return (
+    sources.decoder.includes("undecodableMarker") &&
+    sources.consumerGroup.includes("fetchRequestedAt") &&
+    sources.admin.includes("fetchTopicIds")
+  );
 }
 
 /** Throws unless the installed kafkajs carries the patch (an install without pnpm drops it). */
@@ -86,6 +95,7 @@ export function assertKafkajsPatched(): void {
   const sources = {
     decoder: read("protocol/recordBatch/v0/decoder.js"),
     consumerGroup: read("consumer/consumerGroup.js"),
+    admin: read("admin/index.js"),
   };
   if (!isPatchedKafkajs(sources)) {
     throw new Error(

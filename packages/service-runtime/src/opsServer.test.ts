@@ -1,8 +1,8 @@
 import type { AddressInfo } from "node:net";
-import { Registry } from "prom-client";
+import { Counter, Registry } from "prom-client";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { listen } from "./listen";
-import { createOpsServer, type Readiness } from "./opsServer";
+import { createOpsServer, type OpsServerOptions, type Readiness } from "./opsServer";
 
 async function readyz(ready: () => Promise<boolean | Readiness>) {
   const server = createOpsServer({ registry: new Registry(), ready });
@@ -32,5 +32,27 @@ describe("the ops server's /readyz", () => {
     });
     expect(status).toBe(503);
     expect(body.reasons).toEqual(["Error: boom"]);
+  });
+});
+
+async function metrics(options: Partial<OpsServerOptions>) {
+  const registry = new Registry();
+  new Counter({ name: "probe_total", help: "a probe", registers: [registry] }).inc();
+  const server = createOpsServer({ registry, ready: async () => true, ...options });
+  await listen(server, 0, "127.0.0.1");
+  onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/metrics`);
+  return { type: res.headers.get("content-type"), text: await res.text() };
+}
+
+describe("the ops server's /metrics", () => {
+  it("answers the registry's text", async () => {
+    const { type, text } = await metrics({});
+    expect(type).toBe(new Registry().contentType);
+    expect(text).toContain("probe_total 1");
+  });
+
+  it("or the text it is given (the API's, summed over its processes)", async () => {
+    expect((await metrics({ metricsText: async () => "summed_total 2\n" })).text).toBe("summed_total 2\n");
   });
 });

@@ -9,6 +9,8 @@ export interface Readiness {
 
 export interface OpsServerOptions {
   registry: Registry;
+  /** What /metrics answers, in the registry's format. Default: the registry's own text. */
+  metricsText?: () => Promise<string>;
   /** Whether the dependencies answer; /readyz is 503 otherwise, with the reasons when given. */
   ready: () => Promise<boolean | Readiness>;
 }
@@ -19,10 +21,16 @@ function readinessBody(verdict: boolean | Readiness): { ok: boolean; body: strin
 }
 
 /**
- * `/healthz`, `/readyz` and `/metrics` for a process that has no HTTP API of its own (the ingest
- * worker). Built, not started: the caller listens.
+ * `/healthz`, `/readyz` and `/metrics` on a port of their own (`OPS_PORT`), apart from any public
+ * one: a readiness check asks every Redis node, and the metrics tell how the service is used, so
+ * they are for the orchestrator and Prometheus, on a port only they reach. Built, not started:
+ * the caller listens.
  */
-export function createOpsServer({ registry, ready }: OpsServerOptions): Server {
+export function createOpsServer({
+  registry,
+  metricsText = () => registry.metrics(),
+  ready,
+}: OpsServerOptions): Server {
   return createServer((req, res) => {
     const path = (req.url ?? "/").split("?")[0];
     const reply = (status: number, body: string, type = "application/json") => {
@@ -41,7 +49,7 @@ export function createOpsServer({ registry, ready }: OpsServerOptions): Server {
       return;
     }
     if (path === "/metrics") {
-      registry.metrics().then(
+      metricsText().then(
         (text) => reply(200, text, registry.contentType),
         (error: Error) => reply(500, error.message, "text/plain"),
       );

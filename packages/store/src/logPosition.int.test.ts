@@ -179,6 +179,34 @@ describe.each(redisTargets())("the view's position in the log on $name", (target
     expect(after.targets).toEqual(new Map([["t:0", "12"]]));
   });
 
+  it("records a topic's id once, keeps it through a reopened and a reset epoch, and drops it with the epoch", async () => {
+    const { log, keyspace } = setup();
+    const { epoch } = await log.open(1, replay([["t:0", "10"]]));
+    expect((await log.read(1)).topicIds).toEqual(new Map());
+    // Two workers at once: the first id recorded is the one in force for both.
+    const adopted = await Promise.all([log.adoptTopicId(1, "t", "id-a"), log.adoptTopicId(1, "t", "id-b")]);
+    expect(adopted[0]).toBe(adopted[1]);
+    const first = adopted[0] ?? "";
+    expect(await log.adoptTopicId(1, "t", "id-c")).toBe(first);
+    expect(await log.adoptTopicId(1, "u", "id-u")).toBe("id-u");
+    const ids = new Map([
+      ["t", first],
+      ["u", "id-u"],
+    ]);
+    expect((await log.read(1)).topicIds).toEqual(ids);
+
+    const reopened = await log.open(1, { ...replay([["t:0", "12"]]), expected: epoch });
+    expect((await log.read(1)).topicIds).toEqual(ids);
+    const reset = await log.open(1, { ...replay([["t:0", "12"]]), expected: reopened.epoch, reset: true });
+    expect(reset.opened).toBe(true);
+    expect((await log.read(1)).topicIds).toEqual(ids);
+
+    // Redis lost the epoch (a stray field may remain): the first epoch after it starts without ids.
+    await redis.hdel(keyspace.log(1), "epoch");
+    await log.open(1, replay([["t:0", "12"]]));
+    expect((await log.read(1)).topicIds).toEqual(new Map());
+  });
+
   it("lets a reader answer only from a live epoch, and only if it is still the same after the read", async () => {
     const { log, reader, keyspace } = setup();
     await expect(reader.view()).rejects.toBeInstanceOf(ViewNotLiveError);

@@ -28,6 +28,10 @@ import { StoreError } from "./storeError";
  *   shard that has seen a fence refuses the calls of earlier writers (a consumer that outlived its
  *   session, a rebuild still running beside the live worker), so two writers never take each
  *   other's calls for lost writes.
+ * - per topic, the **topic id** Kafka gave the topic the view counts (`adoptTopicId`): the offsets
+ *   kept with the sums and the checkpoints are that topic's, and a topic deleted and created again
+ *   under the same name has other offsets under another id. Kept while the sums are (a reopened or
+ *   reset epoch keeps it); a new generation, or a store that lost its epoch, starts without one.
  */
 export type ViewState = "live" | "replaying" | "incomplete";
 
@@ -51,6 +55,8 @@ export interface LogRecord extends ViewStatus {
    * checkpoint (a cluster); `read` always fills it.
    */
   shardWrites?: ReadonlyMap<string, ReadonlyMap<number, number>>;
+  /** Topic → the id of the topic the view counts (`adoptTopicId`); `read` always fills it. */
+  topicIds?: ReadonlyMap<string, string>;
 }
 
 /** The view's status, and the instant up to which every partition with a checkpoint is applied. */
@@ -111,6 +117,11 @@ export interface LogPosition {
   claim(generation: number, partition: string, floor?: string): Promise<string>;
   /** The partition's latest claim, or null when the log hash holds none (never claimed, or lost). */
   fenceOf(generation: number, partition: string): Promise<string | null>;
+  /**
+   * Records `topicId` as the id of the topic the view counts, unless one is recorded already;
+   * resolves with the id recorded now (another worker's, if it recorded one first).
+   */
+  adoptTopicId(generation: number, topic: string, topicId: string): Promise<string>;
 }
 
 /** The field naming one partition of one topic in the log hash and in the extents. */
@@ -143,6 +154,9 @@ export function standingOf(record: LogRecord): ViewStanding {
 
 const STATES: ReadonlySet<string> = new Set<ViewState>(["live", "replaying", "incomplete"]);
 
+/** The log hash's field prefix of a topic's id (openEpoch-1.lua keeps these through a reset). */
+const TOPIC_ID = "topicid:";
+
 function failed(what: string, cause: unknown): StoreError {
   return new StoreError(`${what} failed`, { retriable: isTransientRedisError(cause), cause });
 }
@@ -171,8 +185,10 @@ export function createLogPosition({
     const targets = new Map<string, string>();
     const asOf = new Map<string, number>();
     const shardWrites = new Map<string, Map<number, number>>();
+    const topicIds = new Map<string, string>();
     for (const [field, value] of Object.entries(fields)) {
       if (field.startsWith("next:")) checkpoints.set(field.slice(5), value);
+      else if (field.startsWith(TOPIC_ID)) topicIds.set(field.slice(TOPIC_ID.length), value);
       else if (field.startsWith("writes:")) {
         const [shard, partition] = splitOnce(field.slice(7));
         const counts = shardWrites.get(partition) ?? new Map<number, number>();
@@ -187,6 +203,7 @@ export function createLogPosition({
       targets,
       asOf,
       shardWrites,
+      topicIds,
     };
   }
 
@@ -280,6 +297,16 @@ export function createLogPosition({
         return await redis.hget(keyspace.log(generation), `fence:${partition}`);
       } catch (cause) {
         throw failed("reading a partition's fence", cause);
+      }
+    },
+
+    async adoptTopicId(generation, topic, topicId) {
+      const key = keyspace.log(generation);
+      try {
+        if ((await redis.hsetnx(key, `${TOPIC_ID}${topic}`, topicId)) === 1) return topicId;
+        return (await redis.hget(key, `${TOPIC_ID}${topic}`)) ?? topicId;
+      } catch (cause) {
+        throw failed("recording the topic's id", cause);
       }
     },
   };

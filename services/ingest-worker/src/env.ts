@@ -39,7 +39,8 @@ export const workerEnvSchema = z
     ...redisEnvShape,
     DEDUPE_WINDOW_HOURS: envInt(7 * 24, { min: 1 }),
     FUTURE_TOLERANCE_HOURS: envInt(FUTURE_TOLERANCE_HOURS),
-    METRICS_PORT: envInt(9464, { max: 65_535 }),
+    /** /healthz, /readyz and /metrics (the ops server). */
+    OPS_PORT: envInt(9464, { max: 65_535 }),
     LOG_LEVEL: envLogLevel,
     ...retentionEnvShape,
   })

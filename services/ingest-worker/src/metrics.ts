@@ -94,7 +94,7 @@ export function createIngestMetrics(options: IngestMetricsOptions = {}): IngestM
     }),
     epochsOpened: new Counter({
       name: "vu_ingest_epochs_opened_total",
-      help: "Epochs of the view this worker opened: first (a new store), lost (Redis lost its state), regressed (Redis went back to an older state), shardBehind (a cluster node lost writes: the topic is replayed whole), gap (a checkpoint outside the topic's offsets: incomplete)",
+      help: "Epochs of the view this worker opened: first (a new store), lost (Redis lost its state), regressed (Redis went back to an older state), shardBehind (a cluster node lost writes: the topic is replayed whole), gap (a checkpoint outside the topic's offsets, or a topic whose id is not the one the view counts: incomplete)",
       labelNames: ["cause"],
       registers: [registry],
     }),
@@ -105,7 +105,7 @@ export function createIngestMetrics(options: IngestMetricsOptions = {}): IngestM
     }),
     logTruncated: new Gauge({
       name: "vu_ingest_log_truncated",
-      help: "1 when the view needs events the topic no longer holds, or its checkpoints are past the topic's end (it stays incomplete until a rebuild)",
+      help: "1 when the view needs events the topic no longer holds, its checkpoints are past the topic's end, or the topic is not the one it counts (another id: deleted and created again); it stays incomplete until a rebuild",
       registers: [registry],
     }),
     writeRefusals: new Counter({

@@ -29,6 +29,7 @@ function fakes(checkpoints: Record<string, string>, highs: Record<number, string
     shardsBehind: async () => [],
     claim: async () => "1",
     fenceOf: async () => "1",
+    adoptTopicId: async (_generation, _topic, topicId) => topicId,
   };
   let offsetRequests = 0;
   const admin = {
@@ -42,6 +43,7 @@ function fakes(checkpoints: Record<string, string>, highs: Record<number, string
       }));
     },
     fetchOffsets: async () => [{ topic: "t", partitions: [] }],
+    fetchTopicIds: async () => ({ topics: [{ name: "t", topicId: "id-1" }] }),
   };
   const positions = createPartitionPositions({
     log,

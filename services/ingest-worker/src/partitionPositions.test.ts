@@ -1,5 +1,6 @@
 import { createLogger } from "@vu/service-runtime";
 import type { AdvanceResult, LogPosition, LogRecord, OpenEpochOptions } from "@vu/store";
+import { KafkaJSServerDoesNotSupportApiKey } from "kafkajs";
 import { describe, expect, it } from "vitest";
 import { createIngestMetrics } from "./metrics";
 import { createPartitionPositions } from "./partitionPositions";
@@ -12,6 +13,8 @@ function fakes(options: {
   record?: Partial<LogRecord>;
   /** Partition t:0's write counts on the shards in Redis (a cluster), compared with the record's `shardWrites`. */
   shardCounts?: Map<number, number>;
+  /** The topic's id as the brokers give it now; null: brokers too old to give one. Default `id-1`. */
+  topicId?: string | null;
   /** Runs while a read of the log is under way: the read answers the state from before it. */
   duringRead?: () => Promise<void>;
   acceptTrimmed?: boolean;
@@ -40,6 +43,7 @@ function fakes(options: {
       record = {
         ...record,
         ...(open.reset === true ? { checkpoints: new Map(), shardWrites: new Map() } : {}),
+        ...(open.expected === null ? { topicIds: new Map() } : {}),
         epoch: `e${opened.length}`,
         state: open.state,
         reason: open.reason,
@@ -64,6 +68,11 @@ function fakes(options: {
       return String(fence);
     },
     fenceOf: async (_generation, partition) => fences.get(partition) ?? null,
+    async adoptTopicId(_generation, topic, topicId) {
+      const recorded = record.topicIds?.get(topic) ?? topicId;
+      record = { ...record, topicIds: new Map(record.topicIds).set(topic, recorded) };
+      return recorded;
+    },
   };
   const admin = {
     fetchTopicOffsets: async () => [
@@ -72,6 +81,10 @@ function fakes(options: {
     fetchOffsets: async () => [
       { topic: "t", partitions: [{ partition: 0, offset: options.committed ?? "-1", metadata: null }] },
     ],
+    async fetchTopicIds() {
+      if (options.topicId === null) throw new KafkaJSServerDoesNotSupportApiKey("no Metadata v10");
+      return { topics: [{ name: "t", topicId: options.topicId ?? "id-1" }] };
+    },
   };
   const seeks: Array<[number, string]> = [];
   const metrics = createIngestMetrics();
@@ -160,6 +173,76 @@ describe("createPartitionPositions", () => {
     expect(await positions.resumeAt(1, 0)).toMatchObject({ next: "3", stored: "8" });
     expect(opened[0]?.state).toBe("incomplete");
     expect(opened[0]?.reason).toMatch(/applied up to offset 7 but the topic ends at 3/);
+  });
+
+  it("records the topic's id with a new epoch, and with a store that has none yet, without alarm", async () => {
+    const fresh = fakes({ low: "0", high: "10" });
+    await fresh.positions.resumeAt(1, 0);
+    expect(fresh.record().topicIds).toEqual(new Map([["t", "id-1"]]));
+    expect(fresh.opened.map((o) => o.state)).toEqual(["replaying"]);
+
+    const old = fakes({ record: { epoch: "e", state: "live", checkpoints: new Map([["t:0", "4"]]) } });
+    expect(await old.positions.resumeAt(1, 0)).toMatchObject({ epoch: "e", next: "4" });
+    expect(old.record().topicIds).toEqual(new Map([["t", "id-1"]]));
+    expect(old.opened).toEqual([]);
+  });
+
+  it("turns a view incomplete when the topic's id is not the one it recorded, naming the topic and both ids", async () => {
+    const { positions, opened, metrics, record } = fakes({
+      low: "0",
+      high: "10",
+      topicId: "id-2",
+      record: {
+        epoch: "old",
+        state: "live",
+        checkpoints: new Map([["t:0", "4"]]),
+        topicIds: new Map([["t", "id-1"]]),
+      },
+    });
+    expect(await positions.resumeAt(1, 0)).toMatchObject({ epoch: "e1", stored: "4" });
+    expect(opened).toEqual([expect.objectContaining({ expected: "old", state: "incomplete" })]);
+    expect(opened[0]?.reason).toMatch(
+      /^topic t is not the topic the view counts: its id is id-2, the view's id-1/,
+    );
+    expect(record()).toMatchObject({ state: "incomplete", topicIds: new Map([["t", "id-1"]]) });
+    expect((await metrics.epochsOpened.get()).values).toEqual([
+      expect.objectContaining({ labels: { cause: "gap" }, value: 1 }),
+    ]);
+    // Incomplete already: a worker resuming later opens no further epoch.
+    await positions.watch(async () => 1);
+    expect(opened).toHaveLength(1);
+  });
+
+  it("notices a topic replaced while it runs, at its next watch", async () => {
+    const live = {
+      epoch: "e",
+      state: "live" as const,
+      checkpoints: new Map([["t:0", "4"]]),
+      topicIds: new Map([["t", "id-1"]]),
+    };
+    const same = fakes({ record: live });
+    await same.positions.watch(async () => 1);
+    expect(same.opened).toEqual([]);
+    const replaced = fakes({ topicId: "id-2", record: live });
+    await replaced.positions.watch(async () => 1);
+    expect(replaced.opened).toEqual([expect.objectContaining({ expected: "e", state: "incomplete" })]);
+    expect((await replaced.metrics.logTruncated.get()).values[0]?.value).toBe(1);
+  });
+
+  it("goes on without the check where the brokers give no topic ids", async () => {
+    const { positions, opened, record } = fakes({
+      topicId: null,
+      record: {
+        epoch: "e",
+        state: "live",
+        checkpoints: new Map([["t:0", "4"]]),
+        topicIds: new Map([["t", "id-1"]]),
+      },
+    });
+    expect(await positions.resumeAt(1, 0)).toMatchObject({ epoch: "e", next: "4" });
+    await positions.watch(async () => 1);
+    expect(opened).toEqual([]);
+    expect(record().state).toBe("live");
   });
 
   it("calls a view incomplete when Redis lost its state and the topic no longer holds its first events", async () => {

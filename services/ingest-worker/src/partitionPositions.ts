@@ -9,6 +9,7 @@ import {
 } from "@vu/store";
 import type { Admin } from "kafkajs";
 import type { IngestMetrics } from "./metrics";
+import { createTopicIdentity } from "./topicIdentity";
 
 /**
  * Where each partition this worker owns resumes: from the checkpoint the view keeps in Redis with
@@ -108,7 +109,7 @@ export interface ChunkShardWrites extends ShardWrites {
 
 export interface PartitionPositionsOptions {
   log: LogPosition;
-  admin: Pick<Admin, "fetchTopicOffsets" | "fetchOffsets">;
+  admin: Pick<Admin, "fetchTopicOffsets" | "fetchOffsets" | "fetchTopicIds">;
   topic: string;
   groupId: string;
   seek(partition: number, offset: string): void;
@@ -134,6 +135,7 @@ const REGRESSED =
 export function createPartitionPositions(options: PartitionPositionsOptions): PartitionPositions {
   const { log, admin, topic, groupId, logger, metrics } = options;
   const now = options.now ?? Date.now;
+  const identity = createTopicIdentity({ admin, log, topic, logger });
   const positions = new Map<number, Promise<Position>>();
   /** The settled ones, for synchronous reads. */
   const settled = new Map<number, Position>();
@@ -300,7 +302,10 @@ export function createPartitionPositions(options: PartitionPositionsOptions): Pa
     return undefined;
   }
 
-  /** A gap the view cannot fill: a new epoch, incomplete (503) until an operator rebuilds. */
+  /**
+   * A gap the view cannot fill (or a topic that is not the one it counts): a new epoch, incomplete
+   * (503) until an operator rebuilds.
+   */
   async function markIncomplete(
     generation: number,
     epoch: string,
@@ -337,7 +342,7 @@ export function createPartitionPositions(options: PartitionPositionsOptions): Pa
     // partition resumes at its checkpoint as it is.
     const { low = stored ?? "0", high = stored ?? "0" } =
       offsets.find((p) => p.partition === partition) ?? {};
-    const gap = gapOf(partition, stored, low, high);
+    const gap = (await identity.replaced(generation, record)) ?? gapOf(partition, stored, low, high);
     if (gap !== undefined && record.state !== "incomplete") {
       await markIncomplete(generation, record.epoch, gap, offsets);
       record = await log.read(generation);
@@ -436,6 +441,27 @@ export function createPartitionPositions(options: PartitionPositionsOptions): Pa
         continue;
       await log.advance(generation, { epoch, partition: key, expected: stored, next: stored, asOfMs });
     }
+  }
+
+  /**
+   * Whether the topic turned out not to be the one the view counts (it was deleted and created
+   * again while this worker ran): the view is then made incomplete. A failed check (the topic
+   * missing for a moment) says nothing; the next one asks again.
+   */
+  async function topicReplaced(generation: number, record: LogRecord): Promise<boolean> {
+    const { epoch } = record;
+    // Incomplete already: only a rebuild (a new generation) makes it whole.
+    if (epoch === null || record.state === "incomplete") return false;
+    let replaced: string | undefined;
+    try {
+      replaced = await identity.replaced(generation, record);
+    } catch (error) {
+      logger.debug({ err: error }, "checking the topic's id failed; the next check asks again");
+      return false;
+    }
+    if (replaced === undefined) return false;
+    await markIncomplete(generation, epoch, replaced, await topicOffsets());
+    return true;
   }
 
   return {
@@ -539,6 +565,7 @@ export function createPartitionPositions(options: PartitionPositionsOptions): Pa
         await replayWhole(current, record.epoch, behind);
         return reposition(current);
       }
+      if (await topicReplaced(current, record)) return reposition(current);
       const back = record.epoch === null ? undefined : regressed(record, known);
       if (back !== undefined && record.epoch !== null) await reopenEpoch(current, record.epoch);
       const stale =

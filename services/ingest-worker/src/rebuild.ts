@@ -58,7 +58,9 @@ export class IncompleteTopicError extends Error {
  * Whether the new generation is live and its checkpoints have passed the live generation's (or,
  * where that has none, the topic's high watermark): from then on, the live worker may write into
  * it, since everything before its position is there already. Against the live worker's position,
- * not the moving end of the topic, so that steady traffic cannot keep the switch waiting.
+ * not the moving end of the topic, so that steady traffic cannot keep the switch waiting. The live
+ * generation's checkpoints count only where they are this topic's offsets: not where it recorded
+ * another topic id (the topic was deleted and created again), and never past the topic's end.
  */
 async function passedLive(
   admin: Admin,
@@ -72,10 +74,13 @@ async function passedLive(
     log.read(generations.to),
   ]);
   if (rebuilt.state !== "live") return false;
+  const liveTopicId = live.topicIds?.get(topic);
+  const sameTopic = liveTopicId === undefined || liveTopicId === rebuilt.topicIds?.get(topic);
   return offsets.every((p) => {
     const key = partitionKey(topic, p.partition);
-    const target = live.checkpoints.get(key) ?? p.high;
-    return Number(target) <= Number(p.low) || Number(rebuilt.checkpoints.get(key) ?? -1) >= Number(target);
+    const checkpoint = sameTopic ? live.checkpoints.get(key) : undefined;
+    const target = Math.min(Number(checkpoint ?? p.high), Number(p.high));
+    return target <= Number(p.low) || Number(rebuilt.checkpoints.get(key) ?? -1) >= target;
   });
 }
 

@@ -53,8 +53,8 @@ export async function runWorker(tracing: Tracing): Promise<void> {
     registry: metrics.registry,
     ready: cachedReadiness(() => supervisor.ready()),
   });
-  await listenOrExit(ops, env.METRICS_PORT, { logger });
-  logger.info({ port: env.METRICS_PORT }, "ops endpoints listening");
+  await listenOrExit(ops, env.OPS_PORT, { logger });
+  logger.info({ port: env.OPS_PORT }, "ops endpoints listening");
   await supervisor.start();
   logger.info({ topic: env.RECORDINGS_TOPIC, group: env.KAFKA_GROUP_ID }, "ingest worker consuming");
 

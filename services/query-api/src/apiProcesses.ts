@@ -44,8 +44,12 @@ export function processRole(env: NodeJS.ProcessEnv = process.env): ProcessRole |
 }
 
 const METRICS_REQUEST = "vu:metrics-request";
-/** The large-read process listens on its socket (`exclusive`: the primary does not see it otherwise). */
-export const LARGE_READS_LISTENING = "vu:large-reads-listening";
+/**
+ * Sent by a process once it listens on everything it must: the port and the ops port, or the
+ * large-read process' socket (`exclusive`: the primary does not see that one otherwise). A process
+ * that exits before it failed to start; Node's `listening` event would come after the first port.
+ */
+export const PROCESS_SERVING = "vu:serving";
 const METRICS_REPLY = "vu:metrics-reply";
 /** As long as prom-client's own wait for the processes' metrics. */
 const METRICS_TIMEOUT_MS = 5_000;
@@ -81,11 +85,8 @@ export function runPrimary({ processes, logger, restartDelayMs = 1_000 }: Primar
   const fork = (role: "forwards" | "largeReads") => {
     const worker = cluster.fork({ VU_API_ROLE: role, VU_LARGE_READ_SOCKET: socketPath });
     let listened = false;
-    worker.on("listening", () => {
-      listened = true;
-    });
     worker.on("message", (message: unknown) => {
-      if (isType(message, LARGE_READS_LISTENING)) listened = true;
+      if (isType(message, PROCESS_SERVING)) listened = true;
       else void answerMetrics(worker, message);
     });
     worker.on("exit", (code, signal) => {

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { asyncApiDocument, recordingCompletedJsonSchema } from "@vu/events";
-import { cachedReadiness, type Logger, registerRedisMetrics } from "@vu/service-runtime";
+import { type Logger, registerRedisMetrics } from "@vu/service-runtime";
 import {
   createRateLimitCounter,
   type Keyspace,
@@ -22,7 +22,6 @@ import { createHttpMetrics, type HttpMetrics } from "./http/httpMetrics";
 import { createLargeReadForwarding } from "./http/largeReadForwarding";
 import { parseQueryString } from "./http/queryString";
 import { createRateLimit, RATE_LIMIT_WINDOW_MS } from "./http/rateLimit";
-import { createReadinessCheck } from "./http/readiness";
 import { createRedisRateLimitStore } from "./http/redisRateLimitStore";
 import { requestLogSerializers } from "./http/requestLogSerializers";
 import { createResponseCompression } from "./http/responseCompression";
@@ -78,7 +77,11 @@ export interface ApiDeps {
 
 const REQUEST_ID = /^[\w.-]{1,128}$/;
 
-/** Builds the Express app from its dependencies; never listens or connects (runApi.ts does). */
+/**
+ * Builds the Express app from its dependencies; never listens or connects (runApi.ts does). The
+ * public port's: `/healthz`, `/readyz` and `/metrics` are the ops server's (opsServer.ts), on
+ * OPS_PORT; here they are 404 like any unknown path.
+ */
 export function createApp(deps: ApiDeps): Express {
   const { redis, keyspace, reader, tokens, logger, config } = deps;
   const now = deps.now ?? Date.now;
@@ -91,7 +94,6 @@ export function createApp(deps: ApiDeps): Express {
   const rateLimitStore = createRedisRateLimitStore(
     createRateLimitCounter(redis, keyspace, RATE_LIMIT_WINDOW_MS),
   );
-  const ready = cachedReadiness(createReadinessCheck({ redis, rateLimitStore, reader }));
   const app = express();
   app.disable("x-powered-by");
   app.set("query parser", parseQueryString);
@@ -116,17 +118,6 @@ export function createApp(deps: ApiDeps): Express {
   if (!forwarded) app.use(metrics.middleware);
   app.use(createResponseCompression());
 
-  app.get("/healthz", (_req, res) => {
-    res.json({ status: "ok" });
-  });
-  app.get("/readyz", async (_req, res) => {
-    const { ok, reasons } = await ready();
-    if (!ok) logger.warn({ reasons }, "not ready");
-    res.status(ok ? 200 : 503).json({ status: ok ? "ready" : "unavailable", reasons });
-  });
-  app.get("/metrics", async (_req, res) => {
-    res.type(metrics.registry.contentType).send(await metrics.text());
-  });
   app.get("/api/v1/openapi.json", (_req, res) => {
     res.json(openApi);
   });

@@ -39,6 +39,13 @@ describe("loadApiEnv", () => {
     expect(() => loadApiEnv({ LARGE_READ_FIELDS: "10" })).toThrow(/LARGE_READ_FIELDS/);
   });
 
+  it("serves the ops endpoints on a port of their own, never PORT", () => {
+    expect(loadApiEnv({}).OPS_PORT).not.toBe(loadApiEnv({}).PORT);
+    expect(loadApiEnv({ PORT: "0", OPS_PORT: "0" }).OPS_PORT).toBe(0);
+    expect(() => loadApiEnv({ PORT: "9000", OPS_PORT: "9000" })).toThrow(/OPS_PORT: must differ from PORT/);
+    expect(() => loadApiEnv({ OPS_PORT: "8080" })).toThrow(/OPS_PORT/);
+  });
+
   it("refuses a per-address limit of 0", () => {
     expect(() => loadApiEnv({ UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE: "0" })).toThrow(
       /UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE/,

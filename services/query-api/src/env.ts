@@ -15,6 +15,11 @@ import { trustProxyEnv } from "./http/trustProxy";
 export const apiEnvSchema = z
   .object({
     PORT: envInt(8080, { max: 65_535 }),
+    /**
+     * /healthz, /readyz and /metrics: on this port only, never on PORT (they are for the orchestrator
+     * and Prometheus, not for clients). Not the worker's default, so both run on one host.
+     */
+    OPS_PORT: envInt(9465, { max: 65_535 }),
     /** API processes sharing PORT (apiProcesses.ts); by default one per core the machine gives Node. */
     API_PROCESSES: envInt(availableParallelism(), { min: 1, max: 64 }),
     ...redisEnvShape,
@@ -73,7 +78,13 @@ export const apiEnvSchema = z
       .default(fileURLToPath(new URL("../../dashboard/dist/", import.meta.url))),
     ...retentionEnvShape,
   })
-  .superRefine(checkRetention);
+  .superRefine((env, ctx) => {
+    checkRetention(env, ctx);
+    // One port for both would put the ops endpoints back on the public one (0: each its own, at random).
+    if (env.OPS_PORT === env.PORT && env.PORT !== 0) {
+      ctx.addIssue({ code: "custom", path: ["OPS_PORT"], message: `must differ from PORT (${env.PORT})` });
+    }
+  });
 
 export type ApiEnv = z.output<typeof apiEnvSchema>;
 

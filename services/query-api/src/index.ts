@@ -17,3 +17,4 @@ export {
 export { type ApiEnv, apiEnvSchema, loadApiEnv } from "./env";
 export { createHttpMetrics, type HttpMetrics } from "./http/httpMetrics";
 export { createOpenApiDocument } from "./openapi/openApiDocument";
+export { type ApiOpsDeps, createApiOpsServer } from "./opsServer";

@@ -63,16 +63,43 @@ describe("main.ts", () => {
   it.each(["1", "2"])(
     "exits non-zero, saying why, when its port is taken (API_PROCESSES=%s)",
     async (processes) => {
-      const { code, output } = await runMain({ PORT: String(port), API_PROCESSES: processes, ...redisEnv() });
+      const { code, output } = await runMain({
+        PORT: String(port),
+        OPS_PORT: String(await freePort()),
+        API_PROCESSES: processes,
+        ...redisEnv(),
+      });
       expect(code).toBe(1);
       expect(output).toContain(`cannot listen on port ${port}: the port is already in use`);
       expect(output).not.toContain("query API listening");
     },
   );
 
+  it.each(["1", "2"])(
+    "exits non-zero, saying why, when its ops port is taken (API_PROCESSES=%s)",
+    async (processes) => {
+      const { code, output } = await runMain({
+        PORT: String(await freePort()),
+        OPS_PORT: String(port),
+        API_PROCESSES: processes,
+        ...redisEnv(),
+      });
+      expect(code).toBe(1);
+      expect(output).toContain(`cannot listen on port ${port}: the port is already in use`);
+      expect(output).not.toContain("query API listening");
+      // Never started again and again: a process that did not listen on both ports failed to start.
+      expect(output).not.toContain("an API process exited; starting another");
+    },
+  );
+
   it("serves from every process, replaces one that dies, sums their metrics and stops them all", async () => {
-    const free = await freePort();
-    const api = startMain({ PORT: String(free), API_PROCESSES: "2", ...redisEnv() });
+    const [free, opsPort] = [await freePort(), await freePort()];
+    const api = startMain({
+      PORT: String(free),
+      OPS_PORT: String(opsPort),
+      API_PROCESSES: "2",
+      ...redisEnv(),
+    });
     try {
       const first = await api.listening(2);
       // And the large-read process, at a lower priority (the 19th field of /proc/<pid>/stat).
@@ -80,18 +107,19 @@ describe("main.ts", () => {
       const nice = Number(readFileSync(`/proc/${largeReads}/stat`, "utf8").split(") ")[1]?.split(" ")[16]);
       expect(nice).toBe(LARGE_READ_NICE);
       const base = `http://127.0.0.1:${free}`;
-      for (let i = 0; i < 20; i++) expect((await fetch(`${base}/healthz`)).status).toBe(200);
+      const ops = `http://127.0.0.1:${opsPort}`;
+      for (let i = 0; i < 20; i++) expect((await fetch(`${base}${COUNTED}`)).status).toBe(200);
       // Whichever process the scrape reaches, it counts the requests both served (each process
       // counts a request once its response has finished, which may come after the client has it).
-      await waitForValue(async () => healthzCount(await (await fetch(`${base}/metrics`)).text()), 20, {
-        message: "/healthz requests counted in /metrics",
+      await waitForValue(async () => requestCount(await (await fetch(`${ops}/metrics`)).text()), 20, {
+        message: `${COUNTED} requests counted in /metrics`,
       });
 
       process.kill(first[0] as number, "SIGKILL");
       const after = await api.listening(3);
       expect(first).not.toContain(after[2]);
       expect(api.output()).toContain("an API process exited; starting another");
-      for (let i = 0; i < 4; i++) expect((await fetch(`${base}/healthz`)).status).toBe(200);
+      for (let i = 0; i < 4; i++) expect((await fetch(`${base}${COUNTED}`)).status).toBe(200);
     } finally {
       api.child.kill("SIGTERM");
     }
@@ -99,6 +127,36 @@ describe("main.ts", () => {
     for (const pid of [...(await api.listening(3)), await api.largeReadProcess()])
       expect(isProcessAlive(pid)).toBe(false);
   });
+
+  it.each(["1", "2"])(
+    "serves /healthz, /readyz and /metrics on OPS_PORT only, never on PORT (API_PROCESSES=%s)",
+    async (processes) => {
+      const [free, opsPort] = [await freePort(), await freePort()];
+      const api = startMain({
+        PORT: String(free),
+        OPS_PORT: String(opsPort),
+        API_PROCESSES: processes,
+        ...redisEnv(),
+      });
+      try {
+        await api.listening(Number(processes));
+        for (const path of ["/healthz", "/readyz", "/metrics"]) {
+          const res = await fetch(`http://127.0.0.1:${free}${path}`);
+          expect(res.status, `PORT ${path}`).toBe(404);
+          expect(await res.text(), `PORT ${path}`).not.toMatch(/vu_|"ready"|"ok"/);
+        }
+        expect(await (await fetch(`http://127.0.0.1:${opsPort}/healthz`)).json()).toEqual({ status: "ok" });
+        // A new prefix has no view yet: not ready, and the reason says so.
+        const readyz = await fetch(`http://127.0.0.1:${opsPort}/readyz`);
+        expect(readyz.status).toBe(503);
+        expect(((await readyz.json()) as { reasons: string[] }).reasons.join(" ")).toMatch(/epoch/);
+        expect(await (await fetch(`http://127.0.0.1:${opsPort}/metrics`)).text()).toContain("vu_view_state");
+      } finally {
+        api.child.kill("SIGTERM");
+      }
+      expect(await api.exited).toBe(0);
+    },
+  );
 });
 
 describe("main.ts with traces on", () => {
@@ -106,6 +164,7 @@ describe("main.ts with traces on", () => {
     const free = await freePort();
     const api = startMain({
       PORT: String(free),
+      OPS_PORT: String(await freePort()),
       API_PROCESSES: "1",
       OTEL_TRACES_EXPORTER: "console",
       OTEL_SERVICE_NAME: "query-api-under-test",
@@ -130,10 +189,13 @@ describe("main.ts with traces on", () => {
   });
 });
 
-function healthzCount(metrics: string): number {
+/** A cheap request of the public port, counted in the request metrics by its route. */
+const COUNTED = "/api/v1/openapi.json";
+
+function requestCount(metrics: string): number {
   const line = metrics
     .split("\n")
-    .find((l) => l.startsWith("vu_http_request_duration_seconds_count") && l.includes('route="/healthz"'));
+    .find((l) => l.startsWith("vu_http_request_duration_seconds_count") && l.includes(`route="${COUNTED}"`));
   return Number(line?.split(" ").at(-1));
 }
 

@@ -20,8 +20,8 @@ import {
 } from "@vu/store";
 import {
   LARGE_READ_NICE,
-  LARGE_READS_LISTENING,
   metricsOfAllProcesses,
+  PROCESS_SERVING,
   type ProcessRole,
   processRole,
   runPrimary,
@@ -29,6 +29,7 @@ import {
 import { createApp } from "./app";
 import { type ApiEnv, loadApiEnv } from "./env";
 import { createHttpMetrics } from "./http/httpMetrics";
+import { createApiOpsServer } from "./opsServer";
 import { API_REDIS_OPTIONS } from "./redisOptions";
 
 /** The API (main.ts runs it once tracing has started): the primary of several processes, or one that serves. */
@@ -58,16 +59,17 @@ async function serve({ env, logger, tracing }: ProcessDeps, role: ProcessRole | 
   const keyspace = createKeyspace({ prefix: env.REDIS_PREFIX });
   const metrics = createHttpMetrics();
   if (inCluster) metrics.text = metricsOfAllProcesses(metrics.registry);
+  const reader = createRollupReader({
+    redis,
+    keyspace,
+    sliceFields: env.READ_SLICE_FIELDS,
+    largeReadFields: env.LARGE_READ_FIELDS,
+  });
   const app = createApp({
     metrics,
     redis,
     keyspace,
-    reader: createRollupReader({
-      redis,
-      keyspace,
-      sliceFields: env.READ_SLICE_FIELDS,
-      largeReadFields: env.LARGE_READ_FIELDS,
-    }),
+    reader,
     tokens: createTokenStore({ redis, keyspace }),
     logger,
     config: {
@@ -102,16 +104,22 @@ async function serve({ env, logger, tracing }: ProcessDeps, role: ProcessRole | 
   });
 
   const server = createServer(app);
+  const servers = [server];
+  // The large-read process answers only what is handed to it: no port, no ops endpoints.
   if (role?.kind === "largeReads") await listenForLargeReads(server, role.socketPath, logger);
   else {
-    await listenOrExit(server, env.PORT, { logger, beforeExit: () => redis.disconnect() });
-    logger.info({ port: env.PORT }, "query API listening");
+    const ops = createApiOpsServer({ redis, keyspace, reader, metrics, logger });
+    servers.push(ops);
+    const listenOptions = { logger, beforeExit: () => redis.disconnect() };
+    await listenOrExit(server, env.PORT, listenOptions);
+    await listenOrExit(ops, env.OPS_PORT, listenOptions);
+    logger.info({ port: env.PORT, opsPort: env.OPS_PORT }, "query API listening");
   }
+  process.send?.({ type: PROCESS_SERVING });
 
   onShutdown(
     [
-      () =>
-        new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve()))),
+      ...servers.map((s) => () => closed(s)),
       async () => {
         await redis.quit();
       },
@@ -119,6 +127,10 @@ async function serve({ env, logger, tracing }: ProcessDeps, role: ProcessRole | 
     ],
     { logger },
   );
+}
+
+function closed(server: Server): Promise<void> {
+  return new Promise((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
 }
 
 /**
@@ -140,6 +152,5 @@ async function listenForLargeReads(server: Server, socketPath: string, logger: L
       resolve();
     });
   });
-  process.send?.({ type: LARGE_READS_LISTENING });
   logger.info({ socketPath, nice: LARGE_READ_NICE }, "large-read process listening");
 }

@@ -25,7 +25,7 @@ describe("the API's traces", () => {
   it("a request is a server span continuing its caller's trace, its Redis commands below it, nothing of its values", async () => {
     const api = await startTracedApi({ nowMs: Date.now(), orgs: ["acme"] });
     onTestFinished(() => api.stop());
-    const health = await fetch(`${api.ready.baseUrl}/healthz`);
+    const health = await fetch(`${api.ready.opsUrl}/healthz`);
     expect(health.status).toBe(200);
 
     const query = "start_date=2026-01-01&end_date=2026-02-01&filter[member_email]=bob@example.com";

@@ -1,6 +1,6 @@
 import type { AddressInfo } from "node:net";
-import { type ApiConfig, createApp } from "@vu/query-api";
-import { createLogger } from "@vu/service-runtime";
+import { type ApiConfig, createApiOpsServer, createApp, createHttpMetrics } from "@vu/query-api";
+import { createLogger, listen } from "@vu/service-runtime";
 import {
   type CountableRecording,
   createKeyspace,
@@ -128,12 +128,15 @@ export async function startApiServer(options: ApiServerOptions) {
       return reader.readBlocks(generation, org, blocks, view, held);
     },
   };
+  const metrics = createHttpMetrics();
+  const logger = createLogger("test-api", "silent");
   const app = createApp({
     redis,
     keyspace,
+    metrics,
     reader: countingReader,
     tokens: createTokenStore({ redis, keyspace }),
-    logger: createLogger("test-api", "silent"),
+    logger,
     config: {
       retention: DEFAULT_RETENTION,
       rateLimitPerMinute: options.rateLimitPerMinute ?? 10_000_000,
@@ -161,6 +164,10 @@ export async function startApiServer(options: ApiServerOptions) {
   });
   const baseUrl =
     options.socketPath === undefined ? `http://127.0.0.1:${(server.address() as AddressInfo).port}` : "";
+  // The ops endpoints, on a port of their own as main.ts serves them (OPS_PORT).
+  const ops = createApiOpsServer({ redis, keyspace, reader, metrics, logger });
+  await listen(ops, 0, "127.0.0.1");
+  const opsUrl = `http://127.0.0.1:${(ops.address() as AddressInfo).port}`;
   const byOrg = new Map<string, string>(options.tokens ?? []);
   for (const org of options.orgs ?? []) {
     if (!byOrg.has(org)) byOrg.set(org, (await tokens.create(org, "test")).token);
@@ -168,6 +175,8 @@ export async function startApiServer(options: ApiServerOptions) {
 
   return {
     baseUrl,
+    /** The ops server's base URL (OPS_PORT in main.ts). */
+    opsUrl,
     keyspace,
     /** The token of each organization named in `orgs` (or given in `tokens`). */
     tokens: byOrg as ReadonlyMap<string, string>,
@@ -189,13 +198,19 @@ export async function startApiServer(options: ApiServerOptions) {
     async write(org: string, recordings: CountableRecording[]): Promise<void> {
       await writer.apply(1, org, recordings);
     },
+    /** GET on the ops server (`/healthz`, `/readyz`, `/metrics`); the public port answers them 404. */
+    ops(path: "/healthz" | "/readyz" | "/metrics"): Promise<Response> {
+      return fetch(`${opsUrl}${path}`);
+    },
     get(path: string, token?: string, headers: Record<string, string> = {}): Promise<Response> {
       const auth: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
       return fetch(`${baseUrl}${path}`, { headers: { ...auth, ...headers } });
     },
     async close(): Promise<void> {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const open of [server, ops]) {
+        open.closeAllConnections();
+        await new Promise<void>((resolve) => open.close(() => resolve()));
+      }
       await storeRedis.quit();
       if (options.redis) options.redis.disconnect();
     },

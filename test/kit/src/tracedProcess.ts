@@ -148,6 +148,8 @@ export interface TracedApiOptions {
 
 export interface TracedApiReady {
   baseUrl: string;
+  /** The ops server's (`/healthz`, `/readyz`, `/metrics`). */
+  opsUrl: string;
   /** Each organization's token. */
   tokens: Record<string, string>;
 }

@@ -19,7 +19,7 @@ export function workerProcessEnv(
     KAFKA_GROUP_ID: names.groupId,
     REDIS_PREFIX: names.prefix,
     TOKENS_SIGNING_KEY: TEST_TOKENS_SIGNING_KEY,
-    METRICS_PORT: "0",
+    OPS_PORT: "0",
     // Short session: a killed member's partitions move to its successor within seconds.
     KAFKA_SESSION_TIMEOUT_MS: "6000",
     KAFKA_HEARTBEAT_INTERVAL_MS: "500",

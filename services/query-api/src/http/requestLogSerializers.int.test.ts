@@ -72,7 +72,7 @@ async function request(path: string, requestId: string, bearer?: string) {
 
 describe("request logs", () => {
   it("name a member filter, never its value", async () => {
-    // Unauthenticated and at /healthz: neither reads the statistics, so the lines are about the
+    // Unauthenticated and at the OpenAPI document: neither reads the statistics, so the lines are about the
     // logging alone (a CSV page's Link header, which repeats the query, is the unit test's).
     const refused = await request(
       `/api/v1/stats?filter[member_email]=${EMAIL}&exclude[member_email]=bob%40example.com`,
@@ -82,7 +82,7 @@ describe("request logs", () => {
     expect(refused.lines).toContain('"path":"/api/v1/stats"');
     expect(refused.lines).toContain('"filter[member_email]"');
     expect(refused.lines).toContain('"exclude[member_email]"');
-    const answered = await request(`/healthz?filter[member_email]=${EMAIL}`, "log-healthz");
+    const answered = await request(`/api/v1/openapi.json?filter[member_email]=${EMAIL}`, "log-openapi");
     expect(answered.res.status).toBe(200);
     expect(answered.lines).toContain('"filter[member_email]"');
     for (const lines of [refused.lines, answered.lines]) expect(lines).not.toContain("example.com");

@@ -60,14 +60,23 @@ describe("GET /api/v1/openapi.json", () => {
 });
 
 describe("operational endpoints", () => {
-  it("answers health, readiness and Prometheus metrics without a token", async () => {
-    expect(await (await api.get("/healthz")).json()).toEqual({ status: "ok" });
-    expect((await api.get("/readyz")).status).toBe(200);
+  it("answers health, readiness and Prometheus metrics on the ops port, without a token", async () => {
+    expect(await (await api.ops("/healthz")).json()).toEqual({ status: "ok" });
+    expect((await api.ops("/readyz")).status).toBe(200);
     await api.get("/api/v1/stats/dimensions");
-    const metrics = await (await api.get("/metrics")).text();
+    const metrics = await (await api.ops("/metrics")).text();
     expect(metrics).toMatch(
       /vu_http_request_duration_seconds_count\{method="GET",route="unmatched",status="401"\} \d+/,
     );
+  });
+
+  it("answers none of them on the public port", async () => {
+    for (const path of ["/healthz", "/readyz", "/metrics"] as const) {
+      const res = await api.get(path);
+      expect(res.status, path).toBe(404);
+      expect(res.headers.get("content-type"), path).toMatch(/^application\/problem\+json/);
+      expect(await res.text(), path).not.toMatch(/vu_|"ready"|"ok"/);
+    }
   });
 
   it("echoes a sane request id and never puts the token in a response", async () => {

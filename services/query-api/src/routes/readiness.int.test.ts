@@ -23,10 +23,10 @@ afterAll(async () => {
 
 /** /readyz once it answers `status`: a verdict is reused for up to a second (cachedReadiness). */
 async function readyzOnce(status: number): Promise<Response> {
-  let res = await api.get("/readyz");
+  let res = await api.ops("/readyz");
   await waitFor(
     async () => {
-      res = await api.get("/readyz");
+      res = await api.ops("/readyz");
       return res.status === status;
     },
     { timeoutMs: 10_000, message: `/readyz answers ${status}` },
@@ -41,10 +41,10 @@ function metric(text: string, name: string): number | undefined {
 
 describe("/readyz and Redis metrics", () => {
   it("is ready on a non-evicting Redis and exports its memory use", async () => {
-    const res = await api.get("/readyz");
+    const res = await api.ops("/readyz");
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ status: "ready", reasons: [] });
-    const metrics = await (await api.get("/metrics")).text();
+    const metrics = await (await api.ops("/metrics")).text();
     expect(metric(metrics, "vu_redis_used_memory_bytes")).toBeGreaterThan(100_000);
     expect(metric(metrics, "vu_redis_healthy")).toBe(1);
     // What the dashboard and the alerts (infra/observability) read besides.
@@ -55,7 +55,7 @@ describe("/readyz and Redis metrics", () => {
     expect(metric(metrics, "vu_redis_memory_fill_ratio")).toBeNaN();
     await admin.config("SET", "maxmemory", String(512 * 1024 * 1024));
     try {
-      const limited = await (await api.get("/metrics")).text();
+      const limited = await (await api.ops("/metrics")).text();
       expect(metric(limited, "vu_redis_memory_fill_ratio")).toBeGreaterThan(0);
       expect(metric(limited, "vu_redis_memory_fill_ratio")).toBeLessThan(0.5);
     } finally {
@@ -72,7 +72,7 @@ describe("/readyz and Redis metrics", () => {
       expect(body.reasons).toEqual([
         expect.stringMatching(/maxmemory-policy allkeys-lru.*must be noeviction/),
       ]);
-      const metrics = await (await api.get("/metrics")).text();
+      const metrics = await (await api.ops("/metrics")).text();
       expect(metric(metrics, "vu_redis_healthy")).toBe(0);
       expect(metric(metrics, "vu_redis_used_memory_bytes")).toBeGreaterThan(0);
     } finally {

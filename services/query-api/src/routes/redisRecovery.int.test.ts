@@ -36,7 +36,7 @@ async function startOn(url: string, rateLimitPerMinute: number): Promise<ApiServ
     rateLimitPerMinute,
     tokenCacheMs: 5_000,
   });
-  await waitFor(async () => (await api.get("/readyz")).status === 200, { message: "API ready" });
+  await waitFor(async () => (await api.ops("/readyz")).status === 200, { message: "API ready" });
   return api;
 }
 
@@ -72,7 +72,7 @@ describe.each(targets)("the rate limiter on $name", (target) => {
       const statuses: number[] = [];
       for (let i = 0; i < 3; i++) statuses.push((await api.get("/api/v1/stats/dimensions", token)).status);
       await flushScripts(url);
-      expect((await api.get("/readyz")).status).toBe(200);
+      expect((await api.ops("/readyz")).status).toBe(200);
       for (let i = 0; i < 4; i++) statuses.push((await api.get("/api/v1/stats/dimensions", token)).status);
       // The readiness probe counts on a key of its own, not the token's: 6 requests pass, the 7th is over.
       expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 429]);
@@ -104,10 +104,10 @@ describe("a Redis restarted without persistence", () => {
       expect(down.headers.get("ratelimit")).toBeNull();
       expect((await bodyOf(down)).status).toBe(503);
       // A readiness verdict is reused for up to a second (cachedReadiness): wait for the next one.
-      let notReady = await api.get("/readyz");
+      let notReady = await api.ops("/readyz");
       await waitFor(
         async () => {
-          notReady = await api.get("/readyz");
+          notReady = await api.ops("/readyz");
           return notReady.status === 503;
         },
         { timeoutMs: 10_000, message: "/readyz says unavailable" },
@@ -115,7 +115,7 @@ describe("a Redis restarted without persistence", () => {
       expect((await bodyOf(notReady)).reasons).not.toEqual([]);
 
       await server.start();
-      await waitFor(async () => (await api.get("/readyz")).status === 200, {
+      await waitFor(async () => (await api.ops("/readyz")).status === 200, {
         timeoutMs: 20_000,
         message: "API ready again",
       });

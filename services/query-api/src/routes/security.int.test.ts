@@ -115,8 +115,8 @@ describe("Redis unavailable", () => {
       expect(res.status).toBe(503);
       expect(res.headers.get("content-type")).toMatch(/^application\/problem\+json/);
       expect((await bodyOf(res)).status).toBe(503);
-      expect((await down.get("/readyz")).status).toBe(503);
-      expect((await down.get("/healthz")).status).toBe(200);
+      expect((await down.ops("/readyz")).status).toBe(503);
+      expect((await down.ops("/healthz")).status).toBe(200);
     } finally {
       await down.close();
     }

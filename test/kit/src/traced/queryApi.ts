@@ -39,4 +39,8 @@ async function start() {
 
 const { api, stop } = await start();
 for (const [org, written] of Object.entries(recordings)) await api.write(org, written);
-serveParent(exporter, { baseUrl: api.baseUrl, tokens: Object.fromEntries(api.tokens) }, stop);
+serveParent(
+  exporter,
+  { baseUrl: api.baseUrl, opsUrl: api.opsUrl, tokens: Object.fromEntries(api.tokens) },
+  stop,
+);
