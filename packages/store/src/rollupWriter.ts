@@ -296,7 +296,8 @@ export function createRollupWriter(options: RollupWriterOptions): RollupWriter {
       throw new CheckpointMovedError(reply[1] === "" ? null : reply[1]);
     if (reply[0] === APPLY_REPLY.shardBehind)
       throw new ShardBehindError(shardOf(batches[0]?.org ?? ""), reply[1], check.shard?.least ?? 0);
-    if (reply[0] === APPLY_REPLY.fenced) throw new PartitionFencedError(shardOf(batches[0]?.org ?? ""), reply[1]);
+    if (reply[0] === APPLY_REPLY.fenced)
+      throw new PartitionFencedError(shardOf(batches[0]?.org ?? ""), reply[1]);
     if (check.shard !== undefined && reply[3] !== "")
       check.shard.writes.wrote(check.shard.number, reply[2], reply[3]);
     return reply[1];
