@@ -1,9 +1,10 @@
+import { DIMENSIONS, type Dimension } from "@vu/events/vocabulary";
 import { ExpectedBadRequest } from "./range";
 
 export const GRANULARITIES = ["hour", "day", "week", "month"] as const;
 export type Granularity = (typeof GRANULARITIES)[number];
-export const DIMENSIONS = ["member_email", "voice_model", "language_model", "app_name"] as const;
-export type Dimension = (typeof DIMENSIONS)[number];
+/** The event's dimensions, declared once (@vu/events); the contract filters and groups by each. */
+export { DIMENSIONS, type Dimension };
 
 /** A query string as sent: ordered key/value pairs, repeats allowed (they are a 400). */
 export type QueryPairs = ReadonlyArray<readonly [string, string]>;

@@ -1,5 +1,5 @@
 import { STATS_METRIC_COLUMNS } from "@vu/api-responses";
-import type { Dimension, QueryPairs } from "../oracle";
+import { DIMENSIONS, type Dimension, GRANULARITIES, type QueryPairs } from "../oracle";
 import type { Random } from "../support/random";
 import { generateRange, type RangeContext } from "./queryRanges";
 import type { OrgVocabulary } from "./vocabulary";
@@ -12,9 +12,6 @@ export interface QueryCase {
   org: string;
   pairs: QueryPairs;
 }
-
-const GRANULARITIES = ["hour", "day", "week", "month"] as const;
-const DIMENSIONS: readonly Dimension[] = ["member_email", "voice_model", "language_model", "app_name"];
 
 function valuesOf(org: OrgVocabulary, dimension: Dimension): string[] {
   switch (dimension) {
