@@ -19,6 +19,11 @@ export type TargetKind =
 /** One row of the report's target table (targets.ts, tenantTargets.ts, noisyReport.ts). */
 export interface TargetCheck {
   kind: TargetKind;
+  /**
+   * The API's side of the row is the cached run: a repeated request answered from the result
+   * cache, while PostgreSQL and the engines compute every answer.
+   */
+  cached?: boolean;
   area: string;
   target: string;
   measured: string;

@@ -1,3 +1,4 @@
+import { cachedTargetsNote } from "./cachedNote";
 import { noisyChecks } from "./noisyReport";
 import type { QueryResult } from "./queryBench";
 import { f, runLabel as label, table } from "./reportFormat";
@@ -52,6 +53,10 @@ export function engineComparison(s: SizeResult, q: QueryResult, v: ApiVariant): 
   return { engine, p50, singleStream: v.single !== undefined, ratio: engine.p50 / p50 };
 }
 
+/** A cached row's target says what it compares: the API's kept answer against a system that computes. */
+const keptAgainst = (v: ApiVariant, other: string): string =>
+  v.name === "cached" ? `a kept answer (result cache) against ${other}: ` : "";
+
 /**
  * Every query target is checked for both ways the API is asked: `cached` (the same query repeated,
  * answered from the result cache) and `computed` (`Cache-Control: no-cache`, planned, read and
@@ -68,16 +73,18 @@ function queryChecks(largest: SizeResult): TargetCheck[] {
         const stream = vsEngine.singleStream ? "one stream each" : "the API under concurrent clients";
         checks.push({
           kind: "engineSpeedup",
+          cached: v.name === "cached",
           area,
-          target: `p50 ≥ ${MIN_ENGINE_SPEEDUP}× faster than the faster of ClickHouse and DuckDB, ${stream} (at ${label(largest)})`,
+          target: `${keptAgainst(v, "engines that compute every answer")}p50 ≥ ${MIN_ENGINE_SPEEDUP}× faster than the faster of ClickHouse and DuckDB, ${stream} (at ${label(largest)})`,
           measured: `×${f(ratio, 1)} (${f(p50, 2)} ms vs ${engine.name} ${f(engine.p50, 2)} ms)`,
           met: ratio >= MIN_ENGINE_SPEEDUP,
         });
       }
       checks.push({
         kind: "postgresSpeedup",
+        cached: v.name === "cached",
         area,
-        target: `p50 ≥ ${MIN_POSTGRES_SPEEDUP}× faster than PostgreSQL (at ${label(largest)})`,
+        target: `${keptAgainst(v, "PostgreSQL computing every answer")}p50 ≥ ${MIN_POSTGRES_SPEEDUP}× faster than PostgreSQL (at ${label(largest)})`,
         measured: `×${f(v.speedupP50, 1)} (${f(v.run.p50, 2)} ms vs ${f(q.postgres.p50, 1)} ms)`,
         met: v.speedupP50 >= MIN_POSTGRES_SPEEDUP,
       });
@@ -97,8 +104,9 @@ function zoneChecks(largest: SizeResult): TargetCheck[] {
       return [
         {
           kind: "zone",
+          cached: z.name === "cached",
           area: `Zone (${zoned.id}, ${z.name})`,
-          target: `p50 within ${MAX_ZONE_RATIO}× of its UTC twin (${twin.id}) (at ${label(largest)})`,
+          target: `${z.name === "cached" ? "both kept answers (result cache): " : ""}p50 within ${MAX_ZONE_RATIO}× of its UTC twin (${twin.id}) (at ${label(largest)})`,
           measured: `×${f(ratio, 2)} (${f(z.run.p50, 2)} ms vs ${f(t.run.p50, 2)} ms)`,
           met: ratio <= MAX_ZONE_RATIO,
         },
@@ -116,6 +124,7 @@ function throughputChecks(largest: SizeResult, connections: number): TargetCheck
       const share = t.requestsPerSecond / reference.requestsPerSecond;
       return {
         kind: "throughput",
+        cached: true,
         area: `Throughput (${t.id}, cached)`,
         target: `${connections} connections on the same query repeated (answered from the result cache): ≥ ${f(MIN_THROUGHPUT_SHARE * 100)} % of /stats/dimensions' req/s, 0 errors, p99 < ${MAX_THROUGHPUT_P99_MS} ms (at ${label(largest)})`,
         measured:
@@ -137,8 +146,9 @@ function scalingChecks(smallest: SizeResult, largest: SizeResult): TargetCheck[]
       return [
         {
           kind: "scaling",
+          cached: large.name === "cached",
           area: `Query ${q.id} (${large.name})`,
-          target: `p50 at ${label(largest)} ≤ ${MAX_SCALING_GROWTH} × p50 at ${label(smallest)}`,
+          target: `${large.name === "cached" ? "kept answers (result cache): " : ""}p50 at ${label(largest)} ≤ ${MAX_SCALING_GROWTH} × p50 at ${label(smallest)}`,
           measured: `×${f(growth, 2)} (${f(before.run.p50, 2)} → ${f(large.run.p50, 2)} ms)`,
           met: growth <= MAX_SCALING_GROWTH,
         },
@@ -176,13 +186,16 @@ export function checkTargets(results: BenchResults): TargetCheck[] {
   return checks;
 }
 
-/** The target table in Markdown. */
+/** The target table in Markdown, with what its cached rows compare. */
 export function targetsTable(results: BenchResults): string {
   const verdict = (met: boolean | null) => (met === null ? "– not measured" : met ? "✅ met" : "❌ missed");
-  return table(
+  const checks = checkTargets(results);
+  const rows = table(
     ["Area", "Target", "Measured", ""],
-    checkTargets(results).map((c) => [c.area, c.target, c.measured, verdict(c.met)]),
+    checks.map((c) => [c.area, c.target, c.measured, verdict(c.met)]),
   );
+  const note = cachedTargetsNote(checks);
+  return note === "" ? rows : `${rows}\n\n${note}`;
 }
 
 function singleChecks(results: BenchResults, largest: SizeResult, smallest: SizeResult): TargetCheck[] {
