@@ -1,3 +1,4 @@
+import { LARGE_READ_NICE } from "@vu/query-api";
 import type { NoisyNeighbourResult } from "./noisyNeighbour";
 import { f, runLabel, table } from "./reportFormat";
 import { type BenchResults, runsOf, type SizeResult } from "./results";
@@ -25,7 +26,7 @@ function roundsOf(n: NoisyNeighbourResult): string {
   const nice =
     n.redisNice === undefined || n.redisNice === 0
       ? "at its usual priority"
-      : `at nice ${n.redisNice} (ahead of the API's processes and the bench, as a deployment gives Redis a core of its own; the large-read process runs at nice 19)`;
+      : `at nice ${n.redisNice} (ahead of the API's processes and the bench, as a deployment gives Redis a core of its own; the large-read process runs at nice ${LARGE_READ_NICE})`;
   return `The two phases alternate ${n.rounds} times and each one's samples are pooled over the rounds (a p99 from
 a few thousand requests, and a drift of the machine falls on both); Redis ran ${nice}.`;
 }
