@@ -90,13 +90,11 @@ function queryFinding(q: QueryResult, v: ApiVariant, run: QueryRun): string {
   const serviceMs = v.cost.apiCpuMs;
   const vsEngine = engineComparison(run.largest, q, v);
   const engine = vsEngine
-    ? `; ${vsEngine.singleStream ? "one stream" : "the same loop"} ${f(vsEngine.p50, 2)} ms, ×${f(vsEngine.ratio, 1)} ${vsEngine.engine.name}'s ${f(vsEngine.engine.p50, 2)} ms`
+    ? `;\n  ${vsEngine.singleStream ? "one stream" : "the same loop"} ${f(vsEngine.p50, 2)} ms, ×${f(vsEngine.ratio, 1)} ${vsEngine.engine.name}'s ${f(vsEngine.engine.p50, 2)} ms`
     : "";
-  return `- (${q.id}) ${q.title}, ${v.name}: API p50 ${f(v.run.p50, 1)} ms under ${run.connections} clients, ×${f(v.speedupP50, 1)}
-  PostgreSQL's ${f(q.postgres.p50, 1)} ms${engine}. Per request ${f(serviceMs, 1)} ms of API CPU,
-  ${f(v.cost.redisCpuMs, 1)} ms of Redis CPU and ${f(v.cost.redisBytes / 1024)} KiB read from Redis; with
-  ${run.connections} requests in flight on ${run.cores} cores, a request waits for the others' CPU
-  (≈ ${run.connections} ÷ ${run.cores} × ${f(serviceMs, 1)} ms).`;
+  return `- (${q.id}) ${q.title}, ${v.name}: API p50 ${f(v.run.p50, 1)} ms under ${run.connections} clients, ×${f(v.speedupP50, 1)} PostgreSQL's ${f(q.postgres.p50, 1)} ms${engine}.
+  Per request ${f(serviceMs, 1)} ms of API CPU, ${f(v.cost.redisCpuMs, 1)} ms of Redis CPU and ${f(v.cost.redisBytes / 1024)} KiB read from Redis; with ${run.connections}
+  requests in flight on ${run.cores} cores, a request waits for the others' CPU (≈ ${run.connections} ÷ ${run.cores} × ${f(serviceMs, 1)} ms).`;
 }
 
 interface QueryRun {
