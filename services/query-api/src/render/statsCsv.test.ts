@@ -31,7 +31,7 @@ describe("renderStatsCsv", () => {
       toStatsRow("t", sums, { dimensions: ["app_name"], values: ["line\nbreak"] }),
       toStatsRow("t", sums, { dimensions: ["app_name"], values: [null] }),
     ];
-    const lines = renderStatsCsv(rows, ["app_name"]).split("\r\n");
+    const lines = renderStatsCsv(rows, { groupBy: ["app_name"] }).split("\r\n");
     expect(lines[0]).toBe(
       "time_bucket,app_name,recording_count,total_words,total_duration,avg_llm_processing_time,avg_voice_processing_time,avg_wpm",
     );
@@ -48,7 +48,7 @@ describe("renderStatsCsv", () => {
 
   it("writes a column per group_by dimension, in the order asked (docs/contract.md §7)", () => {
     const row = toStatsRow("t", sums, { dimensions: ["voice_model", "app_name"], values: ["v1", "Zoom"] });
-    const [header, line] = renderStatsCsv([row], ["voice_model", "app_name"]).split("\r\n");
+    const [header, line] = renderStatsCsv([row], { groupBy: ["voice_model", "app_name"] }).split("\r\n");
     expect(header?.startsWith("time_bucket,voice_model,app_name,recording_count,")).toBe(true);
     expect(line?.startsWith("t,v1,Zoom,2,10,")).toBe(true);
   });
