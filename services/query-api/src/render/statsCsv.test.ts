@@ -52,4 +52,18 @@ describe("renderStatsCsv", () => {
     expect(header?.startsWith("time_bucket,voice_model,app_name,recording_count,")).toBe(true);
     expect(line?.startsWith("t,v1,Zoom,2,10,")).toBe(true);
   });
+
+  it("writes active_members after the metrics, and its previous value last (docs/contract.md §9)", () => {
+    const row = toStatsRow("t", sums, undefined, {
+      previous: sums,
+      activeMembers: 2,
+      previousActiveMembers: 0,
+    });
+    const [header, line] = renderStatsCsv([row], { compared: true, activeMembers: true }).split("\r\n");
+    const columns = header?.split(",") ?? [];
+    expect(columns.slice(6, 8)).toEqual(["avg_wpm", "active_members"]);
+    expect(columns.at(-1)).toBe("previous_active_members");
+    expect(line?.split(",")[7]).toBe("2");
+    expect(line?.split(",").at(-1)).toBe("0");
+  });
 });
