@@ -128,8 +128,11 @@ function shapePairs(
     const keys = random.some(fields, 3);
     pairs.push(["sort", keys.map((k) => (random.chance(0.6) ? `-${k}` : k)).join(",")]);
   }
-  if (random.chance(0.45)) {
-    pairs.push(["limit", String(random.pick([1, 1, 2, 3, 5, 1000]))]);
+  // Counting members, more often a short limit with a rest: the (other) row is where a count of
+  // distinct members differs from a sum.
+  const cutting = activeMembers && groupBy.length > 0;
+  if (random.chance(cutting ? 0.7 : 0.45)) {
+    pairs.push(["limit", String(random.pick(cutting ? [1, 1, 2, 3] : [1, 1, 2, 3, 5, 1000]))]);
     if (random.chance(0.8))
       pairs.push(["other", groupBy.length > 0 && random.chance(0.9) ? "true" : "false"]);
   } else if (random.chance(0.03)) {
