@@ -7,5 +7,12 @@ export { type Rounded, type RowMetric, round3, type Sums } from "./metrics";
 export { DIMENSIONS, type Dimension, GRANULARITIES, type Granularity, type QueryPairs } from "./params";
 export { ExpectedBadRequest, type OracleRange, resolveRange } from "./range";
 export { type CountedRecording, countRecordings, type StreamedMessage } from "./recordings";
-export { type Answer, answerStats, type ExpectedRow, type ExpectedStats, type OracleOptions } from "./stats";
+export {
+  type Answer,
+  answerStats,
+  type ExpectedRow,
+  type ExpectedStats,
+  type OracleOptions,
+  type RowFields,
+} from "./stats";
 export { answerDimensions, answerSummary, type ExpectedDimensions, type ExpectedSummary } from "./summary";

@@ -1,6 +1,6 @@
 import { STATS_METRIC_COLUMNS } from "@vu/api-responses";
 import { parse } from "csv-parse/sync";
-import type { ExpectedDimensions, ExpectedStats, ExpectedSummary, Rounded, RowMetric } from "../oracle";
+import type { ExpectedDimensions, ExpectedStats, ExpectedSummary, Rounded, RowFields } from "../oracle";
 import type { HttpReply } from "./httpClient";
 
 /** Metrics compare exactly; at an exact half the message names the rounding direction expected. */
@@ -85,8 +85,10 @@ export function diffStatsCsv(reply: HttpReply, expected: ExpectedStats): string 
 
   const records = parse(reply.text, { bom: false }) as string[][];
   const compared = expected.meta.compare !== undefined;
-  const previousColumns = compared ? STATS_METRIC_COLUMNS.map((c) => `previous_${c}`) : [];
-  const columns = ["time_bucket", ...expected.groupBy, ...STATS_METRIC_COLUMNS, ...previousColumns];
+  // docs/contract.md §9: active_members after the metrics, and after the previous ones.
+  const metricColumns = [...STATS_METRIC_COLUMNS, ...(expected.activeMembers ? ["active_members"] : [])];
+  const previousColumns = compared ? metricColumns.map((c) => `previous_${c}`) : [];
+  const columns = ["time_bucket", ...expected.groupBy, ...metricColumns, ...previousColumns];
   if (show(records[0]) !== show(columns)) return `header ${show(records[0])}`;
   if (records.length - 1 !== expected.rows.length)
     return `${records.length - 1} rows, expected ${expected.rows.length}`;
@@ -102,8 +104,8 @@ export function diffStatsCsv(reply: HttpReply, expected: ExpectedStats): string 
     for (const [c, column] of columns.entries()) {
       if (c < text.length) continue;
       const metric = column.startsWith("previous_")
-        ? want.previous?.[column.slice("previous_".length) as RowMetric]
-        : want.metrics[column as RowMetric];
+        ? want.previous?.[column.slice("previous_".length) as keyof RowFields]
+        : want.metrics[column as keyof RowFields];
       if (metric === undefined) return `${where}: ${column} not expected`;
       const cell = cells[c] ?? "";
       if (cell === "" || !sameNumber(Number(cell), metric))

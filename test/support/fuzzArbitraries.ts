@@ -34,6 +34,8 @@ const KEYS = [
   "other",
   "fill",
   "compare",
+  // docs/contract.md §9
+  "include",
 ];
 
 const ZONES = [
@@ -137,6 +139,10 @@ const valueText = fc.oneof(
     "(other)",
     "previous_period",
     "previous_year",
+    // docs/contract.md §9
+    "active_members",
+    "-active_members",
+    "active_members,member_emails",
   ),
   fc.string({ unit: "grapheme", maxLength: 30 }),
   fc.string({ unit: "binary", maxLength: 30 }),
@@ -217,11 +223,13 @@ const plausibleQuery = fc
           "avg_wpm",
           "-language_model",
           "words",
+          "-active_members,app_name",
         ),
         limit: numberText,
         other: fc.constantFrom("true", "false", "yes"),
         fill: fc.constantFrom("zero", "none"),
         compare: fc.constantFrom("previous_period", "previous_year", "previous_month"),
+        include: fc.constantFrom("active_members", "active_members", "members"),
       },
       { requiredKeys: [] },
     ),

@@ -69,6 +69,8 @@ export function createOpenApiDocument(): ReturnType<typeof createDocument> {
         get: {
           operationId: "getSummary",
           summary: "Totals for a date range",
+          description:
+            "Beyond the seed (all optional; a request with none of them answers as the seed's did): exclude[...] lists, compare (previous and change), include=active_members (the range's distinct members).",
           requestParams: { query: summaryQuerySchema, header: freshnessHeaders },
           responses: {
             "200": {
@@ -86,7 +88,7 @@ export function createOpenApiDocument(): ReturnType<typeof createDocument> {
           operationId: "getStats",
           summary: "Time-series statistics with grouping, filters and pagination",
           description:
-            "Beyond the seed (all optional; a request with none of them answers as the seed's did): exclude[...] lists, group_by with up to four dimensions, granularity=all, sort, limit with other=true (top N per bucket and an exact rest), fill=zero. A bad value, or a parameter that needs another it lacks, is a 400 naming it; an unknown parameter is still a 400.",
+            "Beyond the seed (all optional; a request with none of them answers as the seed's did): exclude[...] lists, group_by with up to four dimensions, granularity=all, sort, limit with other=true (top N per bucket and an exact rest), fill=zero, compare, include=active_members (each row's distinct members; the (other) row's counted once each, not summed). A bad value, or a parameter that needs another it lacks, is a 400 naming it; an unknown parameter is still a 400.",
           requestParams: { query: statsQuerySchema, header: freshnessHeaders },
           responses: {
             "200": {

@@ -47,7 +47,15 @@ describe("every operation answers as the served OpenAPI document says", () => {
     ["/api/v1/stats", "?start_date=2026-11-20&end_date=2026-11-21"],
     ["/api/v1/stats", "?start_date=2026-11-20&end_date=2026-11-21&granularity=hour&group_by=language_model"],
     ["/api/v1/stats", "?start_date=2026-11-20&end_date=2026-11-21&timezone=Asia/Kathmandu&page=9"],
+    [
+      "/api/v1/stats",
+      "?start_date=2026-11-20&end_date=2026-11-21&group_by=app_name&include=active_members&compare=previous_period",
+    ],
     ["/api/v1/stats/summary", "?start_date=2026-11-20&end_date=2026-11-21"],
+    [
+      "/api/v1/stats/summary",
+      "?start_date=2026-11-20&end_date=2026-11-21&include=active_members&compare=previous_year",
+    ],
     ["/api/v1/stats/summary", ""],
     ["/api/v1/stats/dimensions", ""],
     ["/api/v1/stats/dimensions", "?include=member_emails&q=a&limit=1"],

@@ -31,7 +31,7 @@ describe("renderStatsCsv", () => {
       toStatsRow("t", sums, { dimensions: ["app_name"], values: ["line\nbreak"] }),
       toStatsRow("t", sums, { dimensions: ["app_name"], values: [null] }),
     ];
-    const lines = renderStatsCsv(rows, ["app_name"]).split("\r\n");
+    const lines = renderStatsCsv(rows, { groupBy: ["app_name"] }).split("\r\n");
     expect(lines[0]).toBe(
       "time_bucket,app_name,recording_count,total_words,total_duration,avg_llm_processing_time,avg_voice_processing_time,avg_wpm",
     );
@@ -48,8 +48,22 @@ describe("renderStatsCsv", () => {
 
   it("writes a column per group_by dimension, in the order asked (docs/contract.md §7)", () => {
     const row = toStatsRow("t", sums, { dimensions: ["voice_model", "app_name"], values: ["v1", "Zoom"] });
-    const [header, line] = renderStatsCsv([row], ["voice_model", "app_name"]).split("\r\n");
+    const [header, line] = renderStatsCsv([row], { groupBy: ["voice_model", "app_name"] }).split("\r\n");
     expect(header?.startsWith("time_bucket,voice_model,app_name,recording_count,")).toBe(true);
     expect(line?.startsWith("t,v1,Zoom,2,10,")).toBe(true);
+  });
+
+  it("writes active_members after the metrics, and its previous value last (docs/contract.md §9)", () => {
+    const row = toStatsRow("t", sums, undefined, {
+      previous: sums,
+      activeMembers: 2,
+      previousActiveMembers: 0,
+    });
+    const [header, line] = renderStatsCsv([row], { compared: true, activeMembers: true }).split("\r\n");
+    const columns = header?.split(",") ?? [];
+    expect(columns.slice(6, 8)).toEqual(["avg_wpm", "active_members"]);
+    expect(columns.at(-1)).toBe("previous_active_members");
+    expect(line?.split(",")[7]).toBe("2");
+    expect(line?.split(",").at(-1)).toBe("0");
   });
 });

@@ -1,13 +1,38 @@
-import { PREVIOUS_METRIC_COLUMNS, STATS_METRIC_COLUMNS, type StatsRow } from "@vu/api-responses";
+import {
+  ACTIVE_MEMBERS_FIELD,
+  PREVIOUS_ACTIVE_MEMBERS_FIELD,
+  PREVIOUS_METRIC_COLUMNS,
+  STATS_METRIC_COLUMNS,
+  type StatsRow,
+} from "@vu/api-responses";
 import type { Dimension } from "@vu/events";
 import { stringify } from "csv-stringify/sync";
 
+/** Which columns beyond the seed's a file has, as the JSON rows have those fields. */
+export interface CsvColumnsOptions {
+  /** The `group_by` dimensions in the order asked; none when not grouped. */
+  groupBy?: readonly Dimension[] | undefined;
+  /** docs/contract.md §7 `compare`: the `previous_<metric>` columns. */
+  compared?: boolean;
+  /** docs/contract.md §9 `include=active_members`: the `active_members` column (and its previous). */
+  activeMembers?: boolean;
+}
+
 /**
- * time_bucket, the `group_by` dimensions in the order asked (none when not grouped), the metrics;
- * with docs/contract.md §7 `compare`, then the `previous_<metric>` columns in the metrics' order.
+ * time_bucket, the `group_by` dimensions in the order asked (none when not grouped), the metrics,
+ * then `active_members` when counted; with docs/contract.md §7 `compare`, then the
+ * `previous_<metric>` columns in the same order.
  */
-export function csvColumns(groupBy: readonly Dimension[] = [], compared = false): string[] {
-  return ["time_bucket", ...groupBy, ...STATS_METRIC_COLUMNS, ...(compared ? PREVIOUS_METRIC_COLUMNS : [])];
+export function csvColumns({
+  groupBy = [],
+  compared = false,
+  activeMembers = false,
+}: CsvColumnsOptions = {}) {
+  const metrics = activeMembers ? [...STATS_METRIC_COLUMNS, ACTIVE_MEMBERS_FIELD] : STATS_METRIC_COLUMNS;
+  const previous = activeMembers
+    ? [...PREVIOUS_METRIC_COLUMNS, PREVIOUS_ACTIVE_MEMBERS_FIELD]
+    : PREVIOUS_METRIC_COLUMNS;
+  return ["time_bucket", ...groupBy, ...metrics, ...(compared ? previous : [])];
 }
 
 /**
@@ -15,14 +40,10 @@ export function csvColumns(groupBy: readonly Dimension[] = [], compared = false)
  * is an empty cell; text cells starting with = + - @ tab or CR get a leading `'` so spreadsheets
  * do not run them as formulas (csv-stringify's `escape_formulas`).
  */
-export function renderStatsCsv(
-  rows: readonly StatsRow[],
-  groupBy: readonly Dimension[] = [],
-  compared = false,
-): string {
+export function renderStatsCsv(rows: readonly StatsRow[], columns: CsvColumnsOptions = {}): string {
   return stringify(rows as StatsRow[], {
     header: true,
-    columns: csvColumns(groupBy, compared),
+    columns: csvColumns(columns),
     record_delimiter: "windows",
     escape_formulas: true,
     // A bare LF or CR is a line break to most readers, even with CRLF records: quote it too.

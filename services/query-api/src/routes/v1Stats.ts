@@ -14,6 +14,7 @@ import {
   compareParam,
   excludeParams,
   filterParams,
+  includeParam,
   intParam,
   rangeParams,
   rawExclusions,
@@ -39,6 +40,7 @@ export const statsQuerySchema = z
     other: otherParam,
     fill: fillParam,
     compare: compareParam,
+    include: includeParam,
     page: intParam(1, 1, Number.MAX_SAFE_INTEGER),
     page_size: intParam(200, 1, MAX_PAGE_SIZE),
     format: z.enum(["json", "csv"]).default("json"),
@@ -120,6 +122,7 @@ export const registerV1Stats: Register = (router, deps) => {
           other: query.other,
           fill: query.fill === "zero",
           compare: query.compare,
+          activeMembers: query.include === "active_members",
           page: query.page,
           pageSize: query.page_size,
           noCache: wantsFreshAnswer(req),
@@ -129,7 +132,11 @@ export const registerV1Stats: Register = (router, deps) => {
       const page = `${query.format}:${query.page}:${query.page_size}`;
       const render = (): string => {
         if (query.format === "csv")
-          return renderStatsCsv(result.data(), query.group_by, query.compare !== undefined);
+          return renderStatsCsv(result.data(), {
+            groupBy: query.group_by,
+            compared: query.compare !== undefined,
+            activeMembers: query.include === "active_members",
+          });
         // Typed as the published response, so a result that drifts from the schema does not compile.
         const body: StatsPage = { data: result.data(), pagination: result.pagination, meta: result.meta };
         return JSON.stringify(body);

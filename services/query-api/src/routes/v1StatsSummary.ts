@@ -8,6 +8,7 @@ import {
   compareParam,
   excludeParams,
   filterParams,
+  includeParam,
   rangeParams,
   rawExclusions,
   rawFilters,
@@ -17,9 +18,12 @@ import { viewAsOfBefore } from "./v1Stats";
 
 export const SUMMARY_PATH = "/api/v1/stats/summary";
 
-/** The seed's parameters, then docs/contract.md §7's `exclude[...]` (as on /stats) and `compare`. */
+/**
+ * The seed's parameters, then docs/contract.md §7's `exclude[...]` (as on /stats) and `compare`,
+ * and §9's `include`.
+ */
 export const summaryQuerySchema = z
-  .object({ ...rangeParams, ...filterParams, ...excludeParams, compare: compareParam })
+  .object({ ...rangeParams, ...filterParams, ...excludeParams, compare: compareParam, include: includeParam })
   .strict();
 
 export const registerV1StatsSummary: Register = (router, deps) => {
@@ -36,6 +40,7 @@ export const registerV1StatsSummary: Register = (router, deps) => {
           filters: rawFilters(query),
           exclusions: rawExclusions(query),
           compare: query.compare,
+          activeMembers: query.include === "active_members",
           noCache: wantsFreshAnswer(req),
         },
         deps,
