@@ -1,33 +1,27 @@
+export { createRateLimitCounter, type RateLimitCounter } from "./auth/rateLimitCounter";
 export {
-  aggregateBatch,
-  type BatchPayload,
-  type ComboPayload,
-  type CountableRecording,
-  dedupeWindows,
-} from "./batchAggregate";
-export { encodeBatch } from "./batchEncoding";
-export { containerOf } from "./blockPlacement";
+  REDIS_ACL_ROLES,
+  type RedisAclFileOptions,
+  type RedisAclRole,
+  type RedisAclUser,
+  redisAclFile,
+  redisAclRules,
+  redisAclUsers,
+  scriptCommands,
+} from "./auth/redisAcl";
 export {
-  cellCount,
-  cellField,
-  cellSums,
-  comboIdOf,
-  fieldQuarter,
-  fieldStart,
-  projectionKeyOf,
-  projectionValueOf,
-  type StoredCell,
-  type StoredCells,
-  sumCells,
-} from "./containerCells";
-export {
-  createGenerationSource,
-  currentGeneration,
-  type GenerationSource,
-  type GenerationSourceOptions,
-  switchGeneration,
-} from "./generation";
-export { scanKeyPages, scanKeys, unlinkKeys } from "./keyScan";
+  createTokenStore,
+  generateToken,
+  hashToken,
+  looksLikeToken,
+  mintToken,
+  TOKEN_PREFIX,
+  type TokenAdminStore,
+  TokenConflictError,
+  type TokenRecord,
+  type TokenStore,
+} from "./auth/tokenStore";
+export { containerOf } from "./format/blockPlacement";
 export {
   createKeyspace,
   type KeyKind,
@@ -35,7 +29,34 @@ export {
   type KeyspaceOptions,
   STORE_VERSION,
   utcStamp,
-} from "./keyspace";
+} from "./format/keyspace";
+export { type OrganizationExtent, sameExtent } from "./format/organizationExtent";
+export { ALL_QUARTERS, WHOLE_BLOCK } from "./format/quarterCells";
+export {
+  addPacked,
+  addPackedSlots,
+  emptySums,
+  packSums,
+  SUM_FIELDS,
+  type Sums,
+  unpackSums,
+} from "./format/sums";
+export {
+  projectionField,
+  projectionValue,
+  TOTAL_FIELD,
+  VIEW_CODE,
+  VIEWS,
+  type View,
+  viewFor,
+} from "./format/views";
+export {
+  createGenerationSource,
+  currentGeneration,
+  type GenerationSource,
+  type GenerationSourceOptions,
+  switchGeneration,
+} from "./log/generation";
 export {
   type AdvanceOptions,
   type AdvanceResult,
@@ -50,24 +71,21 @@ export {
   type ViewState,
   type ViewStatus,
   viewAsOf,
-} from "./logPosition";
-export { type OrganizationExtent, sameExtent } from "./organizationExtent";
-export { ALL_QUARTERS, WHOLE_BLOCK } from "./quarterCells";
-export { createRateLimitCounter, type RateLimitCounter } from "./rateLimitCounter";
-export type { BlockRef } from "./readPlan";
+} from "./log/logPosition";
 export {
-  REDIS_ACL_ROLES,
-  type RedisAclFileOptions,
-  type RedisAclRole,
-  type RedisAclUser,
-  redisAclFile,
-  redisAclRules,
-  redisAclUsers,
-  scriptCommands,
-} from "./redisAcl";
-export { createRedisClient, type RedisClient } from "./redisClient";
-export { isTransientRedisError, refusalCode } from "./redisErrors";
-export { type RedisHealth, type RedisHealthOptions, redisHealth, withTimeout } from "./redisHealth";
+  cellCount,
+  cellField,
+  cellSums,
+  comboIdOf,
+  fieldQuarter,
+  fieldStart,
+  projectionKeyOf,
+  projectionValueOf,
+  type StoredCell,
+  type StoredCells,
+  sumCells,
+} from "./read/containerCells";
+export type { BlockRef } from "./read/readPlan";
 export {
   type BlockSnapshot,
   createRollupReader,
@@ -80,7 +98,28 @@ export {
   type RollupReaderOptions,
   VIEW_CACHE_MS,
   ViewNotLiveError,
-} from "./rollupReader";
+} from "./read/rollupReader";
+export { scanKeyPages, scanKeys, unlinkKeys } from "./redis/keyScan";
+export { createRedisClient, type RedisClient } from "./redis/redisClient";
+export { isTransientRedisError, refusalCode } from "./redis/redisErrors";
+export { type RedisHealth, type RedisHealthOptions, redisHealth, withTimeout } from "./redis/redisHealth";
+export { registerScripts } from "./redis/scripts";
+export {
+  CheckpointMovedError,
+  PartitionFencedError,
+  ReadKeptMovingError,
+  ShardBehindError,
+  StoreError,
+  ViewMovedError,
+} from "./storeError";
+export {
+  aggregateBatch,
+  type BatchPayload,
+  type ComboPayload,
+  type CountableRecording,
+  dedupeWindows,
+} from "./write/batchAggregate";
+export { encodeBatch } from "./write/batchEncoding";
 export {
   type ApplyGuard,
   type ApplyResult,
@@ -92,35 +131,4 @@ export {
   type RollupWriterOptions,
   type ShardWrites,
   type UnsettledBatch,
-} from "./rollupWriter";
-export { registerScripts } from "./scripts";
-export {
-  CheckpointMovedError,
-  PartitionFencedError,
-  ReadKeptMovingError,
-  ShardBehindError,
-  StoreError,
-  ViewMovedError,
-} from "./storeError";
-export {
-  addPacked,
-  addPackedSlots,
-  emptySums,
-  packSums,
-  SUM_FIELDS,
-  type Sums,
-  unpackSums,
-} from "./sums";
-export {
-  createTokenStore,
-  generateToken,
-  hashToken,
-  looksLikeToken,
-  mintToken,
-  TOKEN_PREFIX,
-  type TokenAdminStore,
-  TokenConflictError,
-  type TokenRecord,
-  type TokenStore,
-} from "./tokenStore";
-export { projectionField, projectionValue, TOTAL_FIELD, VIEW_CODE, VIEWS, type View, viewFor } from "./views";
+} from "./write/rollupWriter";

@@ -6,17 +6,24 @@ import { useRedisTarget } from "@vu/testkit/redis";
 import { DAY_MS, DEFAULT_RETENTION } from "@vu/time-buckets";
 import { Cluster } from "ioredis";
 import { describe, expect, it } from "vitest";
-import { dedupeWindows } from "./batchAggregate";
-import { containerOf, LAYOUT_RULE, layoutOf, parseLayout, placementBy, STORED_TIERS } from "./blockPlacement";
-import { sumCells } from "./containerCells";
-import { createKeyspace, type Keyspace, shardOf } from "./keyspace";
-import { recordingDigest } from "./recordingDigest";
-import type { RedisClient } from "./redisClient";
-import { type BlockSnapshot, createRollupReader } from "./rollupReader";
-import { createRollupWriter } from "./rollupWriter";
+import { createTokenStore, looksLikeToken } from "./auth/tokenStore";
+import {
+  containerOf,
+  LAYOUT_RULE,
+  layoutOf,
+  parseLayout,
+  placementBy,
+  STORED_TIERS,
+} from "./format/blockPlacement";
+import { createKeyspace, type Keyspace, shardOf } from "./format/keyspace";
+import { unpackSums } from "./format/sums";
+import { sumCells } from "./read/containerCells";
+import { type BlockSnapshot, createRollupReader } from "./read/rollupReader";
+import type { RedisClient } from "./redis/redisClient";
 import { PartitionFencedError, ShardBehindError, StoreError } from "./storeError";
-import { unpackSums } from "./sums";
-import { createTokenStore, looksLikeToken } from "./tokenStore";
+import { dedupeWindows } from "./write/batchAggregate";
+import { recordingDigest } from "./write/recordingDigest";
+import { createRollupWriter } from "./write/rollupWriter";
 
 type Layout = "sparse" | "dense";
 

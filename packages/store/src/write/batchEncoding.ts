@@ -1,6 +1,6 @@
+import { LARGE_CELL_BYTES, SMALL_CELL_BYTES, SMALL_CELL_MAX } from "../format/sums";
 import { type BatchPayload, FIELD_FORMS } from "./batchAggregate";
 import { RECORDING_DIGEST_BYTES, recordingDigest } from "./recordingDigest";
-import { LARGE_CELL_BYTES, SMALL_CELL_BYTES, SMALL_CELL_MAX } from "./sums";
 
 /**
  * The apply script's batch argument, one binary string (layout in the header of

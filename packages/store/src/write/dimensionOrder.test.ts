@@ -1,9 +1,9 @@
 import { DIMENSION_INDEX, DIMENSIONS, dimensionValues, type RecordingCompleted } from "@vu/events";
 import { describe, expect, it } from "vitest";
+import { createKeyspace } from "../format/keyspace";
+import { PROJECTION_VIEW_OFFSET, VIEWS } from "../format/views";
 import { ORGANIZATION_KEYS, organizationKeys } from "./applyCall";
-import { createKeyspace } from "./keyspace";
 import { LUA_CONSTANTS } from "./luaConstants";
-import { PROJECTION_VIEW_OFFSET, VIEWS } from "./views";
 
 /** The one order of the dimensions (DIMENSIONS) is the order everything else uses. */
 describe("dimension order", () => {

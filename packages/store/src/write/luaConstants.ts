@@ -1,10 +1,10 @@
 import { DIMENSIONS } from "@vu/events";
+import { DERIVED_DIGIT, PLACEMENTS, RULE_THRESHOLD_WORDS, RULE_TIER_WORDS } from "../format/blockPlacement";
+import { QUARTERS_PER_HOUR } from "../format/quarterCells";
+import { SMALL_CELL_BYTES, SMALL_CELL_MAX, SUM_FIELDS } from "../format/sums";
 import { APPLY_REPLY, CALL_ARGS, CALL_KEYS, ORGANIZATION_ARGS, ORGANIZATION_KEYS } from "./applyCall";
 import { FIELD_FORMS } from "./batchAggregate";
-import { DERIVED_DIGIT, PLACEMENTS, RULE_THRESHOLD_WORDS, RULE_TIER_WORDS } from "./blockPlacement";
-import { QUARTERS_PER_HOUR } from "./quarterCells";
 import { RECORDING_DIGEST_BYTES } from "./recordingDigest";
-import { SMALL_CELL_BYTES, SMALL_CELL_MAX, SUM_FIELDS } from "./sums";
 
 /** The 1-based position of `item` in `list`, as Lua counts. */
 function position<T>(list: readonly T[], item: T): number {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseLayout } from "./blockPlacement";
+import { parseLayout } from "../format/blockPlacement";
 import { cellsAsked, derivedRead } from "./derivedBlocks";
 
 const at = (iso: string) => Date.parse(iso);

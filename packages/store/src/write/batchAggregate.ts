@@ -8,11 +8,11 @@ import {
   TIERS,
   type Tier,
 } from "@vu/time-buckets";
-import { containerOf, type Placement, type StoredTier } from "./blockPlacement";
-import type { Keyspace } from "./keyspace";
-import { QUARTERED_TIER, quarterComboIndex, quarterField, quarterIndex } from "./quarterCells";
-import { SUM_FIELDS, SUM_OF_RECORDING } from "./sums";
-import { PROJECTION_VIEW_OFFSET, projectionField, TOTAL_FIELD, VIEWS } from "./views";
+import { containerOf, type Placement, type StoredTier } from "../format/blockPlacement";
+import type { Keyspace } from "../format/keyspace";
+import { QUARTERED_TIER, quarterComboIndex, quarterField, quarterIndex } from "../format/quarterCells";
+import { SUM_FIELDS, SUM_OF_RECORDING } from "../format/sums";
+import { PROJECTION_VIEW_OFFSET, projectionField, TOTAL_FIELD, VIEWS } from "../format/views";
 
 /** A validated recording, as the worker hands it to the store. */
 export interface CountableRecording {

@@ -1,8 +1,8 @@
 import { type Chunk, type Node, parse } from "luaparse";
 import { describe, expect, it } from "vitest";
-import { LUA_CONSTANTS, luaConstants, luaLiteral } from "./luaConstants";
+import { LARGE_CELL_BYTES, SMALL_CELL_BYTES } from "../format/sums";
+import { LUA_CONSTANTS, luaConstants, luaLiteral } from "../write/luaConstants";
 import { loadScript, SCRIPTS } from "./scripts";
-import { LARGE_CELL_BYTES, SMALL_CELL_BYTES } from "./sums";
 
 // The scripts as Redis runs them (includes inlined, constants generated), parsed as Lua 5.1 (Redis'
 // Lua). A script that used a constant the generated ones lack would read nil; one that wrote a

@@ -1,7 +1,7 @@
-import type { Keyspace } from "./keyspace";
-import type { RedisClient } from "./redisClient";
-import { registerScripts } from "./scripts";
-import { StoreError } from "./storeError";
+import type { Keyspace } from "../format/keyspace";
+import type { RedisClient } from "../redis/redisClient";
+import { registerScripts } from "../redis/scripts";
+import { StoreError } from "../storeError";
 
 /** What a rate limiter needs from Redis: one fixed-window counter per client, shared by replicas. */
 export interface RateLimitCounter {

@@ -1,8 +1,8 @@
 import { redisTargets } from "@vu/infra";
 import { useRedisTarget } from "@vu/testkit/redis";
 import { describe, expect, it } from "vitest";
+import type { RedisClient } from "../redis/redisClient";
 import { LUA_CONSTANTS, luaConstants } from "./luaConstants";
-import type { RedisClient } from "./redisClient";
 
 describe.each(redisTargets())("the generated Lua constants on $name", (target) => {
   let redis: RedisClient;

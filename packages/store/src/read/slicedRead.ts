@@ -1,5 +1,5 @@
-import type { RedisClient } from "./redisClient";
-import { ReadKeptMovingError } from "./storeError";
+import type { RedisClient } from "../redis/redisClient";
+import { ReadKeptMovingError } from "../storeError";
 
 /**
  * One state of many keys without holding Redis for long. A MULTI is atomic because Redis runs it

@@ -1,7 +1,7 @@
-import { FIELD_SEPARATOR } from "./blockPlacement";
-import { StoreError } from "./storeError";
-import { addPacked, emptySums, type Sums } from "./sums";
-import { projectionValue } from "./views";
+import { FIELD_SEPARATOR } from "../format/blockPlacement";
+import { addPacked, emptySums, type Sums } from "../format/sums";
+import { projectionValue } from "../format/views";
+import { StoreError } from "../storeError";
 
 /**
  * One block's cells as read: flat `[field, packed sums (see sums.ts), field, ...]`, both as the

@@ -1,23 +1,23 @@
 import { compareByteOrder, DIMENSIONS, type Dimension, type DimensionValues } from "@vu/events";
 import type { Tier } from "@vu/time-buckets";
-import { LAYOUT_FIELDS, parseLayout } from "./blockPlacement";
-import { cellsByBlock, type StoredCells } from "./containerCells";
-import { cellsAsked, derivedRead } from "./derivedBlocks";
-import { createGenerationSource } from "./generation";
-import type { Keyspace } from "./keyspace";
+import { LAYOUT_FIELDS, parseLayout } from "../format/blockPlacement";
+import type { Keyspace } from "../format/keyspace";
+import { type OrganizationExtent, parseExtent } from "../format/organizationExtent";
+import type { View } from "../format/views";
+import { createGenerationSource } from "../log/generation";
 import {
   createLogPosition,
   type LogRecord,
   standingOf,
   type ViewStanding,
   type ViewStatus,
-} from "./logPosition";
-import { type OrganizationExtent, parseExtent } from "./organizationExtent";
+} from "../log/logPosition";
+import type { RedisClient } from "../redis/redisClient";
+import { StoreError } from "../storeError";
+import { cellsByBlock, type StoredCells } from "./containerCells";
+import { cellsAsked, derivedRead } from "./derivedBlocks";
 import { type BlockRef, NOT_READ, type ReadPlan, readPlan, storedBlocks } from "./readPlan";
-import type { RedisClient } from "./redisClient";
 import { type KeyRead, type KeyReply, readConsistently } from "./slicedRead";
-import { StoreError } from "./storeError";
-import type { View } from "./views";
 
 export interface BlockSnapshot {
   view: View;

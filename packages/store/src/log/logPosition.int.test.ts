@@ -2,10 +2,10 @@ import { randomUUID } from "node:crypto";
 import { redisTargets } from "@vu/infra";
 import { useRedisTarget } from "@vu/testkit/redis";
 import { describe, expect, it } from "vitest";
-import { createKeyspace } from "./keyspace";
+import { createKeyspace } from "../format/keyspace";
+import { createRollupReader, ViewNotLiveError } from "../read/rollupReader";
+import type { RedisClient } from "../redis/redisClient";
 import { createLogPosition } from "./logPosition";
-import type { RedisClient } from "./redisClient";
-import { createRollupReader, ViewNotLiveError } from "./rollupReader";
 
 describe.each(redisTargets())("the view's position in the log on $name", (target) => {
   let redis: RedisClient;

@@ -1,10 +1,10 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { type DurableTokenRecord, TOKEN_HASH_PATTERN } from "@vu/events";
-import { scanKeyPages } from "./keyScan";
-import type { Keyspace } from "./keyspace";
-import type { RedisClient } from "./redisClient";
-import { registerScripts } from "./scripts";
-import { StoreError } from "./storeError";
+import type { Keyspace } from "../format/keyspace";
+import { scanKeyPages } from "../redis/keyScan";
+import type { RedisClient } from "../redis/redisClient";
+import { registerScripts } from "../redis/scripts";
+import { StoreError } from "../storeError";
 
 /** Every token starts with this (docs/contract.md §4); the rest is random base62. */
 export const TOKEN_PREFIX = "sk-vu-";

@@ -1,5 +1,5 @@
 import { DIMENSIONS, type Dimension } from "@vu/events";
-import type { Keyspace } from "./keyspace";
+import type { Keyspace } from "../format/keyspace";
 
 // How a call of the apply script (lua/applyBatches.lua) is laid out, declared once: the writer
 // builds its KEYS and ARGV from these lists, and the script finds each by the index luaConstants.ts

@@ -1,7 +1,7 @@
-import type { Keyspace } from "./keyspace";
-import type { RedisClient } from "./redisClient";
-import { isTransientRedisError } from "./redisErrors";
-import { StoreError } from "./storeError";
+import type { Keyspace } from "../format/keyspace";
+import type { RedisClient } from "../redis/redisClient";
+import { isTransientRedisError } from "../redis/redisErrors";
+import { StoreError } from "../storeError";
 
 /** Points readers and writers at another keyspace generation (one SET: atomic for every reader). */
 export async function switchGeneration(

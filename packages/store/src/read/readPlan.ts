@@ -1,6 +1,6 @@
 import type { Tier } from "@vu/time-buckets";
-import { containerOf, type OrgLayout, type StoredTier } from "./blockPlacement";
-import { storedLocation } from "./quarterCells";
+import { containerOf, type OrgLayout, type StoredTier } from "../format/blockPlacement";
+import { storedLocation } from "../format/quarterCells";
 
 export interface BlockRef {
   tier: Tier;

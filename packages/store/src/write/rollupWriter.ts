@@ -1,17 +1,17 @@
 import { randomBytes } from "node:crypto";
 import { DEFAULT_RETENTION, type Retention } from "@vu/time-buckets";
 import { Cluster } from "ioredis";
+import { derivesTiers, layoutArguments } from "../format/blockPlacement";
+import { type Keyspace, shardOf } from "../format/keyspace";
+import type { RedisClient } from "../redis/redisClient";
+import { isTransientRedisError } from "../redis/redisErrors";
+import { type ApplyBatchesReply, type OrganizationReply, registerScripts } from "../redis/scripts";
+import { CheckpointMovedError, PartitionFencedError, ShardBehindError, StoreError } from "../storeError";
 import { APPLY_REPLY, callArgs, organizationArgs, organizationKeys } from "./applyCall";
 import { aggregateBatch, type BatchPayload, type CountableRecording } from "./batchAggregate";
 import { encodeBatch } from "./batchEncoding";
-import { derivesTiers, layoutArguments } from "./blockPlacement";
 import { callGroups } from "./callGroups";
-import { type Keyspace, shardOf } from "./keyspace";
 import { createLayoutCache } from "./layoutCache";
-import type { RedisClient } from "./redisClient";
-import { isTransientRedisError } from "./redisErrors";
-import { type ApplyBatchesReply, type OrganizationReply, registerScripts } from "./scripts";
-import { CheckpointMovedError, PartitionFencedError, ShardBehindError, StoreError } from "./storeError";
 
 export interface RollupWriterOptions {
   redis: RedisClient;

@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
-import type { Keyspace } from "./keyspace";
-import type { RedisClient } from "./redisClient";
-import { isTransientRedisError } from "./redisErrors";
-import { registerScripts } from "./scripts";
-import { StoreError } from "./storeError";
+import type { Keyspace } from "../format/keyspace";
+import type { RedisClient } from "../redis/redisClient";
+import { isTransientRedisError } from "../redis/redisErrors";
+import { registerScripts } from "../redis/scripts";
+import { StoreError } from "../storeError";
 
 /**
  * Where the view (the rollups of one generation) stands in the log (the Kafka topic), kept in

@@ -1,5 +1,5 @@
 import { nextUtc } from "@vu/time-buckets";
-import { DERIVED_FROM, type OrgLayout, type StoredTier } from "./blockPlacement";
+import { DERIVED_FROM, type OrgLayout, type StoredTier } from "../format/blockPlacement";
 import type { StoredCells } from "./containerCells";
 import type { BlockRef } from "./readPlan";
 

@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { emptySums, packSums } from "../format/sums";
+import { StoreError } from "../storeError";
 import {
   cellCount,
   cellField,
@@ -11,8 +13,6 @@ import {
   projectionValueOf,
   sumCells,
 } from "./containerCells";
-import { StoreError } from "./storeError";
-import { emptySums, packSums } from "./sums";
 
 const b = (s: string) => Buffer.from(s);
 

@@ -2,8 +2,8 @@ import { randomUUID } from "node:crypto";
 import { redisTargets } from "@vu/infra";
 import { useRedisTarget } from "@vu/testkit/redis";
 import { describe, expect, it } from "vitest";
-import { createKeyspace } from "./keyspace";
-import type { RedisClient } from "./redisClient";
+import { createKeyspace } from "../format/keyspace";
+import type { RedisClient } from "../redis/redisClient";
 import { createTokenStore, hashToken, mintToken, type TokenRecord } from "./tokenStore";
 
 describe.each(redisTargets())("the token store on $name", (target) => {

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { Cluster, Redis, Result } from "ioredis";
-import type { APPLY_REPLY } from "./applyCall";
-import { luaConstants } from "./luaConstants";
+import type { APPLY_REPLY } from "../write/applyCall";
+import { luaConstants } from "../write/luaConstants";
 
 /**
  * Lua scripts live in ./lua, one top-level script per file named `verbNoun-<numberOfKeys>.lua`
@@ -16,7 +16,7 @@ const INCLUDE = /^--- @include "([\w/]+)"$/gm;
 const CONSTANTS = /^--- @constants$/m;
 
 export function loadScript(name: string): string {
-  const read = (path: string) => readFileSync(new URL(`./lua/${path}.lua`, import.meta.url), "utf8");
+  const read = (path: string) => readFileSync(new URL(`../lua/${path}.lua`, import.meta.url), "utf8");
   return read(name)
     .replace(CONSTANTS, () => luaConstants())
     .replace(INCLUDE, (_line, include: string) => read(include).trimEnd());

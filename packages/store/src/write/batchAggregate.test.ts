@@ -2,9 +2,9 @@ import type { RecordingCompleted } from "@vu/events";
 import { recording as kitRecording } from "@vu/testkit";
 import { DAY_MS, DEFAULT_RETENTION } from "@vu/time-buckets";
 import { describe, expect, it } from "vitest";
+import { type Placement, STORED_TIERS, type StoredTier } from "../format/blockPlacement";
+import { createKeyspace } from "../format/keyspace";
 import { aggregateBatch, type BatchPayload, dedupeWindows } from "./batchAggregate";
-import { type Placement, STORED_TIERS, type StoredTier } from "./blockPlacement";
-import { createKeyspace } from "./keyspace";
 
 const keyspace = createKeyspace({ prefix: "t" });
 const nowMs = Date.parse("2026-11-22T12:00:00Z");

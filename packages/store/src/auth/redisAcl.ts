@@ -1,5 +1,5 @@
-import { createKeyspace } from "./keyspace";
-import { loadScript, SCRIPTS } from "./scripts";
+import { createKeyspace } from "../format/keyspace";
+import { loadScript, SCRIPTS } from "../redis/scripts";
 
 /**
  * The Redis ACL users of a deployment, one per kind of process, each allowed the commands its code

@@ -4,12 +4,12 @@ import { recording } from "@vu/testkit";
 import { useRedisTarget } from "@vu/testkit/redis";
 import { DAY_MS } from "@vu/time-buckets";
 import { describe, expect, it } from "vitest";
-import { createKeyspace } from "./keyspace";
-import type { RedisClient } from "./redisClient";
+import { createKeyspace } from "../format/keyspace";
+import type { RedisClient } from "../redis/redisClient";
+import { ReadKeptMovingError } from "../storeError";
+import { createRollupWriter } from "../write/rollupWriter";
 import { createRollupReader } from "./rollupReader";
-import { createRollupWriter } from "./rollupWriter";
 import { type KeyReply, readConsistently } from "./slicedRead";
-import { ReadKeptMovingError } from "./storeError";
 
 describe.each(redisTargets())("reads in slices on $name", (target) => {
   let redis: RedisClient;

@@ -1,5 +1,5 @@
+import { INITIAL_LAYOUT_CODE, layoutOf, type OrgLayout, parseLayout } from "../format/blockPlacement";
 import type { CountableRecording } from "./batchAggregate";
-import { INITIAL_LAYOUT_CODE, layoutOf, type OrgLayout, parseLayout } from "./blockPlacement";
 
 function spanOf(recordings: readonly CountableRecording[]): number {
   let first = Number.POSITIVE_INFINITY;
