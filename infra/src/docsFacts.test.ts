@@ -136,14 +136,10 @@ describe("packages/store/README.md", () => {
   });
 
   it("names only scripts and source files that exist", () => {
-    const files = [...readme.matchAll(/`((?:lua|src)\/[\w/.-]+\.(?:lua|ts))`/g)].map(
-      ([, file]) => file as string,
-    );
+    const files = [...readme.matchAll(/`(src\/[\w/.-]+\.(?:lua|ts|md))`/g)].map(([, file]) => file as string);
     expect(files.length).toBeGreaterThan(5);
-    // `lua/…` is named from src/, where the scripts live.
     for (const file of files) {
-      const path = file.startsWith("lua/") ? `packages/store/src/${file}` : `packages/store/${file}`;
-      expect(existsSync(join(repoRoot, path)), file).toBe(true);
+      expect(existsSync(join(repoRoot, "packages/store", file)), file).toBe(true);
     }
   });
 });

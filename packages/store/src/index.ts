@@ -103,7 +103,6 @@ export { scanKeyPages, scanKeys, unlinkKeys } from "./redis/keyScan";
 export { createRedisClient, type RedisClient } from "./redis/redisClient";
 export { isTransientRedisError, refusalCode } from "./redis/redisErrors";
 export { type RedisHealth, type RedisHealthOptions, redisHealth, withTimeout } from "./redis/redisHealth";
-export { registerScripts } from "./redis/scripts";
 export {
   CheckpointMovedError,
   PartitionFencedError,

@@ -59,7 +59,7 @@ describe.each(redisTargets())("on $name", (target) => {
     });
 
   /**
-   * Every key of a dedupe table (lua/includes/seenTables.lua): its first key, which holds the state
+   * Every key of a dedupe table (write/lua/includes/seenTables.lua): its first key, which holds the state
    * "<level>:<split>:<ids>", and buckets 1 .. 2^level + split - 1 after it.
    */
   async function seenBuckets(keyspace: Keyspace, atMs: number, windowMs: number): Promise<string[]> {

@@ -1,7 +1,8 @@
 import type { Keyspace } from "../format/keyspace";
 import type { RedisClient } from "../redis/redisClient";
-import { registerScripts } from "../redis/scripts";
+import { defineScripts } from "../redis/scriptLoader";
 import { StoreError } from "../storeError";
+import { AUTH_SCRIPTS } from "./authScripts";
 
 /** What a rate limiter needs from Redis: one fixed-window counter per client, shared by replicas. */
 export interface RateLimitCounter {
@@ -22,7 +23,7 @@ export function createRateLimitCounter(
   keyspace: Keyspace,
   windowMs: number,
 ): RateLimitCounter {
-  registerScripts(redis);
+  defineScripts(redis, AUTH_SCRIPTS);
   const key = (client: string) => keyspace.rateLimitPrefix() + client;
   const run = async (command: "DECR" | "DEL", client: string) => {
     try {

@@ -1,5 +1,8 @@
 import { createKeyspace } from "../format/keyspace";
-import { loadScript, SCRIPTS } from "../redis/scripts";
+import { LOG_SCRIPTS } from "../log/logScripts";
+import { loadScript } from "../redis/scriptLoader";
+import { WRITE_SCRIPTS } from "../write/applyScript";
+import { AUTH_SCRIPTS } from "./authScripts";
 
 /**
  * The Redis ACL users of a deployment, one per kind of process, each allowed the commands its code
@@ -34,9 +37,12 @@ const HEALTH = ["ping", "config|get", "info"] as const;
 /** Running the store's scripts: EVALSHA, and EVAL when Redis answers NOSCRIPT (ioredis). */
 const SCRIPT_RUNNING = ["evalsha", "eval"] as const;
 
+/** Every script of the store, by name. */
+const SCRIPTS = { ...WRITE_SCRIPTS, ...LOG_SCRIPTS, ...AUTH_SCRIPTS };
+
 /** The commands a store script calls, lower-cased (what its user must be allowed). */
 export function scriptCommands(script: keyof typeof SCRIPTS): string[] {
-  const text = loadScript(SCRIPTS[script].file);
+  const text = loadScript(SCRIPTS[script]);
   const called = [...text.matchAll(/redis\.p?call\(\s*["']([A-Za-z]+)["']/g)].map(([, name]) =>
     (name as string).toLowerCase(),
   );
@@ -77,6 +83,7 @@ export function redisAclUsers(prefix = "vu"): Record<RedisAclRole, RedisAclUser>
         ...scriptCommands("applyBatches"),
         ...scriptCommands("openEpoch"),
         ...scriptCommands("advanceCheckpoint"),
+        ...scriptCommands("claimPartition"),
         ...scriptCommands("restoreToken"),
         "get",
         "set",

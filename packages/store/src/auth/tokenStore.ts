@@ -3,8 +3,9 @@ import { type DurableTokenRecord, TOKEN_HASH_PATTERN } from "@vu/events";
 import type { Keyspace } from "../format/keyspace";
 import { scanKeyPages } from "../redis/keyScan";
 import type { RedisClient } from "../redis/redisClient";
-import { registerScripts } from "../redis/scripts";
+import { defineScripts } from "../redis/scriptLoader";
 import { StoreError } from "../storeError";
+import { AUTH_SCRIPTS } from "./authScripts";
 
 /** Every token starts with this (docs/contract.md §4); the rest is random base62. */
 export const TOKEN_PREFIX = "sk-vu-";
@@ -148,7 +149,7 @@ export function createTokenStore({
   redis: RedisClient;
   keyspace: Keyspace;
 }): TokenAdminStore {
-  registerScripts(redis);
+  defineScripts(redis, AUTH_SCRIPTS);
 
   async function recordById(org: string, id: string) {
     const hash = await redis.hget(keyspace.orgTokens(org), id);

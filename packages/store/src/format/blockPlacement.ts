@@ -147,7 +147,7 @@ const RULE_PERIOD_MS: Readonly<Record<StoredTier, number>> = {
  * The placement the rule gives a tier that is at `current`, for an organization of `recordings`
  * recordings whose data spans `spanMs`; `source`, for a derived tier, is the placement the rule
  * gives the tier it derives from (a derived tier stays so while that one is in containers). The
- * apply script computes the same (lua/includes/settleLayout.lua).
+ * apply script computes the same (write/lua/includes/settleLayout.lua).
  */
 export function placementBy(
   tier: StoredTier,

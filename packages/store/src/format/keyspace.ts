@@ -87,7 +87,7 @@ export interface Keyspace {
   /** The organization's first and last counted `recorded_at` (ms). */
   extent(generation: number, org: string): string;
   /**
-   * A bucket of the organization's dedupe table for a window (lua/includes/seenTables.lua builds
+   * A bucket of the organization's dedupe table for a window (write/lua/includes/seenTables.lua builds
    * the same names from `orgBase`): bucket 0, the table's first key, holds its state.
    */
   seenBucket(generation: number, org: string, window: number, bucket?: number): string;

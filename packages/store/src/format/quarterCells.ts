@@ -27,7 +27,7 @@ export function quarterField(q: number, field: string): string {
 
 /**
  * A combination's index in a split hour block of the batch: the apply script turns
- * `QUARTERS_PER_HOUR × index + q` into the field `q` .. combination id (see `includes/readBlock.lua`).
+ * `QUARTERS_PER_HOUR × index + q` into the field `q` .. combination id (see `write/lua/includes/readBlock.lua`).
  */
 export function quarterComboIndex(q: number, comboIndex: number): number {
   return QUARTERS_PER_HOUR * comboIndex + q;

@@ -2,8 +2,9 @@ import { randomUUID } from "node:crypto";
 import type { Keyspace } from "../format/keyspace";
 import type { RedisClient } from "../redis/redisClient";
 import { isTransientRedisError } from "../redis/redisErrors";
-import { registerScripts } from "../redis/scripts";
+import { defineScripts } from "../redis/scriptLoader";
 import { StoreError } from "../storeError";
+import { LOG_SCRIPTS } from "./logScripts";
 
 /**
  * Where the view (the rollups of one generation) stands in the log (the Kafka topic), kept in
@@ -168,7 +169,7 @@ export function createLogPosition({
   redis: RedisClient;
   keyspace: Keyspace;
 }): LogPosition {
-  registerScripts(redis);
+  defineScripts(redis, LOG_SCRIPTS);
   const status = (epoch: unknown, state: unknown, reason: unknown): ViewStatus => ({
     epoch: typeof epoch === "string" && epoch !== "" ? epoch : null,
     state: typeof state === "string" && STATES.has(state) ? (state as ViewState) : null,

@@ -1,8 +1,11 @@
 import { type Chunk, type Node, parse } from "luaparse";
 import { describe, expect, it } from "vitest";
+import { AUTH_SCRIPTS } from "../auth/authScripts";
 import { LARGE_CELL_BYTES, SMALL_CELL_BYTES } from "../format/sums";
+import { LOG_SCRIPTS } from "../log/logScripts";
+import { WRITE_SCRIPTS } from "../write/applyScript";
 import { LUA_CONSTANTS, luaConstants, luaLiteral } from "../write/luaConstants";
-import { loadScript, SCRIPTS } from "./scripts";
+import { loadScript, type ScriptSpec } from "./scriptLoader";
 
 // The scripts as Redis runs them (includes inlined, constants generated), parsed as Lua 5.1 (Redis'
 // Lua). A script that used a constant the generated ones lack would read nil; one that wrote a
@@ -39,8 +42,16 @@ interface Parsed {
   globals: string[];
 }
 
-function parseScript(file: string): Parsed {
-  const text = loadScript(file);
+/** Every script of the store. */
+const SCRIPTS: readonly ScriptSpec[] = [
+  ...Object.values(WRITE_SCRIPTS),
+  ...Object.values(LOG_SCRIPTS),
+  ...Object.values(AUTH_SCRIPTS),
+];
+
+function parseScript(spec: ScriptSpec): Parsed {
+  const { file } = spec;
+  const text = loadScript(spec);
   const constants = luaConstants();
   const from = text.indexOf(constants);
   // With `ranges`, every node carries where it is in the text (the types leave it out).
@@ -76,7 +87,7 @@ function parseScript(file: string): Parsed {
 let parsed: Parsed[] | undefined;
 /** Every script, parsed once (the first test reports a script that does not parse). */
 const scripts = () => {
-  parsed ??= Object.values(SCRIPTS).map((spec) => parseScript(spec.file));
+  parsed ??= SCRIPTS.map(parseScript);
   return parsed;
 };
 const withConstants = () => scripts().filter((s) => s.withConstants);
@@ -87,8 +98,8 @@ const numericConstants = new Map(
 );
 
 describe("the Lua scripts", () => {
-  it.each(Object.values(SCRIPTS).map((spec) => spec.file))("%s parses as Lua 5.1", (file) => {
-    expect(() => parseScript(file)).not.toThrow();
+  it.each(SCRIPTS.map((spec) => [spec.file, spec] as const))("%s parses as Lua 5.1", (_file, spec) => {
+    expect(() => parseScript(spec)).not.toThrow();
   });
 
   it("read no name but their own locals, the constants they take and Redis' Lua's", () => {
@@ -99,7 +110,7 @@ describe("the Lua scripts", () => {
   });
 
   it("use every generated constant, and only the apply script takes them", () => {
-    expect(withConstants().map((s) => s.file)).toEqual([SCRIPTS.applyBatches.file]);
+    expect(withConstants().map((s) => s.file)).toEqual([WRITE_SCRIPTS.applyBatches.file]);
     const used = new Set(
       withConstants().flatMap(({ nodes }) => nodes.flatMap((n) => (n.type === "Identifier" ? [n.name] : []))),
     );

@@ -5,9 +5,10 @@ import { derivesTiers, layoutArguments } from "../format/blockPlacement";
 import { type Keyspace, shardOf } from "../format/keyspace";
 import type { RedisClient } from "../redis/redisClient";
 import { isTransientRedisError } from "../redis/redisErrors";
-import { type ApplyBatchesReply, type OrganizationReply, registerScripts } from "../redis/scripts";
+import { defineScripts } from "../redis/scriptLoader";
 import { CheckpointMovedError, PartitionFencedError, ShardBehindError, StoreError } from "../storeError";
 import { APPLY_REPLY, callArgs, organizationArgs, organizationKeys } from "./applyCall";
+import { type ApplyBatchesReply, type OrganizationReply, WRITE_SCRIPTS } from "./applyScript";
 import { aggregateBatch, type BatchPayload, type CountableRecording } from "./batchAggregate";
 import { encodeBatch } from "./batchEncoding";
 import { callGroups } from "./callGroups";
@@ -164,7 +165,7 @@ export function createRollupWriter(options: RollupWriterOptions): RollupWriter {
   /** Each call's token on a cluster: this writer's random prefix and a count (applyBatches.lua). */
   const callTokens = randomBytes(6).toString("hex");
   let calls = 0;
-  registerScripts(redis);
+  defineScripts(redis, WRITE_SCRIPTS);
 
   function prepare<R extends CountableRecording>(
     org: string,
