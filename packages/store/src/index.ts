@@ -72,6 +72,7 @@ export {
   type ViewStatus,
   viewAsOf,
 } from "./log/logPosition";
+export type { BlockSnapshot, ReadOptions } from "./read/blockSnapshot";
 export {
   cellCount,
   cellField,
@@ -85,19 +86,15 @@ export {
   type StoredCells,
   sumCells,
 } from "./read/containerCells";
+export type { DimensionsAtStamp } from "./read/dimensionSets";
+export { type ReadView, VIEW_CACHE_MS, ViewNotLiveError } from "./read/liveViews";
 export type { BlockRef } from "./read/readPlan";
 export {
-  type BlockSnapshot,
   createRollupReader,
   DEFAULT_LARGE_READ_FIELDS,
   DEFAULT_SLICE_FIELDS,
-  type DimensionsAtStamp,
-  type ReadOptions,
-  type ReadView,
   type RollupReader,
   type RollupReaderOptions,
-  VIEW_CACHE_MS,
-  ViewNotLiveError,
 } from "./read/rollupReader";
 export { scanKeyPages, scanKeys, unlinkKeys } from "./redis/keyScan";
 export { createRedisClient, type RedisClient } from "./redis/redisClient";

@@ -17,8 +17,9 @@ import {
 } from "./format/blockPlacement";
 import { createKeyspace, type Keyspace, shardOf } from "./format/keyspace";
 import { unpackSums } from "./format/sums";
+import type { BlockSnapshot } from "./read/blockSnapshot";
 import { sumCells } from "./read/containerCells";
-import { type BlockSnapshot, createRollupReader } from "./read/rollupReader";
+import { createRollupReader } from "./read/rollupReader";
 import type { RedisClient } from "./redis/redisClient";
 import { PartitionFencedError, ShardBehindError, StoreError } from "./storeError";
 import { dedupeWindows } from "./write/batchAggregate";

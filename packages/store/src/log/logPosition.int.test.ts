@@ -3,7 +3,8 @@ import { redisTargets } from "@vu/infra";
 import { useRedisTarget } from "@vu/testkit/redis";
 import { describe, expect, it } from "vitest";
 import { createKeyspace } from "../format/keyspace";
-import { createRollupReader, ViewNotLiveError } from "../read/rollupReader";
+import { ViewNotLiveError } from "../read/liveViews";
+import { createRollupReader } from "../read/rollupReader";
 import type { RedisClient } from "../redis/redisClient";
 import { createLogPosition } from "./logPosition";
 
