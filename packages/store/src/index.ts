@@ -63,15 +63,17 @@ export {
   compareFences,
   createLogPosition,
   type LogPosition,
-  type LogRecord,
   type OpenEpochOptions,
+} from "./log/logPosition";
+export {
+  type LogRecord,
   partitionKey,
   standingOf,
   type ViewStanding,
   type ViewState,
   type ViewStatus,
   viewAsOf,
-} from "./log/logPosition";
+} from "./log/logRecord";
 export type { BlockSnapshot, ReadOptions } from "./read/blockSnapshot";
 export {
   cellCount,

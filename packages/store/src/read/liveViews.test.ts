@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { LogPosition, LogRecord } from "../log/logPosition";
+import type { LogPosition } from "../log/logPosition";
+import type { LogRecord } from "../log/logRecord";
 import { LiveViews, VIEW_CACHE_MS, ViewNotLiveError } from "./liveViews";
 
 function record(epoch: string | null, state: LogRecord["state"] = "live"): LogRecord {

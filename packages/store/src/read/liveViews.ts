@@ -1,11 +1,6 @@
 import type { GenerationSource } from "../log/generation";
-import {
-  type LogPosition,
-  type LogRecord,
-  standingOf,
-  type ViewStanding,
-  type ViewStatus,
-} from "../log/logPosition";
+import type { LogPosition } from "../log/logPosition";
+import { type LogRecord, standingOf, type ViewStanding, type ViewStatus } from "../log/logRecord";
 
 /** The state of the store a read belongs to: a generation, in one epoch of it that is live. */
 export interface ReadView {
