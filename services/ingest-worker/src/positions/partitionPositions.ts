@@ -8,7 +8,7 @@ import {
   type ViewStatus,
 } from "@vu/store";
 import type { Admin } from "kafkajs";
-import type { IngestMetrics } from "./metrics";
+import type { IngestMetrics } from "../metrics";
 import { createTopicIdentity } from "./topicIdentity";
 
 /**

@@ -2,7 +2,7 @@ import { createLogger } from "@vu/service-runtime";
 import type { AdvanceResult, LogPosition, LogRecord, OpenEpochOptions } from "@vu/store";
 import { KafkaJSServerDoesNotSupportApiKey } from "kafkajs";
 import { describe, expect, it } from "vitest";
-import { createIngestMetrics } from "./metrics";
+import { createIngestMetrics } from "../metrics";
 import { createPartitionPositions } from "./partitionPositions";
 
 /** A log hash in memory and a topic whose offsets and group commits the test sets. */

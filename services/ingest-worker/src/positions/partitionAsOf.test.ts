@@ -1,7 +1,7 @@
 import { createLogger } from "@vu/service-runtime";
 import type { AdvanceOptions, LogPosition, LogRecord } from "@vu/store";
 import { describe, expect, it } from "vitest";
-import { createIngestMetrics } from "./metrics";
+import { createIngestMetrics } from "../metrics";
 import { createPartitionPositions } from "./partitionPositions";
 
 // docs/contract.md §7 `X-Data-As-Of`: an idle partition must not hold the view's as-of back. The
