@@ -110,6 +110,7 @@ export {
   StoreError,
   ViewMovedError,
 } from "./storeError";
+export type { ApplyGuard, ShardWrites } from "./write/applyGuard";
 export {
   aggregateBatch,
   type BatchPayload,
@@ -118,15 +119,10 @@ export {
   dedupeWindows,
 } from "./write/batchAggregate";
 export { encodeBatch } from "./write/batchEncoding";
+export type { GroupApply, UnsettledBatch } from "./write/groupApply";
+export type { ApplyResult, BatchOrigin, PreparedBatch } from "./write/preparedBatch";
 export {
-  type ApplyGuard,
-  type ApplyResult,
-  type BatchOrigin,
   createRollupWriter,
-  type GroupApply,
-  type PreparedBatch,
   type RollupWriter,
   type RollupWriterOptions,
-  type ShardWrites,
-  type UnsettledBatch,
 } from "./write/rollupWriter";
