@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { workerEnvSchema } from "@vu/ingest-worker";
 import { apiEnvSchema, TOKEN_COMMANDS, tokensCliEnvSchema } from "@vu/query-api";
 import { tracingEnvSchema } from "@vu/service-runtime";
-import { createKeyspace, VIEWS } from "@vu/store";
+import { createKeyspace, PROJECTIONS } from "@vu/store";
 import { TIERS } from "@vu/time-buckets";
 import { describe, expect, it } from "vitest";
 import { repoRoot } from "./paths";
@@ -102,7 +102,9 @@ describe("packages/store/README.md", () => {
     keyspace.dimension(1, "acme", "app_name"),
     keyspace.seenBucket(1, "acme", 2930),
     keyspace.seenBucket(1, "acme", 2930, 17),
-    ...TIERS.flatMap((tier) => VIEWS.map((view) => keyspace.block(1, "acme", tier, at, view))),
+    ...TIERS.flatMap((tier) =>
+      PROJECTIONS.map((projection) => keyspace.block(1, "acme", tier, at, projection)),
+    ),
     ...TIERS.map((tier) => keyspace.container(1, "acme", tier, at)),
     ...TIERS.map((tier) => keyspace.keyed(1, "acme", tier, at)),
     keyspace.token("ab12"),

@@ -31,6 +31,15 @@ export {
   utcStamp,
 } from "./format/keyspace";
 export { type OrganizationExtent, sameExtent } from "./format/organizationExtent";
+export {
+  PROJECTION_CODE,
+  PROJECTIONS,
+  type Projection,
+  projectionField,
+  projectionFor,
+  projectionValue,
+  TOTAL_FIELD,
+} from "./format/projections";
 export { ALL_QUARTERS, WHOLE_BLOCK } from "./format/quarterCells";
 export {
   addPacked,
@@ -41,15 +50,6 @@ export {
   type Sums,
   unpackSums,
 } from "./format/sums";
-export {
-  projectionField,
-  projectionValue,
-  TOTAL_FIELD,
-  VIEW_CODE,
-  VIEWS,
-  type View,
-  viewFor,
-} from "./format/views";
 export {
   createGenerationSource,
   currentGeneration,

@@ -94,8 +94,8 @@ describe.each(redisTargets())("on $name", (target) => {
 
   /**
    * "dense": acme first counts 1,000 recordings within one minute of October (the same member,
-   * models and app as `rec`), which places every tier in `views`, so the tests' November
-   * recordings go to block keys with views; "sparse": they go to containers.
+   * models and app as `rec`), which places every tier `projected`, so the tests'
+   * November recordings go to block keys per projection; "sparse": they go to containers.
    */
   async function laidOut(layout: Layout, writer: ReturnType<typeof createRollupWriter>) {
     if (layout === "sparse") return;
@@ -716,7 +716,7 @@ describe.each(redisTargets())("on $name", (target) => {
     // A new organization: weeks and months are not stored, but read from its days.
     expect(await redis.hget(keyspace.extent(1, "acme"), "layout")).toBe("000dd");
     await laidOut("dense", writer);
-    // 1,001 recordings within a minute: views in every tier from now on, for every writer, and
+    // 1,001 recordings within a minute: projected in every tier from now on, for every writer, and
     // each tier's mark is the latest recording counted then; months that started by then are
     // still read from their days.
     const [layout, markOfMonth, derivedMonths] = await redis.hmget(
@@ -735,7 +735,7 @@ describe.each(redisTargets())("on $name", (target) => {
     expect((await totalOf(reader, "month", "2026-10-01T00:00:00Z")).count).toBe(
       LAYOUT_RULE.minRecordings + 2,
     );
-    // One view or another, the same sums.
+    // One projection or another, the same sums.
     const month = [{ tier: "month" as const, startMs: Date.parse("2026-10-01T00:00:00Z") }];
     const byApp = await reader.readBlocks(1, "acme", month, "app_name");
     expect(byApp.cells[0]?.length).toBe(2);
@@ -779,7 +779,7 @@ describe.each(redisTargets())("on $name", (target) => {
     const [first, last, layout] = await redis.hmget(keyspace.extent(1, "acme"), "first", "last", "layout");
     const span = Number(last) - Number(first);
     const expected = STORED_TIERS.map((tier) => placementBy(tier, n, span, "container"));
-    expect(expected).toEqual(["container", "keyed", "views", "views", "views"]);
+    expect(expected).toEqual(["container", "keyed", "projected", "projected", "projected"]);
     expect(Object.values(parseLayout([layout]).placement)).toEqual(expected);
     // The next recordings go to each tier's new place; reads sum old and new.
     await writer.apply(1, "acme", [rec("later", "2026-11-03T10:20:00Z")]);
@@ -797,9 +797,9 @@ describe.each(redisTargets())("on $name", (target) => {
       org: string,
       tier: "week" | "month",
       at: string,
-      view: "total" | "app_name" = "total",
+      projection: "total" | "app_name" = "total",
     ) => {
-      const snapshot = await reader.readBlocks(1, org, [{ tier, startMs: Date.parse(at) }], view);
+      const snapshot = await reader.readBlocks(1, org, [{ tier, startMs: Date.parse(at) }], projection);
       return sumCells(cellsOf(snapshot, 0)).count;
     };
     const container = (org: string, tier: "week" | "month", at: string) =>

@@ -56,22 +56,24 @@ describe("containerOf", () => {
 describe("the layout rule", () => {
   const { minRecordings, perBlock, perPeriod } = LAYOUT_RULE;
 
-  it("moves a tier to keyed blocks once its containers would hold many recordings, to views once its blocks do", () => {
+  it("moves a tier to keyed blocks once its containers would hold many recordings, to projected blocks once its blocks do", () => {
     // 100,000 recordings over 400 days: 250 a day, 10 an hour, 1,750 a week.
     const n = 100_000;
     const span = 400 * DAY_MS;
     expect(placementBy("minute", n, span, "container")).toBe("container");
     expect(placementBy("hour", n, span, "container")).toBe("keyed");
-    expect(placementBy("day", n, span, "container")).toBe("views");
-    expect(placementBy("month", n, span, "container")).toBe("views");
+    expect(placementBy("day", n, span, "container")).toBe("projected");
+    expect(placementBy("month", n, span, "container")).toBe("projected");
     // The same within one hour: even minutes hold ~1,700 each.
-    expect(STORED_TIERS.every((tier) => placementBy(tier, n, HOUR_MS, "container") === "views")).toBe(true);
+    expect(STORED_TIERS.every((tier) => placementBy(tier, n, HOUR_MS, "container") === "projected")).toBe(
+      true,
+    );
   });
 
   it("never moves a tier back, and keeps an organization in containers below its minimum, however bursty", () => {
     expect(placementBy("minute", minRecordings, 400 * DAY_MS, "keyed")).toBe("keyed");
     expect(placementBy("minute", minRecordings - 1, 0, "container")).toBe("container");
-    expect(placementBy("minute", perBlock * 100, MINUTE_MS * 100, "container")).toBe("views");
+    expect(placementBy("minute", perBlock * 100, MINUTE_MS * 100, "container")).toBe("projected");
     expect(perPeriod).toBeGreaterThan(perBlock);
   });
 
@@ -81,23 +83,23 @@ describe("the layout rule", () => {
     expect(layoutOf(5_000, 30 * DAY_MS, false).placement).toEqual({
       minute: "container",
       hour: "keyed",
-      day: "views",
-      week: "views",
-      month: "views",
+      day: "projected",
+      week: "projected",
+      month: "projected",
     });
   });
 
   it("derives a new organization's weeks and months from its days while the days are in containers", () => {
     expect(layoutOf(minRecordings - 1, 0, true).code).toBe("000dd");
     // 5,000 recordings over 400 days: about 380 every 30 days, so days leave their containers,
-    // and weeks and months are stored where the rule puts them (about 90 a week: views).
+    // and weeks and months are stored where the rule puts them (about 90 a week: projected).
     expect(layoutOf(5_000, 400 * DAY_MS, true).code).toBe("00122");
     // 2,000 over 400 days: 150 every 30 days, days stay in containers and weeks and months derived.
     expect(layoutOf(2_000, 400 * DAY_MS, true).code).toBe("000dd");
     expect(layoutOf(5_000, 30 * DAY_MS, true).code).toBe("01222");
     expect(placementBy("week", 100_000, 400 * DAY_MS, "derived", "container")).toBe("derived");
-    expect(placementBy("week", 100_000, 400 * DAY_MS, "derived", "keyed")).toBe("views");
-    expect(placementBy("week", minRecordings - 1, 0, "derived", "views")).toBe("derived");
+    expect(placementBy("week", 100_000, 400 * DAY_MS, "derived", "keyed")).toBe("projected");
+    expect(placementBy("week", minRecordings - 1, 0, "derived", "projected")).toBe("derived");
     // Derived blocks are only as lasting as their days.
     expect(derivesTiers(DEFAULT_RETENTION)).toBe(true);
     expect(derivesTiers({ ...DEFAULT_RETENTION, day: 400 * DAY_MS })).toBe(false);
@@ -114,9 +116,9 @@ describe("the layout rule", () => {
     expect(layout.placement).toEqual({
       minute: "container",
       hour: "keyed",
-      day: "views",
-      week: "views",
-      month: "views",
+      day: "projected",
+      week: "projected",
+      month: "projected",
     });
     expect(layout.marks).toEqual({ minute: null, hour: 1_700_000_000_000, day: null, week: null, month: 5 });
     expect(layout.derivedUntil).toEqual({ minute: null, hour: null, day: null, week: 3, month: 4 });

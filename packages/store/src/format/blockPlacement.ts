@@ -18,8 +18,8 @@ import {
  *   organization a block holds a cell or two, which a key of its own would cost many times over.
  * - `keyed`: once a container would hold more than a few thousand recordings, each block gets one
  *   key of its combination cells, so a read of a short range walks no one else's cells.
- * - `views`: once a block averages enough recordings that walking its combinations to find one
- *   total costs more than keeping the total, each block gets a key per view (the star-tree views).
+ * - `projected`: once a block averages enough recordings that walking its combinations to find one
+ *   total costs more than keeping the total, each block gets a key per projection (projections.ts).
  * A block may hold cells written under earlier placements: a read sums every place. The extent
  * keeps, per tier, the latest `recorded_at` counted when the placement last moved (its mark): a
  * block starting after it has cells in the current place only, so recent ranges read one key.
@@ -90,7 +90,7 @@ export function containerOf(tier: StoredTier, blockStartMs: number): ContainerPl
 export const FIELD_SEPARATOR = ":";
 
 /** Where a tier's blocks are written, in the order a tier moves through them. */
-export const PLACEMENTS = ["container", "keyed", "views"] as const;
+export const PLACEMENTS = ["container", "keyed", "projected"] as const;
 /** A tier's placement: one of PLACEMENTS, or not stored (read from the tier it is derived from). */
 export type Placement = (typeof PLACEMENTS)[number] | "derived";
 /** The layout digit of a `derived` tier; the others' digit is their index in PLACEMENTS. */
@@ -118,7 +118,7 @@ const rank = (placement: Placement) => (placement === "derived" ? -1 : PLACEMENT
  * arguments of `layoutArguments`), for an organization that has counted at least `minRecordings`:
  * to `keyed` once its recordings average `perPeriod` per period of the tier (RULE_PERIOD_MS: an hour
  * for minutes, a week for hours, a month for days, a year for weeks and months) over the span of
- * its data (first to last `recorded_at`), to `views` once they average `perBlock` per block.
+ * its data (first to last `recorded_at`), to `projected` once they average `perBlock` per block.
  */
 export const LAYOUT_RULE = { minRecordings: 1000, perPeriod: 256, perBlock: 32 } as const;
 
@@ -161,7 +161,7 @@ export function placementBy(
   const averages = (periodMs: number, least: number) =>
     recordings * periodMs >= least * Math.max(spanMs, periodMs);
   const reached: Placement = averages(BLOCK_MS[tier], LAYOUT_RULE.perBlock)
-    ? "views"
+    ? "projected"
     : averages(RULE_PERIOD_MS[tier], LAYOUT_RULE.perPeriod)
       ? "keyed"
       : "container";

@@ -1,7 +1,7 @@
 import { TIERS } from "@vu/time-buckets";
 import { describe, expect, it } from "vitest";
 import { createKeyspace } from "./keyspace";
-import { VIEWS } from "./views";
+import { PROJECTIONS } from "./projections";
 
 describe("keyspace.classify", () => {
   const keyspace = createKeyspace({ prefix: "vu-test" });
@@ -11,11 +11,11 @@ describe("keyspace.classify", () => {
 
   it("names every key the keyspace builds for what it is", () => {
     for (const tier of TIERS) {
-      for (const view of VIEWS) {
-        expect(keyspace.classify(keyspace.block(3, org, tier, at, view))).toEqual({
+      for (const projection of PROJECTIONS) {
+        expect(keyspace.classify(keyspace.block(3, org, tier, at, projection))).toEqual({
           kind: "block",
           tier,
-          view,
+          projection,
         });
       }
     }

@@ -1,7 +1,7 @@
 import type { Dimension } from "@vu/events";
 import { TIER_CODE, TIERS, type Tier } from "@vu/time-buckets";
 import { containerOf, type StoredTier } from "./blockPlacement";
-import { VIEW_CODE, VIEWS, type View } from "./views";
+import { PROJECTION_CODE, PROJECTIONS, type Projection } from "./projections";
 
 /**
  * The only place that knows Redis key names (documented key by key in this package's README).
@@ -43,7 +43,7 @@ export interface KeyspaceOptions {
 
 /** What a key under the prefix is (for tools that measure or clean up the store, like the bench). */
 export type KeyKind =
-  | { kind: "block"; tier: Tier; view: View }
+  | { kind: "block"; tier: Tier; projection: Projection }
   | { kind: "container"; tier: Tier }
   | { kind: "keyed"; tier: Tier }
   | {
@@ -91,12 +91,12 @@ export interface Keyspace {
    * the same names from `orgBase`): bucket 0, the table's first key, holds its state.
    */
   seenBucket(generation: number, org: string, window: number, bucket?: number): string;
-  block(generation: number, org: string, tier: Tier, startMs: number, view: View): string;
+  block(generation: number, org: string, tier: Tier, startMs: number, projection: Projection): string;
   /** The part of a block key after `orgBase` (what the ingest script receives). */
-  blockSuffix(tier: Tier, startMs: number, view: View): string;
+  blockSuffix(tier: Tier, startMs: number, projection: Projection): string;
   /**
    * Every key that may hold a block's cells, whatever its tier's placement (blockPlacement.ts):
-   * its container, its combinations key and its key in every view. For tools and tests that
+   * its container, its combinations key and its key in every projection. For tools and tests that
    * damage or inspect a block.
    */
   blockKeys(generation: number, org: string, tier: StoredTier, startMs: number): string[];
@@ -123,11 +123,11 @@ export function utcStamp(epochMs: number): string {
 }
 
 const TIER_BY_CODE = new Map(TIERS.map((t) => [TIER_CODE[t], t]));
-const VIEW_BY_CODE = new Map(VIEWS.map((v) => [VIEW_CODE[v], v]));
+const PROJECTION_BY_CODE = new Map(PROJECTIONS.map((v) => [PROJECTION_CODE[v], v]));
 const BLOCK_KEY = /:b:([a-zA-Z]):\d{12}:([a-z])$/;
 const CONTAINER_KEY = /:s:([a-zA-Z]):\d{12}$/;
 const KEYED_KEY = /:b:([a-zA-Z]):\d{12}:k$/;
-/** The last letter of a keyed block's key: not a view's code (views.ts). */
+/** The last letter of a keyed block's key: not a projection's code (projections.ts). */
 const KEYED_CODE = "k";
 const SHARD_WRITES_KEY = /:g\d+:\{s\d+\}:writes$/;
 const ORG_KEY = /:\{s\d+\}:.*:(combos|extent|dim:[a-z_]+|seen:\d+(?::\d+)?)$/;
@@ -135,8 +135,8 @@ const ORG_KEY = /:\{s\d+\}:.*:(combos|extent|dim:[a-z_]+|seen:\d+(?::\d+)?)$/;
 function classifyKey(key: string): KeyKind {
   const block = BLOCK_KEY.exec(key);
   const tier = block ? TIER_BY_CODE.get(block[1] as string) : undefined;
-  const view = block ? VIEW_BY_CODE.get(block[2] as string) : undefined;
-  if (tier !== undefined && view !== undefined) return { kind: "block", tier, view };
+  const projection = block ? PROJECTION_BY_CODE.get(block[2] as string) : undefined;
+  if (tier !== undefined && projection !== undefined) return { kind: "block", tier, projection };
   const container = TIER_BY_CODE.get(CONTAINER_KEY.exec(key)?.[1] ?? "");
   if (container !== undefined) return { kind: "container", tier: container };
   const keyed = TIER_BY_CODE.get(KEYED_KEY.exec(key)?.[1] ?? "");
@@ -158,8 +158,8 @@ export function createKeyspace({ prefix }: KeyspaceOptions): Keyspace {
   const tokenRoot = `${prefix}:${TOKEN_KEYS_VERSION}`;
   const slotTag = (org: string) => `{s${shardOf(org)}}`;
   const orgBase = (generation: number, org: string) => `${root}:g${generation}:${slotTag(org)}:${org}:`;
-  const blockSuffix = (tier: Tier, startMs: number, view: View) =>
-    `b:${TIER_CODE[tier]}:${utcStamp(startMs)}:${VIEW_CODE[view]}`;
+  const blockSuffix = (tier: Tier, startMs: number, projection: Projection) =>
+    `b:${TIER_CODE[tier]}:${utcStamp(startMs)}:${PROJECTION_CODE[projection]}`;
   const containerSuffix = (tier: Tier, startMs: number) => `s:${TIER_CODE[tier]}:${utcStamp(startMs)}`;
   const keyedSuffix = (tier: Tier, startMs: number) =>
     `b:${TIER_CODE[tier]}:${utcStamp(startMs)}:${KEYED_CODE}`;
@@ -178,8 +178,8 @@ export function createKeyspace({ prefix }: KeyspaceOptions): Keyspace {
     extent: (generation, org) => `${orgBase(generation, org)}extent`,
     seenBucket: (generation, org, window, bucket = 0) =>
       `${orgBase(generation, org)}seen:${window}${bucket === 0 ? "" : `:${bucket}`}`,
-    block: (generation, org, tier, startMs, view) =>
-      orgBase(generation, org) + blockSuffix(tier, startMs, view),
+    block: (generation, org, tier, startMs, projection) =>
+      orgBase(generation, org) + blockSuffix(tier, startMs, projection),
     blockSuffix,
     container: (generation, org, tier, startMs) => orgBase(generation, org) + containerSuffix(tier, startMs),
     keyed: (generation, org, tier, startMs) => orgBase(generation, org) + keyedSuffix(tier, startMs),
@@ -187,7 +187,7 @@ export function createKeyspace({ prefix }: KeyspaceOptions): Keyspace {
     blockKeys: (generation, org, tier, startMs) => [
       orgBase(generation, org) + containerSuffix(tier, containerOf(tier, startMs).startMs),
       orgBase(generation, org) + keyedSuffix(tier, startMs),
-      ...VIEWS.map((view) => orgBase(generation, org) + blockSuffix(tier, startMs, view)),
+      ...PROJECTIONS.map((projection) => orgBase(generation, org) + blockSuffix(tier, startMs, projection)),
     ],
     containerSuffix,
     token: (sha256Hex) => `${tokenRoot}:token:${sha256Hex}`,

@@ -23,7 +23,7 @@ const SELECTIVE_TIERS: ReadonlySet<Tier> = new Set<Tier>(["day", "week", "month"
 export interface ReadKeys {
   generation: number;
   org: string;
-  view(b: BlockRef): string;
+  projection(b: BlockRef): string;
   keyed(b: BlockRef): string;
   container(tier: Tier, startMs: number): string;
   combos: string;
@@ -32,8 +32,8 @@ export interface ReadKeys {
 
 /** One MULTI's result, per stored block (see ReadPlan). */
 export interface AtomicRead {
-  /** Cells from the view's key of each block placed `views` (EMPTY for the others). */
-  viewCells: StoredCells[];
+  /** Cells from the projection's key of each block placed `projected` (EMPTY for the others). */
+  projectionCells: StoredCells[];
   comboCells: StoredCells[];
   comboCount: number;
   extent: OrganizationExtent;
@@ -69,7 +69,7 @@ export async function readAtomically(
   const reads: KeyRead[] = [
     ...plan.containers.map((c) => ({ key: keys.container(c.tier, c.startMs) })),
     ...(readBlocks ? plan.keyed : []).map((b) => fetch(keys.keyed(b), b.tier)),
-    ...(readBlocks ? plan.views : []).map((b) => fetch(keys.view(b), b.tier)),
+    ...(readBlocks ? plan.projected : []).map((b) => fetch(keys.projection(b), b.tier)),
   ];
   const recordings = hints.recentRecordings(generation, org);
   const named = reads.reduce((n, r) => n + (r.fields?.length ?? 0), 0);
@@ -103,8 +103,10 @@ export async function readAtomically(
       },
     );
   const keyed = cellsOf(plan.keyed);
-  const views = cellsOf(plan.views);
-  const viewCells = Array.from(plan.viewOf, (i) => (i === NOT_READ ? EMPTY : (views[i] ?? EMPTY)));
+  const projected = cellsOf(plan.projected);
+  const projectionCells = Array.from(plan.projectedOf, (i) =>
+    i === NOT_READ ? EMPTY : (projected[i] ?? EMPTY),
+  );
   // Combination cells from a block's container and its combinations key, as one list.
   const comboCells = plan.slots.map((slot, k) => {
     const inContainer = slot === null ? EMPTY : (containers[slot.container]?.get(slot.index) ?? EMPTY);
@@ -112,5 +114,5 @@ export async function readAtomically(
     const inKey = i === NOT_READ ? EMPTY : (keyed[i] ?? EMPTY);
     return inKey.length === 0 ? inContainer : inContainer.length === 0 ? inKey : [...inContainer, ...inKey];
   });
-  return { viewCells, comboCells, comboCount, extent, stamp, layout };
+  return { projectionCells, comboCells, comboCount, extent, stamp, layout };
 }

@@ -1,7 +1,7 @@
 import type { DimensionValues } from "@vu/events";
 import { LAYOUT_FIELDS, parseLayout } from "../format/blockPlacement";
 import type { OrganizationExtent } from "../format/organizationExtent";
-import type { View } from "../format/views";
+import type { Projection } from "../format/projections";
 import { type AtomicRead, type ReadKeys, readAtomically } from "./atomicRead";
 import type { StoredCells } from "./containerCells";
 import { cellsAsked, derivedRead } from "./derivedBlocks";
@@ -9,20 +9,20 @@ import type { ReadContext } from "./readContext";
 import { type BlockRef, type ReadPlan, readPlan, storedBlocks } from "./readPlan";
 
 export interface BlockSnapshot {
-  view: View;
-  /** Combination id → its values, for every id the cells can hold (combos view, or any `comboCells`). */
+  projection: Projection;
+  /** Combination id → its values, for every id the cells can hold (combos projection, or any `comboCells`). */
   combos: ReadonlyMap<string, DimensionValues>;
   /**
-   * One entry per requested block, in order: its cells in `view`, from its key in that view (a
-   * tier placed `views`; blockPlacement.ts). Blocks stored under the same key (the quarters of
+   * One entry per requested block, in order: its cells in `projection`, from its key in that
+   * projection (a tier placed `projected`; blockPlacement.ts). Blocks stored under the same key (the quarters of
    * one hour, or a block asked for twice) share one array, read once. A block of a derived tier
    * (derivedBlocks.ts) has the cells of its days, one list in which a field can repeat: summed.
    */
   cells: StoredCells[];
   /**
-   * Per requested block, its cells kept without views (in its container or its combinations key,
+   * Per requested block, its cells kept without projections (in its container or its combinations key,
    * by its tier's placement now or before it moved): combination cells, fields as in the combos
-   * view, whatever `view` is. A block's answer is the sum of both lists.
+   * projection, whatever `projection` is. A block's answer is the sum of both lists.
    */
   comboCells: StoredCells[];
   /**
@@ -42,7 +42,7 @@ export interface BlockSnapshot {
 
 export interface ReadOptions {
   /**
-   * Combinations view only: the combinations the query can use. When they are a small part of the
+   * Combinations projection only: the combinations the query can use. When they are a small part of the
    * table, only their fields are fetched (HMGET) from day, week and month blocks instead of whole
    * blocks (HGETALL). A hint: other cells may still come back, so callers filter every cell.
    */
@@ -62,7 +62,7 @@ const NO_LAYOUT: ReadonlyArray<string | null> = LAYOUT_FIELDS.map(() => null);
 const NO_COMBOS: ReadonlyMap<string, DimensionValues> = new Map();
 
 /**
- * One view of every requested block of one organization, read as one state of the store, with the
+ * One projection of every requested block of one organization, read as one state of the store, with the
  * combination table its cells need. Planned for the layout the last read found; a read that finds
  * another is made again (a layout only moves on: blockPlacement.ts).
  */
@@ -71,14 +71,14 @@ export async function readBlockSnapshot(
   generation: number,
   org: string,
   blocks: readonly BlockRef[],
-  view: View,
+  projection: Projection,
   options: ReadOptions,
 ): Promise<BlockSnapshot> {
   const { keyspace, hints } = context;
   const keys: ReadKeys = {
     generation,
     org,
-    view: (b) => keyspace.block(generation, org, b.tier, b.startMs, view),
+    projection: (b) => keyspace.block(generation, org, b.tier, b.startMs, projection),
     keyed: (b) => keyspace.keyed(generation, org, b.tier, b.startMs),
     container: (tier, startMs) => keyspace.container(generation, org, tier, startMs),
     combos: keyspace.combos(generation, org),
@@ -91,14 +91,14 @@ export async function readBlockSnapshot(
     const derived = derivedRead(blocks, layout);
     const stored = storedBlocks(derived.fetched);
     const plan = readPlan(stored, layout);
-    const read = await readWithCombos(context, plan, keys, view, options);
+    const read = await readWithCombos(context, plan, keys, projection, options);
     hints.rememberLayout(generation, org, read.layout);
     if (read.layout.some((value, i) => value !== assumed[i])) continue;
     const perFetched = (cells: StoredCells[]) => Array.from(stored.keyOf, (k) => cells[k] as StoredCells);
     return {
-      view,
+      projection,
       combos: read.combos,
-      cells: cellsAsked(derived, perFetched(read.viewCells)),
+      cells: cellsAsked(derived, perFetched(read.projectionCells)),
       comboCells: cellsAsked(derived, perFetched(read.comboCells)),
       // A derived block's days are whole blocks, as the block itself would be.
       parts: Int8Array.from(blocks, (_, i) => stored.parts[derived.from[i] as number] as number),
@@ -113,12 +113,12 @@ async function readWithCombos(
   context: ReadContext,
   plan: ReadPlan,
   keys: ReadKeys,
-  view: View,
+  projection: Projection,
   options: ReadOptions,
 ): Promise<AtomicRead & { combos: ReadonlyMap<string, DimensionValues> }> {
   const { combinations } = context;
   const { combosMatching: matching, beforeLargeRead } = options;
-  if (view === "combos" && matching && plan.views.length + plan.keyed.length > 0) {
+  if (projection === "combos" && matching && plan.projected.length + plan.keyed.length > 0) {
     const known = await combinations.current(keys.combos, keys.org, beforeLargeRead);
     const ids = [...known.values].filter(([, values]) => matching(values)).map(([id]) => id);
     if (ids.length <= known.size * SELECTIVE_SHARE) {
@@ -130,7 +130,7 @@ async function readWithCombos(
     }
   }
   const read = await readAtomically(context, plan, keys, beforeLargeRead);
-  const needsCombos = view === "combos" || read.comboCells.some((cells) => cells.length > 0);
+  const needsCombos = projection === "combos" || read.comboCells.some((cells) => cells.length > 0);
   // The table only grows (ids 1..n, never reused): loaded now, it names every id the cells hold.
   const combos = needsCombos
     ? (await combinations.current(keys.combos, keys.org, beforeLargeRead, read.comboCount)).values

@@ -1,6 +1,6 @@
 import { FIELD_SEPARATOR } from "../format/blockPlacement";
+import { projectionValue } from "../format/projections";
 import { addPacked, emptySums, type Sums } from "../format/sums";
-import { projectionValue } from "../format/views";
 import { StoreError } from "../storeError";
 
 /**
@@ -38,8 +38,8 @@ const SEPARATOR = FIELD_SEPARATOR.charCodeAt(0);
 
 /**
  * A container's cells (an HGETALL reply, `[field, cell, ...]`) grouped by the block they belong
- * to: block index → that block's cells with its `<index>:` cut from every field (a view on the
- * reply's bytes, not a copy), as a block key of its own would hold them.
+ * to: block index → that block's cells with its `<index>:` cut from every field (pointing into
+ * the reply's bytes, not a copy), as a block key of its own would hold them.
  */
 export function cellsByBlock(reply: readonly Buffer[]): Map<number, StoredCells> {
   const blocks = new Map<number, StoredCells>();
@@ -60,8 +60,9 @@ export function cellsByBlock(reply: readonly Buffer[]): Map<number, StoredCells>
 
 // Reading a stored field (a block's cells as StoredCells hold them), so that readers never parse
 // field bytes themselves: a split hour block's fields start with their UTC quarter's digit
-// (quarterCells.ts); the rest is a combination id in decimal (the combinations view and keys
-// without views) or a projection value in UTF-8 (the empty field: no language model; views.ts).
+// (quarterCells.ts); the rest is a combination id in decimal (the combinations projection and
+// keys without projections) or a dimension's value in UTF-8 (the empty field: no language model;
+// projections.ts).
 
 const DIGIT_0 = 48;
 /** The bytes of a split hour field's quarter digit, before the field proper. */

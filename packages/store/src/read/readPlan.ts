@@ -57,29 +57,29 @@ export interface ReadPlan {
   keyed: BlockRef[];
   /** Per stored block: its index in `keyed`, or NOT_READ. */
   keyedOf: Int32Array;
-  views: BlockRef[];
-  /** Per stored block: its index in `views`, or NOT_READ. */
-  viewOf: Int32Array;
+  projected: BlockRef[];
+  /** Per stored block: its index in `projected`, or NOT_READ. */
+  projectedOf: Int32Array;
 }
 
 export function readPlan(stored: StoredBlocks, layout: OrgLayout): ReadPlan {
   const containers: BlockRef[] = [];
   const containerIndex = new Map<string, number>();
   const keyed: BlockRef[] = [];
-  const views: BlockRef[] = [];
+  const projected: BlockRef[] = [];
   const keyedOf = new Int32Array(stored.keys.length).fill(NOT_READ);
-  const viewOf = new Int32Array(stored.keys.length).fill(NOT_READ);
+  const projectedOf = new Int32Array(stored.keys.length).fill(NOT_READ);
   const slots = stored.keys.map((block, k): ContainerSlot | null => {
     const tier = block.tier as StoredTier;
     const placement = layout.placement[tier];
     const mark = layout.marks[tier];
     // Written before the tier last moved: earlier places may hold some of its cells.
     const older = mark !== null && block.startMs <= mark;
-    if (placement === "views") {
-      viewOf[k] = views.length;
-      views.push(block);
+    if (placement === "projected") {
+      projectedOf[k] = projected.length;
+      projected.push(block);
     }
-    if (placement === "keyed" || (placement === "views" && older)) {
+    if (placement === "keyed" || (placement === "projected" && older)) {
       keyedOf[k] = keyed.length;
       keyed.push(block);
     }
@@ -94,5 +94,5 @@ export function readPlan(stored: StoredBlocks, layout: OrgLayout): ReadPlan {
     }
     return { container, index: place.index };
   });
-  return { containers, slots, keyed, keyedOf, views, viewOf };
+  return { containers, slots, keyed, keyedOf, projected, projectedOf };
 }

@@ -1,7 +1,7 @@
 import type { Dimension } from "@vu/events";
 import type { Keyspace } from "../format/keyspace";
 import { type OrganizationExtent, parseExtent } from "../format/organizationExtent";
-import type { View } from "../format/views";
+import type { Projection } from "../format/projections";
 import { createGenerationSource } from "../log/generation";
 import { createLogPosition } from "../log/logPosition";
 import type { RedisClient } from "../redis/redisClient";
@@ -52,7 +52,7 @@ export interface RollupReader {
    */
   confirm(view: ReadView): Promise<void>;
   /**
-   * One view of every requested block of one organization, read as one state of the store (one
+   * One projection of every requested block of one organization, read as one state of the store (one
    * MULTI, or slices that saw the same write stamp) together with the combination table's size;
    * plus a round trip when the table grew.
    */
@@ -60,7 +60,7 @@ export interface RollupReader {
     generation: number,
     org: string,
     blocks: readonly BlockRef[],
-    view: View,
+    projection: Projection,
     options?: ReadOptions,
   ): Promise<BlockSnapshot>;
   /**
@@ -125,8 +125,8 @@ export function createRollupReader(options: RollupReaderOptions): RollupReader {
     view: () => views.current(),
     confirm: (view) => views.confirm(view),
 
-    async readBlocks(generation, org, blocks, view, readOptions = {}) {
-      const snapshot = await readBlockSnapshot(context, generation, org, blocks, view, readOptions);
+    async readBlocks(generation, org, blocks, projection, readOptions = {}) {
+      const snapshot = await readBlockSnapshot(context, generation, org, blocks, projection, readOptions);
       hints.rememberExtent(generation, org, snapshot.extent);
       return snapshot;
     },

@@ -198,9 +198,9 @@ describe.each(redisTargets())("reads in slices on $name", (target) => {
     ];
     const whole = createRollupReader({ redis, keyspace });
     const sliced = createRollupReader({ redis, keyspace, sliceFields: 100 });
-    for (const view of ["combos", "member_email", "total"] as const) {
-      const expected = await whole.readBlocks(1, "wide", blocks, view);
-      const actual = await sliced.readBlocks(1, "wide", blocks, view);
+    for (const projection of ["combos", "member_email", "total"] as const) {
+      const expected = await whole.readBlocks(1, "wide", blocks, projection);
+      const actual = await sliced.readBlocks(1, "wide", blocks, projection);
       const cells = (s: typeof expected) =>
         [...s.cells, ...s.comboCells].map((list) => asMap(list as KeyReply)).map((m) => [...m].sort());
       expect(cells(actual)).toEqual(cells(expected));

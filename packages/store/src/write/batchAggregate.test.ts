@@ -9,11 +9,11 @@ import { aggregateBatch, type BatchPayload, dedupeWindows } from "./batchAggrega
 const keyspace = createKeyspace({ prefix: "t" });
 const nowMs = Date.parse("2026-11-22T12:00:00Z");
 const placed = (...placements: Placement[]) =>
-  Object.fromEntries(STORED_TIERS.map((tier, i) => [tier, placements[i] ?? "views"])) as Record<
+  Object.fromEntries(STORED_TIERS.map((tier, i) => [tier, placements[i] ?? "projected"])) as Record<
     StoredTier,
     Placement
   >;
-/** Every tier placed `views`: each block in its own keys, one per view. */
+/** Every tier placed `projected`: each block in its own keys, one per projection. */
 const options = { keyspace, retention: DEFAULT_RETENTION, nowMs, placement: placed() };
 
 /** The kit's recording with the numbers these expectations were written for. */
@@ -34,7 +34,7 @@ const cellsOf = (payload: BatchPayload, suffix: string) => {
 };
 
 describe("aggregateBatch", () => {
-  it("folds recordings sharing a block into one cell per view and field", () => {
+  it("folds recordings sharing a block into one cell per projection and field", () => {
     const payload = aggregateBatch(
       [
         storeRecording("a", "2026-11-20T10:00:05Z"),
@@ -51,7 +51,7 @@ describe("aggregateBatch", () => {
       { key: '["ada@example.com","v1","gpt","Zoom"]', values: ["ada@example.com", "v1", "gpt", "Zoom"] },
       { key: '["ada@example.com","v1","gpt","Teams"]', values: ["ada@example.com", "v1", "gpt", "Teams"] },
     ]);
-    // 5 stored tiers (quarter hours live inside hour blocks) × 6 views.
+    // 5 stored tiers (quarter hours live inside hour blocks) × 6 projections.
     expect(payload.blocks).toHaveLength(30);
     expect(cellsOf(payload, "b:m:202611201000:c")).toEqual([
       1, 1, 100, 60_000, 500, 1, 200, 1, 2, 1, 100, 60_000, 100, 1, 0, 0,
@@ -157,7 +157,10 @@ describe("aggregateBatch", () => {
 });
 
 describe("aggregateBatch by placement", () => {
-  const sparse = { ...options, placement: placed("container", "container", "views", "keyed", "views") };
+  const sparse = {
+    ...options,
+    placement: placed("container", "container", "projected", "keyed", "projected"),
+  };
 
   it("writes a contained tier's blocks as combination cells in their container, each field led by the block's index", () => {
     const payload = aggregateBatch(
@@ -168,7 +171,7 @@ describe("aggregateBatch by placement", () => {
       ],
       sparse,
     );
-    // Minutes in their UTC day's container: one block entry per minute (minutes since midnight), no views.
+    // Minutes in their UTC day's container: one block entry per minute (minutes since midnight), no projections.
     const minutes = payload.blocks.filter((b) => b.suffix.startsWith("s:m:"));
     expect(minutes.map((b) => [b.suffix, b.prefix, b.fieldForm, b.fields])).toEqual([
       ["s:m:202611200000", "607:", 1, [1]],
@@ -184,7 +187,7 @@ describe("aggregateBatch by placement", () => {
     expect(payload.blocks.some((b) => b.suffix.startsWith("b:m:") || b.suffix.startsWith("b:h:"))).toBe(
       false,
     );
-    // Tiers placed `views` keep a key per view; `keyed` ones a key of combinations.
+    // Tiers placed `projected` keep a key per projection; `keyed` ones a key of combinations.
     expect(cellsOf(payload, "b:d:202611200000:t")).toEqual(["*", 2, 200, 120_000, 1000, 2, 400, 2]);
     expect(payload.blocks.filter((b) => b.suffix.startsWith("b:w:"))).toMatchObject([
       { suffix: "b:w:202611160000:k", prefix: "", fieldForm: 1, fields: [1, 2] },

@@ -10,9 +10,14 @@ import {
 } from "@vu/time-buckets";
 import { containerOf, type Placement, type StoredTier } from "../format/blockPlacement";
 import type { Keyspace } from "../format/keyspace";
+import {
+  DIMENSION_PROJECTION_OFFSET,
+  PROJECTIONS,
+  projectionField,
+  TOTAL_FIELD,
+} from "../format/projections";
 import { QUARTERED_TIER, quarterComboIndex, quarterField, quarterIndex } from "../format/quarterCells";
 import { SUM_FIELDS, SUM_OF_RECORDING } from "../format/sums";
-import { PROJECTION_VIEW_OFFSET, projectionField, TOTAL_FIELD, VIEWS } from "../format/views";
 
 /** A validated recording, as the worker hands it to the store. */
 export interface CountableRecording {
@@ -32,8 +37,8 @@ export type FieldForm = (typeof FIELD_FORMS)[keyof typeof FIELD_FORMS];
 
 /**
  * One block's cells in one key: `fields[i]`'s seven sums are `sums[7i .. 7i+6]` (SUM_FIELDS order).
- * By its tier's placement (blockPlacement.ts), a block has a key per view, one key of its
- * combinations, or a part of its period's container, each field led by `prefix`.
+ * By its tier's placement (blockPlacement.ts), a block has a key per projection, one key of
+ * its combinations, or a part of its period's container, each field led by `prefix`.
  */
 export interface BlockPayload {
   suffix: string;
@@ -122,12 +127,15 @@ const HOUR_TIER_INDEX = TIERS.indexOf(QUARTERED_TIER);
 interface CurrentBlock {
   startMs: number;
   endMs: number;
-  /** Its cells in every view (VIEWS order), or null when the tier's retention has passed. */
-  views: BlockCells[] | null;
+  /**
+   * Its cells per key: in every projection (PROJECTIONS order) when projected, else its
+   * combinations alone; null when the tier's retention has passed.
+   */
+  cells: BlockCells[] | null;
 }
 
 /**
- * Folds one organization's recordings into one cell per (block, view, field), so a batch where
+ * Folds one organization's recordings into one cell per (block, projection, field), so a batch where
  * many recordings share buckets costs Redis one update per cell, batched per key. Blocks of tiers
  * whose retention has passed are not written (the planner does not read them: both follow
  * `isBlockKept`).
@@ -141,21 +149,21 @@ export function aggregateBatch(
   const combos: ComboPayload[] = [];
   const blocks: BlockPayload[] = [];
   const current: Array<CurrentBlock | undefined> = TIERS.map(() => undefined);
-  // Per tier, block start → its cells in every view; a block is met again when recordings are out of order.
+  // Per tier, block start → its cells per key; a block is met again when recordings are out of order.
   const known = TIERS.map(() => new Map<number, BlockCells[] | null>());
 
   const blockOf = (t: number, tier: Tier, recordedAtMs: number): CurrentBlock => {
     const startMs = floorUtc(tier, recordedAtMs);
     const starts = known[t] as Map<number, BlockCells[] | null>;
-    let views = starts.get(startMs);
-    if (views === undefined) {
+    let cells = starts.get(startMs);
+    if (cells === undefined) {
       // A derived tier is not written: readers sum its days (blockPlacement.ts).
       const written =
         placement[tier as StoredTier] !== "derived" && isBlockKept(retention, tier, startMs, nowMs);
-      views = written ? newBlock(tier, startMs) : null;
-      starts.set(startMs, views);
+      cells = written ? newBlock(tier, startMs) : null;
+      starts.set(startMs, cells);
     }
-    const block = { startMs, endMs: nextUtc(tier, startMs), views };
+    const block = { startMs, endMs: nextUtc(tier, startMs), cells };
     current[t] = block;
     return block;
   };
@@ -182,13 +190,13 @@ export function aggregateBatch(
       return combinationsOnly(keyspace.containerSuffix(tier, place.startMs), place.prefix, expiry);
     }
     if (placed === "keyed") return combinationsOnly(keyspace.keyedSuffix(tier, startMs), "", expireAtMs);
-    return VIEWS.map((view) => {
+    return PROJECTIONS.map((projection) => {
       const cells = new BlockCells();
       blocks.push({
-        suffix: keyspace.blockSuffix(tier, startMs, view),
+        suffix: keyspace.blockSuffix(tier, startMs, projection),
         prefix: "",
         expireAtMs,
-        fieldForm: view !== "combos" ? FIELD_FORMS.literal : comboForm,
+        fieldForm: projection !== "combos" ? FIELD_FORMS.literal : comboForm,
         fields: cells.fields,
         sums: cells.sums,
       });
@@ -196,8 +204,8 @@ export function aggregateBatch(
     });
   };
 
-  // Only blocks kept as views have fields beyond the combination: without them, none is named.
-  const anyViews = Object.values(placement).includes("views");
+  // Only projected blocks have fields beyond the combination: without them, none is named.
+  const anyProjected = Object.values(placement).includes("projected");
   const deltas: number[] = SUM_FIELDS.map(() => 0);
   const fields: Array<string | number> = [0, TOTAL_FIELD, "", "", "", ""];
   // The same fields in the recording's quarter of its hour, for the split hour blocks.
@@ -216,10 +224,10 @@ export function aggregateBatch(
     deltasOf(event, deltas);
     const q = quarterIndex(recordedAtMs);
     quarterFields[0] = quarterComboIndex(q, index);
-    if (anyViews) {
-      // The projection views follow the total, in DIMENSIONS order (views.ts).
+    if (anyProjected) {
+      // The dimension projections follow the total, in DIMENSIONS order (projections.ts).
       for (let d = 0; d < values.length; d++)
-        fields[PROJECTION_VIEW_OFFSET + d] = projectionField(values[d] ?? null);
+        fields[DIMENSION_PROJECTION_OFFSET + d] = projectionField(values[d] ?? null);
       for (let v = 1; v < fields.length; v++) quarterFields[v] = quarterField(q, fields[v] as string);
     }
     for (let t = 0; t < TIERS.length; t++) {
@@ -230,10 +238,10 @@ export function aggregateBatch(
       if (block === undefined || recordedAtMs < block.startMs || recordedAtMs >= block.endMs) {
         block = blockOf(t, TIERS[t] as Tier, recordedAtMs);
       }
-      const views = block.views;
-      if (views === null) continue;
-      for (let v = 0; v < views.length; v++)
-        (views[v] as BlockCells).add(blockFields[v] as string | number, deltas);
+      const { cells } = block;
+      if (cells === null) continue;
+      for (let v = 0; v < cells.length; v++)
+        (cells[v] as BlockCells).add(blockFields[v] as string | number, deltas);
     }
   }
 

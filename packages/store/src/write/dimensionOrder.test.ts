@@ -1,7 +1,7 @@
 import { DIMENSION_INDEX, DIMENSIONS, dimensionValues, type RecordingCompleted } from "@vu/events";
 import { describe, expect, it } from "vitest";
 import { createKeyspace } from "../format/keyspace";
-import { PROJECTION_VIEW_OFFSET, VIEWS } from "../format/views";
+import { DIMENSION_PROJECTION_OFFSET, PROJECTIONS } from "../format/projections";
 import { ORGANIZATION_KEYS, organizationKeys } from "./applyCall";
 import { LUA_CONSTANTS } from "./luaConstants";
 
@@ -18,8 +18,8 @@ describe("dimension order", () => {
     );
   });
 
-  it("is the order of the projection views, of a combination's values and of DIMENSION_INDEX", () => {
-    expect(VIEWS.slice(PROJECTION_VIEW_OFFSET)).toEqual([...DIMENSIONS]);
+  it("is the order of the dimension projections, of a combination's values and of DIMENSION_INDEX", () => {
+    expect(PROJECTIONS.slice(DIMENSION_PROJECTION_OFFSET)).toEqual([...DIMENSIONS]);
     const event = {
       member_email: "m@x.com",
       voice_model: "v",

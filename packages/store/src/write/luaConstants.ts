@@ -70,7 +70,7 @@ export const LUA_CONSTANTS = {
   // Tiers' placements and the layout rule's argument (blockPlacement.ts).
   PLACEMENT_CONTAINER: PLACEMENTS.indexOf("container"),
   PLACEMENT_KEYED: PLACEMENTS.indexOf("keyed"),
-  PLACEMENT_VIEWS: PLACEMENTS.indexOf("views"),
+  PLACEMENT_PROJECTED: PLACEMENTS.indexOf("projected"),
   DERIVED: DERIVED_DIGIT,
   RULE_MIN_RECORDINGS: position(RULE_THRESHOLD_WORDS, "minRecordings"),
   RULE_PER_PERIOD: position(RULE_THRESHOLD_WORDS, "perPeriod"),

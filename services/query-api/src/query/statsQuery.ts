@@ -1,6 +1,6 @@
 import type { StatsRow, Summary } from "@vu/api-responses";
 import type { Dimension } from "@vu/events";
-import { type ReadOptions, type RollupReader, viewFor } from "@vu/store";
+import { projectionFor, type ReadOptions, type RollupReader } from "@vu/store";
 import {
   type CompareKind,
   InvalidParameterError,
@@ -48,8 +48,8 @@ function readOptions(filters: readonly DimensionFilter[], admission: Admission):
 }
 
 /**
- * A plan and its blocks, read in one consistent state from the cheapest view that can answer
- * `filters` grouped by `groupBy` (several dimensions together: the combinations view).
+ * A plan and its blocks, read in one consistent state from the cheapest projection that can
+ * answer `filters` grouped by `groupBy` (several dimensions together: the combinations).
  */
 function readPlanned<P>(
   org: string,
@@ -64,7 +64,7 @@ function readPlanned<P>(
     reader: deps.reader,
     context: { ...context, maxBlocks: deps.maxBlocksPerRequest },
     org,
-    view: viewFor([...filters.map((f) => f.dimension), ...groupBy]),
+    projection: projectionFor([...filters.map((f) => f.dimension), ...groupBy]),
     read: readOptions(filters, admission),
     plan,
   });

@@ -17,7 +17,7 @@
           stay, as the sums and the offsets kept with them do; else ""
   ARGV[6], ARGV[7], ... pairs "<topic>:<partition>", target offset
 
-  Returns {1, epoch} when opened, {0, epoch} when the caller's view was stale (the current epoch).
+  Returns {1, epoch} when opened, {0, epoch} when the epoch the caller saw was stale (the current epoch).
   A first epoch starts from an empty hash, a reset one from the topic ids alone; a reopened one
   keeps the checkpoints (they describe the restored state) and replaces the targets.
 ]]

@@ -39,7 +39,7 @@
         o:<topic>:<partition> = the highest Kafka offset of that partition whose messages
         of this organization are all applied (offsets live with the state they produced);
         n = how many recordings it counted; layout = where each tier's blocks go, one
-        digit per tier (PLACEMENT_CONTAINER, PLACEMENT_KEYED, PLACEMENT_VIEWS, or DERIVED: not
+        digit per tier (PLACEMENT_CONTAINER, PLACEMENT_KEYED, PLACEMENT_PROJECTED, or DERIVED: not
         stored; missing = all containers if it counted recordings, else a new organization's),
         mark:<tier code> = the latest recorded_at counted when the tier last moved and
         derived:<tier code> = when it stopped being derived (src/blockPlacement.ts)
@@ -93,7 +93,7 @@
         str key             JSON [member_email, voice_model, language_model|null, app_name]
         DIMENSION_COUNT × str the same values; "" is a null language model
       u32 n, n × block:
-        str suffix          the key after the base: a block's view (placement views), its
+        str suffix          the key after the base: a block's projection (projected), its
                             combinations (keyed), or the container of its period (container)
         str prefix          what leads every field of the block in that key ("" in a block key,
                             "<index>:" in a container)

@@ -2,7 +2,7 @@
 -- layoutArguments: its thresholds, then from word RULE_FIRST_TIER on RULE_TIER_WORDS words per
 -- tier, read by the RULE_* indexes), for `recordings` counted between `first` and `last`
 -- (recorded_at, ms strings). `layout` holds one digit per tier: PLACEMENT_CONTAINER,
--- PLACEMENT_KEYED, PLACEMENT_VIEWS, or DERIVED (not stored: read from the tier at position `from`,
+-- PLACEMENT_KEYED, PLACEMENT_PROJECTED, or DERIVED (not stored: read from the tier at position `from`,
 -- which it stays while that one is in containers); a placement never moves back.
 -- A tier that moves gets its mark (mark:<code> = `mark`, the latest recorded_at whose cells may be
 -- in an earlier place; nil when there are none), after which its blocks hold cells in the new place
@@ -58,7 +58,7 @@ local function settleLayout(updates, layout, recordings, first, last, rule, mark
     local current = placementRank(digit)
     local reached = PLACEMENT_CONTAINER
     if recordings * blockMs >= perBlock * math.max(span, blockMs) then
-      reached = PLACEMENT_VIEWS
+      reached = PLACEMENT_PROJECTED
     elseif recordings * periodMs >= perPeriod * math.max(span, periodMs) then
       reached = PLACEMENT_KEYED
     end
