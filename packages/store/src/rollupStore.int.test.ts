@@ -594,15 +594,15 @@ describe.each(redisTargets())("on $name", (target) => {
     const cluster = redis instanceof Cluster;
     /** One partition's session of calls, as the worker keeps it (partitionPositions.ts). */
     const session = (recorded: ReadonlyMap<number, number> = new Map(), fence = "1") => {
-      const calls = new Map<number, { count: number; token: string }>();
+      const calls = new Map<number, { count: number; callId: string }>();
       const shards = {
         fence,
         least: (shard: number) => recorded.get(shard) ?? 0,
-        tokens: (shard: number) => {
+        callIds: (shard: number) => {
           const last = calls.get(shard);
-          return last === undefined ? [] : [last.token];
+          return last === undefined ? [] : [last.callId];
         },
-        wrote: (shard: number, count: number, token: string) => calls.set(shard, { count, token }),
+        wrote: (shard: number, count: number, callId: string) => calls.set(shard, { count, callId }),
         unconfirmed: () => undefined,
       };
       return { calls, shards, guard: { checkpoint: null, shards } };
@@ -618,15 +618,15 @@ describe.each(redisTargets())("on $name", (target) => {
     // A single Redis is guarded by the checkpoint instead: no shard counts there.
     expect(p0.calls.size).toBe(cluster ? 1 : 0);
     if (!cluster) return;
-    const [shard, second] = [...p0.calls][0] ?? [-1, { count: 0, token: "" }];
+    const [shard, second] = [...p0.calls][0] ?? [-1, { count: 0, callId: "" }];
     expect(second.count).toBe(2);
     const countKey = keyspace.shardWrites(1, shard);
     const afterFirst = (await redis.hget(countKey, "recordings:0")) ?? "";
-    expect(afterFirst).toBe(`2:${second.token}:1`);
+    expect(afterFirst).toBe(`2:${second.callId}:1`);
 
     // The node loses partition 0's last call; partition 1's calls go on counting apart, and bring
     // nothing of partition 0's back.
-    await redis.hset(countKey, "recordings:0", `1:${"lost-token"}:1`);
+    await redis.hset(countKey, "recordings:0", "1:lost-call:1");
     const p1 = session();
     await writer.applyPrepared(1, batch("c", 1, 1), p1.guard);
     await writer.applyPrepared(1, batch("d", 1, 2), p1.guard);
@@ -636,7 +636,7 @@ describe.each(redisTargets())("on $name", (target) => {
     await expect(refused).rejects.toMatchObject({ shard, count: 1 });
     expect(await redis.hget(keyspace.extent(1, "acme"), "o:recordings:0")).toBe("2");
 
-    // A worker that resumes the partition checks the count its checkpoint recorded, having no token yet.
+    // A worker that resumes the partition checks the count its checkpoint recorded, having no call id yet.
     const resumed = session(new Map([[shard, 2]]));
     await expect(writer.applyPrepared(1, batch("e", 0, 3), resumed.guard)).rejects.toBeInstanceOf(
       ShardBehindError,
@@ -646,12 +646,12 @@ describe.each(redisTargets())("on $name", (target) => {
     expect([...caughtUp.calls.values()][0]?.count).toBe(2);
     expect((await totalOf(reader, "month", "2026-11-01T00:00:00Z")).count).toBe(5);
 
-    // A call whose reply never came may have run: the next call takes its token as well as the
+    // A call whose reply never came may have run: the next call takes its id as well as the
     // last confirmed one, and no other.
     await redis.hset(countKey, "recordings:0", "3:ghost:1");
-    const last = [...caughtUp.calls.values()][0]?.token ?? "";
-    const trusting = { ...caughtUp.guard, shards: { ...caughtUp.shards, tokens: () => [last, "ghost"] } };
-    const doubting = { ...caughtUp.guard, shards: { ...caughtUp.shards, tokens: () => [last] } };
+    const last = [...caughtUp.calls.values()][0]?.callId ?? "";
+    const trusting = { ...caughtUp.guard, shards: { ...caughtUp.shards, callIds: () => [last, "ghost"] } };
+    const doubting = { ...caughtUp.guard, shards: { ...caughtUp.shards, callIds: () => [last] } };
     await expect(writer.applyPrepared(1, batch("f", 0, 4), doubting)).rejects.toBeInstanceOf(
       ShardBehindError,
     );
@@ -668,11 +668,11 @@ describe.each(redisTargets())("on $name", (target) => {
       const shards = {
         fence,
         least: () => 0,
-        tokens: (shard: number) => {
+        callIds: (shard: number) => {
           const last = calls.get(shard);
           return last === undefined ? [] : [last];
         },
-        wrote: (shard: number, _count: number, token: string) => calls.set(shard, token),
+        wrote: (shard: number, _count: number, callId: string) => calls.set(shard, callId),
         unconfirmed: () => undefined,
       };
       return { calls, guard: { checkpoint: null, shards } };
@@ -683,7 +683,7 @@ describe.each(redisTargets())("on $name", (target) => {
         throughOffset: String(offset),
       });
     const countKey = keyspace.shardWrites(1, shardOf("acme"));
-    // A count written before fences ("<count>:<token>") reads as fence 0: any writer passes it.
+    // A count written before fences ("<count>:<call id>") reads as fence 0: any writer passes it.
     await redis.hset(countKey, "recordings:0", "0:before-fences");
     const earlier = session("1700000000000001");
     await writer.applyPrepared(1, batch("a", 1), earlier.guard);

@@ -71,9 +71,9 @@ export interface Keyspace {
   /** A generation's epoch, state and per-partition checkpoints (logPosition.ts). Global key. */
   log(generation: number): string;
   /**
-   * Per partition, how many apply calls wrote a shard and the last one's token (on a cluster): the
-   * checkpoints record the counts as they move, so a node that lost writes shows a count below
-   * theirs or a token the worker did not leave (applyBatches.lua, logPosition.ts).
+   * Per partition, how many apply calls wrote a shard and the last one's call id (on a cluster):
+   * the checkpoints record the counts as they move, so a node that lost writes shows a count below
+   * theirs or a call id the worker's last call there did not leave (applyBatches.lua, logPosition.ts).
    */
   shardWrites(generation: number, shard: number): string;
   /** Every key of a generation, as a `SCAN … MATCH` pattern (deleting an old generation). */

@@ -164,7 +164,7 @@ describe.each(redisTargets())("the view's position in the log on $name", (target
         ],
       ]),
     );
-    // Per partition, "<count>:<token>" (applyBatches.lua); another partition's count is its own.
+    // Per partition, "<count>:<call id>:<fence>" (applyBatches.lua); another partition's count is its own.
     await redis.hset(keyspace.shardWrites(1, 3), "t:0", "5:a", "t:1", "1:b");
     await redis.hset(keyspace.shardWrites(1, 9), "t:0", "7:c");
     expect(await log.shardsBehind(1, record)).toEqual([]);

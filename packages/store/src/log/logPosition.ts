@@ -162,7 +162,7 @@ export function createLogPosition({
       } catch (cause) {
         throw failed("reading the shards' write counts", cause);
       }
-      // A stored value is "<count>:<token>:<fence>" (applyBatches.lua).
+      // A stored value is "<count>:<call id>:<fence>" (applyBatches.lua).
       const behind = recorded.filter(({ least }, i) => Number.parseInt(stored[i] ?? "0", 10) < least);
       return [...new Set(behind.map(({ shard }) => shard))];
     },

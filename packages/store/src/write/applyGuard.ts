@@ -20,19 +20,19 @@ export interface ApplyGuard {
 /**
  * What a worker knows of its partition's writes on each shard (keyspace `shardWrites`, on a
  * cluster), for the calls of one partition, one after another per shard: the count the view's
- * checkpoints recorded below them, and the tokens the shard may hold from its own calls since it
+ * checkpoints recorded below them, and the call ids the shard may hold from its own calls since it
  * resumed (the last confirmed one and those of later calls whose replies never came; none yet:
- * only the count is checked). Every call leaves the count and token in force (`wrote`), which the
+ * only the count is checked). Every call leaves the count and its call id in force (`wrote`), which the
  * worker records with the checkpoint as it moves past them; a call without a reply leaves its
- * token as one the shard may hold (`unconfirmed`). `fence` is the writer's claim on the partition
+ * call id as one the shard may hold (`unconfirmed`). `fence` is the writer's claim on the partition
  * (LogPosition.claim): a shard refuses the calls of fences below the highest it has seen.
  */
 export interface ShardWrites {
   readonly fence: string;
   least(shard: number): number;
-  tokens(shard: number): readonly string[];
-  wrote(shard: number, count: number, token: string): void;
-  unconfirmed(shard: number, token: string): void;
+  callIds(shard: number): readonly string[];
+  wrote(shard: number, count: number, callId: string): void;
+  unconfirmed(shard: number, callId: string): void;
 }
 
 /** A call's guard: its key and arguments (see the script header); `shard` with a write-count guard. */
@@ -40,12 +40,12 @@ export interface CallGuard {
   key: string;
   field: string;
   expected: string;
-  shard?: { number: number; writes: ShardWrites; least: number; token: string };
+  shard?: { number: number; writes: ShardWrites; least: number; callId: string };
 }
 
-/** The guards of one writer's calls, each call with a token of its own on a cluster. */
+/** The guards of one writer's calls, each call with an id of its own on a cluster. */
 export class CallGuards {
-  /** This writer's random prefix of its calls' tokens (applyBatches.lua), and how many it made. */
+  /** This writer's random prefix of its calls' ids (applyBatches.lua), and how many it made. */
   readonly #prefix = randomBytes(6).toString("hex");
   #calls = 0;
 
@@ -71,19 +71,19 @@ export class CallGuards {
       return { key: keyspace.extent(generation, org), field: "", expected: "" };
     const shard = shardOf(org);
     const least = shards.least(shard);
-    const token = `${this.#prefix}${(++this.#calls).toString(36)}`;
-    const tokens = shards.tokens(shard);
+    const callId = `${this.#prefix}${(++this.#calls).toString(36)}`;
+    const earlier = shards.callIds(shard);
     return {
       key: keyspace.shardWrites(generation, shard),
       field: "writes",
       expected: [
         origin.partition,
         least,
-        tokens.length === 0 ? "-" : tokens.join(","),
-        token,
+        earlier.length === 0 ? "-" : earlier.join(","),
+        callId,
         shards.fence,
       ].join(" "),
-      shard: { number: shard, writes: shards, least, token },
+      shard: { number: shard, writes: shards, least, callId },
     };
   }
 }

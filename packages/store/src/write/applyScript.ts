@@ -29,7 +29,7 @@ export type OrganizationReply =
 /**
  * applyBatches' reply: `[checkpointMoved, checkpointInRedis]`, `[shardBehind, shardWriteCount]` (a
  * cluster node lost writes), `[fenced, shardFence]` (a later writer claimed the partition), or
- * `[ok, replies, shardWriteCount, token]` with one reply per organization.
+ * `[ok, replies, shardWriteCount, callId]` with one reply per organization.
  */
 export type ApplyBatchesReply =
   | [Reply["checkpointMoved"], string]

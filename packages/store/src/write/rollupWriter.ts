@@ -155,8 +155,8 @@ export function createRollupWriter(options: RollupWriterOptions): RollupWriter {
     try {
       reply = await redis.vuApplyBatches(keys.length, keys, args);
     } catch (cause) {
-      // Redis may have run the call and its reply been lost: the shard may hold its token now.
-      check.shard?.writes.unconfirmed(check.shard.number, check.shard.token);
+      // Redis may have run the call and its reply been lost: the shard may hold its call id now.
+      check.shard?.writes.unconfirmed(check.shard.number, check.shard.callId);
       throw new StoreError("applying a batch to Redis failed", {
         retriable: isTransientRedisError(cause),
         cause,

@@ -356,7 +356,7 @@ describe("createPartitionPositions", () => {
     expect(await positions.resumeAt(1, 1)).toMatchObject({ epoch: "e1", next: "9", stored: "9" });
   });
 
-  it("guards a chunk's calls with the counts its partition's checkpoint recorded and the tokens its own calls may have left, and records what they left", async () => {
+  it("guards a chunk's calls with the counts its partition's checkpoint recorded and the call ids its own calls may have left, and records what they left", async () => {
     const recorded = new Map([["t:0", new Map([[7, 5]])]]);
     const { positions, record } = fakes({
       record: { epoch: "e0", state: "live", checkpoints: new Map([["t:0", "4"]]), shardWrites: recorded },
@@ -365,16 +365,16 @@ describe("createPartitionPositions", () => {
     const at = await positions.resumeAt(1, 0);
     const chunk = positions.shardWrites(at);
     expect(chunk.least(7)).toBe(5);
-    expect(chunk.tokens(7)).toEqual([]);
+    expect(chunk.callIds(7)).toEqual([]);
     expect(chunk.least(8)).toBe(0);
     chunk.wrote(8, 3, "t3");
     chunk.unconfirmed(8, "t4");
-    expect(chunk.tokens(8), "a call whose reply never came may have left its token").toEqual(["t3", "t4"]);
+    expect(chunk.callIds(8), "a call whose reply never came may have left its id").toEqual(["t3", "t4"]);
     chunk.wrote(8, 5, "t5");
     expect(chunk.written).toEqual(new Map([[8, 5]]));
-    // The next chunk of the position, moved on or not, expects the token the last call left.
+    // The next chunk of the position, moved on or not, expects the id of the last call.
     const moved = await positions.advance(0, at, "9", undefined, chunk.written);
-    expect(moved && positions.shardWrites(moved).tokens(8)).toEqual(["t5"]);
+    expect(moved && positions.shardWrites(moved).callIds(8)).toEqual(["t5"]);
     expect(record().shardWrites?.get("t:0")).toEqual(
       new Map([
         [7, 5],

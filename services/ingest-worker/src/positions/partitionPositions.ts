@@ -42,8 +42,8 @@ export interface PartitionPositions {
   ): Promise<Position | undefined>;
   /**
    * The apply guard's shard writes for one chunk applied from `position` (on a cluster; a single
-   * Redis ignores them): the count the partition's checkpoint recorded on each shard, the token
-   * this worker's last call there left, and what the chunk's calls leave (`written`, passed to
+   * Redis ignores them): the count the partition's checkpoint recorded on each shard, the id of
+   * this worker's last call there, and what the chunk's calls leave (`written`, passed to
    * `advance`).
    */
   shardWrites(position: Position): ChunkShardWrites;

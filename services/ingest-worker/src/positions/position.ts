@@ -19,7 +19,7 @@ export interface ShardSession {
   /** Shard → the count its checkpoint recorded when the position was established. */
   readonly recorded: ReadonlyMap<number, number>;
   /**
-   * Shard → the tokens it may hold from this worker's calls since: the last one confirmed, then
+   * Shard → the call ids it may hold from this worker's calls since: the last one confirmed, then
    * those of later calls whose replies never came.
    */
   readonly calls: Map<number, string[]>;
@@ -32,8 +32,8 @@ export interface ChunkShardWrites extends ShardWrites {
 
 /**
  * The apply guard's shard writes for one chunk applied from `position` (on a cluster; a single
- * Redis ignores them): the count the partition's checkpoint recorded on each shard, the token this
- * worker's last call there left, and what the chunk's calls leave (`written`).
+ * Redis ignores them): the count the partition's checkpoint recorded on each shard, the id of this
+ * worker's last call there, and what the chunk's calls leave (`written`).
  */
 export function chunkShardWrites({ shards, fence }: Position): ChunkShardWrites {
   const written = new Map<number, number>();
@@ -41,14 +41,14 @@ export function chunkShardWrites({ shards, fence }: Position): ChunkShardWrites 
     fence,
     written,
     least: (shard) => shards.recorded.get(shard) ?? 0,
-    tokens: (shard) => shards.calls.get(shard) ?? [],
-    wrote(shard, count, token) {
-      shards.calls.set(shard, [token]);
+    callIds: (shard) => shards.calls.get(shard) ?? [],
+    wrote(shard, count, callId) {
+      shards.calls.set(shard, [callId]);
       written.set(shard, Math.max(count, written.get(shard) ?? 0));
     },
     // Before a first confirmed call the count alone is checked, which an unconfirmed one only raises.
-    unconfirmed(shard, token) {
-      shards.calls.get(shard)?.push(token);
+    unconfirmed(shard, callId) {
+      shards.calls.get(shard)?.push(callId);
     },
   };
 }

@@ -20,9 +20,9 @@
             (logPosition.ts) on a single Redis, where the partition's checkpoint is checked in
             the same atomic step; on a cluster, where the log lives in another slot, the shard's
             write counts ("<prefix>:v8:g<generation>:{s<shard>}:writes", a hash: per partition
-            "<topic>:<partition>", "<count>:<token>:<fence>", the count of this script's calls
-            that wrote the shard for the partition, the token of the last one and the highest
-            writer's fence seen here; written before fences as "<count>:<token>", fence 0), which
+            "<topic>:<partition>", "<count>:<call id>:<fence>", the count of this script's calls
+            that wrote the shard for the partition, the id of the last one and the highest
+            writer's fence seen here; written before fences as "<count>:<call id>", fence 0), which
             the view's checkpoints record as they move; with no guard (ARGV[CALL_ARG_GUARD] ""),
             the first organization's extent, only so that the key is one of the call's own slot
     Per organization, its keys k =
@@ -57,20 +57,20 @@
     ARGV[CALL_ARG_EXPECTED] with a checkpoint field, the checkpoint the worker resumed from ("" =
             none): if Redis holds another (it lost its state, or went back to a snapshot),
             applying past it would skip the messages between, so nothing is written. With
-            "writes", five words: "<topic>:<partition> <least> <expected> <token> <fence>": the
-            count the checkpoints recorded for the partition on this shard; the token the
-            worker's last call here left, with those of the calls after it whose replies never
+            "writes", five words: "<topic>:<partition> <least> <expected> <call id> <fence>": the
+            count the checkpoints recorded for the partition on this shard; the id of the
+            worker's last call here, with those of the calls after it whose replies never
             came, comma-separated ("-" for its first call since it resumed: the count alone is
-            checked); this call's own token; and its writer's fence (claimPartition-1.lua).
+            checked); this call's own id; and its writer's fence (claimPartition-1.lua).
             A fence below the shard's is an earlier writer's: a later one has claimed the
             partition, and nothing is written. A fence above it is the first call of a new
             writer here, which must say "-" (a writer that wrote here before and finds its own
             fence gone finds lost writes); the shard then takes its fence, even when the call
-            writes nothing. Under one fence, a count below `least`, or a token not expected,
-            means the node lost writes (no later call can bring a lost token back, as a count
+            writes nothing. Under one fence, a count below `least`, or a call id not expected,
+            means the node lost writes (no later call can bring a lost call id back, as a count
             could be brought back by other calls): writing the organizations' offsets past the
             lost messages would make a replay skip them, so nothing is written. The call's own
-            token found there is this call sent again after its reply was lost: it goes ahead
+            id found there is this call sent again after its reply was lost: it goes ahead
             (the offsets make it a no-op), counting nothing
     Per organization, its arguments k =
       ORG_ARG_BATCH its batch (below)
@@ -115,9 +115,9 @@
                       node lost writes); the worker has the view replayed
     {REPLY_FENCED, fence}  nothing written: a later writer has claimed the partition (the shard
                       holds this higher fence); the caller stops writing it
-    {REPLY_OK, replies, count, token}  one reply per organization, in order, and with the
+    {REPLY_OK, replies, count, callId}  one reply per organization, in order, and with the
                       "writes" guard the partition's write count on the shard after the call and
-                      the token in force (the worker's next call expects it; else 0 and ""):
+                      the call id in force (the worker's next call expects it; else 0 and ""):
       {REPLY_OK, n, layout}  n recordings counted (n may be 0: an empty batch only moves the
                       offset); layout: the organization's layout now, for its next batch
       {REPLY_DUPLICATES, {i, ...}}  nothing of it written: the ids at these 1-based indexes were
@@ -156,7 +156,7 @@ end
 local guardKey, guard, guardExpected = KEYS[CALL_KEY_GUARD], ARGV[CALL_ARG_GUARD], ARGV[CALL_ARG_EXPECTED]
 local shardGuard
 if guard == "writes" then
-  local field, least, expected, token, fence = string.match(guardExpected, "^(%S+) (%d+) (%S+) (%S+) (%d+)$")
+  local field, least, expected, callId, fence = string.match(guardExpected, "^(%S+) (%d+) (%S+) (%S+) (%d+)$")
   local count, current, held = string.match(redis.call("HGET", guardKey, field) or "0:", "^(%d+):([^:]*):?(%d*)$")
   count = tonumber(count)
   held = held == "" and "0" or held
@@ -168,10 +168,10 @@ if guard == "writes" then
   if newWriter and expected ~= "-" then
     return {REPLY_SHARD_BEHIND, count}
   end
-  if current ~= token and (count < tonumber(least) or not known) then
+  if current ~= callId and (count < tonumber(least) or not known) then
     return {REPLY_SHARD_BEHIND, count}
   end
-  shardGuard = {field = field, count = count, current = current, token = token, fence = fence,
+  shardGuard = {field = field, count = count, current = current, callId = callId, fence = fence,
                 newWriter = newWriter}
 elseif guard ~= "" then
   local checkpoint = redis.call("HGET", guardKey, guard) or ""
@@ -302,15 +302,15 @@ end
 for _, org in ipairs(writing) do
   replies[org.index] = write(org)
 end
--- Every call that writes counts on the shard for its partition, under its own token, so that a
+-- Every call that writes counts on the shard for its partition, under its own call id, so that a
 -- node that loses writes is found behind.
 if not shardGuard then
   return {REPLY_OK, replies, 0, ""}
 end
 local g = shardGuard
-if (#writing == 0 and not g.newWriter) or g.current == g.token then
+if (#writing == 0 and not g.newWriter) or g.current == g.callId then
   return {REPLY_OK, replies, g.count, g.current}
 end
 local count = #writing == 0 and g.count or g.count + 1
-redis.call("HSET", guardKey, g.field, string.format("%d", count) .. ":" .. g.token .. ":" .. g.fence)
-return {REPLY_OK, replies, count, g.token}
+redis.call("HSET", guardKey, g.field, string.format("%d", count) .. ":" .. g.callId .. ":" .. g.fence)
+return {REPLY_OK, replies, count, g.callId}
