@@ -117,8 +117,8 @@ export interface Keyspace {
 }
 
 /** `YYYYMMDDHHmm` in UTC: readable in redis-cli and sortable. */
-export function utcStamp(epochMs: number): string {
-  const iso = new Date(epochMs).toISOString();
+export function utcStamp(atMs: number): string {
+  const iso = new Date(atMs).toISOString();
   return iso.slice(0, 4) + iso.slice(5, 7) + iso.slice(8, 10) + iso.slice(11, 13) + iso.slice(14, 16);
 }
 

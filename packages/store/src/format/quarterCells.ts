@@ -15,9 +15,9 @@ export const QUARTERS_PER_HOUR = HOUR_MS / QUARTER_MS;
 export const WHOLE_BLOCK = -1;
 export const ALL_QUARTERS = 4;
 
-/** The quarter (0-3) of its UTC hour that `epochMs` falls in. */
-export function quarterIndex(epochMs: number): number {
-  return Math.floor((epochMs - floorUtc("hour", epochMs)) / QUARTER_MS);
+/** The quarter (0-3) of its UTC hour that `atMs` falls in. */
+export function quarterIndex(atMs: number): number {
+  return Math.floor((atMs - floorUtc("hour", atMs)) / QUARTER_MS);
 }
 
 /** The stored field of a projection or total cell in quarter `q` of a split hour block. */

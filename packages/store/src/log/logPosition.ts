@@ -33,7 +33,7 @@ export interface AdvanceOptions {
   expected: string | null;
   next: string;
   /**
-   * The partition's "as of" instant (ms since the Unix epoch), stored atomically with the
+   * The partition's "as of" instant (Unix time, ms), stored atomically with the
    * checkpoint: every message produced before it is below `next`. Omitted: left as it is.
    */
   asOfMs?: number;

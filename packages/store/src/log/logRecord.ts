@@ -41,7 +41,7 @@ export interface LogRecord extends ViewStatus {
   checkpoints: ReadonlyMap<string, string>;
   /** "<topic>:<partition>" → the offset a replay must reach. */
   targets: ReadonlyMap<string, string>;
-  /** "<topic>:<partition>" → its "as of" instant (ms since the Unix epoch); `read` always fills it. */
+  /** "<topic>:<partition>" → its "as of" instant (Unix time, ms); `read` always fills it. */
   asOf?: ReadonlyMap<string, number>;
   /**
    * "<topic>:<partition>" → shard → the partition's write count on the shard recorded below its

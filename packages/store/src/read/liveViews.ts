@@ -8,7 +8,7 @@ export interface ReadView {
   epoch: string;
   /**
    * Read with the epoch, before any read made in this view: the view then held every event
-   * produced before this instant (ms since the Unix epoch; docs/contract.md §7 `X-Data-As-Of`).
+   * produced before this instant (Unix time, ms; docs/contract.md §7 `X-Data-As-Of`).
    * Null or missing: not known.
    */
   asOfMs?: number | null;

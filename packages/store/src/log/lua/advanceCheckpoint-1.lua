@@ -7,7 +7,7 @@
   ARGV[2] "<topic>:<partition>"
   ARGV[3] the checkpoint the caller last saw ("" = none)
   ARGV[4] the new checkpoint (the next offset to consume; the same one again only refreshes ARGV[5])
-  ARGV[5] the partition's "as of" instant (ms since the Unix epoch): every message produced
+  ARGV[5] the partition's "as of" instant (Unix time, ms): every message produced
           before it is below the new checkpoint. Stored as "asof:<topic>:<partition>" with the
           checkpoint, in the same call, so the two never disagree; "": left as it is
   ARGV[6], ARGV[7], ... pairs <shard>, write count (a cluster): the partition's counts the apply
