@@ -61,7 +61,7 @@ export interface LogPosition {
    * and than `floor` (one a shard holds from a claim the log hash no longer records).
    */
   claim(generation: number, partition: string, floor?: string): Promise<string>;
-  /** The partition's latest claim, or null when the log hash holds none (never claimed, or lost). */
+  /** The fence of the partition's latest claim; null when the log hash holds none (never claimed, or lost). */
   fenceOf(generation: number, partition: string): Promise<string | null>;
   /**
    * Records `topicId` as the id of the topic the view counts, unless one is recorded already;

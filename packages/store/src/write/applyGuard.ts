@@ -24,8 +24,8 @@ export interface ApplyGuard {
  * resumed (the last confirmed one and those of later calls whose replies never came; none yet:
  * only the count is checked). Every call leaves the count and its call id in force (`wrote`), which the
  * worker records with the checkpoint as it moves past them; a call without a reply leaves its
- * call id as one the shard may hold (`unconfirmed`). `fence` is the writer's claim on the partition
- * (LogPosition.claim): a shard refuses the calls of fences below the highest it has seen.
+ * call id as one the shard may hold (`unconfirmed`). `fence` is the fence of the writer's claim on the
+ * partition (LogPosition.claim): a shard refuses the calls of fences below the highest it has seen.
  */
 export interface ShardWrites {
   readonly fence: string;

@@ -6,7 +6,7 @@ import { compareFences, type LogPosition, partitionKey } from "@vu/store";
  * later writer. A claim's fence is what a shard compares with the fences it has seen.
  */
 export class PartitionClaims {
-  /** "<generation>:<partition>" → the claim. */
+  /** "<generation>:<partition>" → the fence of this worker's claim. */
   readonly #claims = new Map<string, Promise<string>>();
 
   constructor(

@@ -10,7 +10,7 @@ export interface Position {
   stored: string | null;
   /** The partition's writes on the shards (a cluster), kept through the position's advances. */
   shards: ShardSession;
-  /** This worker's claim on the partition in this generation (LogPosition.claim). */
+  /** The fence of this worker's claim on the partition in this generation (LogPosition.claim). */
   fence: string;
 }
 

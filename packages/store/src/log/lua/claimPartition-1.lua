@@ -4,7 +4,8 @@
   writer (applyBatches.lua, the "writes" guard). A worker claims each partition once per group
   assignment; a rebuild claims the generation it fills.
 
-  KEYS[1] the generation's log hash (see openEpoch-1.lua); the claim is "fence:<topic>:<partition>"
+  KEYS[1] the generation's log hash (see openEpoch-1.lua), which keeps the claim's fence in
+          "fence:<topic>:<partition>"
   ARGV[1] "<topic>:<partition>"
   ARGV[2] a fence the claim must pass ("" = none): one a shard holds from a claim this hash no
           longer records (it was emptied, or went back to a snapshot)
