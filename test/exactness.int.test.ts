@@ -19,7 +19,7 @@ import { type PreparedWorkload, prepareWorkload, verifyAgainstOracle } from "./s
 // of the API over HTTP must equal the brute-force oracle's (test/oracle). Then the same on a Redis
 // Cluster with two workers sharing the partitions and two API replicas sharing the rate limit.
 // Twice: a few organizations of some size, and a thousand or more, most of them small (where the
-// store keeps blocks in containers, packages/store/src/blockPlacement.ts).
+// store keeps blocks in containers, packages/store/src/format/blockPlacement.ts).
 const workloads = [
   {
     shape: "a few organizations",

@@ -1,11 +1,11 @@
 import { type Keyspace, type RedisClient, scanKeys } from "@vu/store";
 
 /**
- * Report names of the views (the store's own names, but "combinations" reads better in a table),
- * and of the rollup keys that are no view's key: a sparse tier's containers of blocks, a keyed
+ * Report names of the projections (the store's own names, but "combinations" reads better in a
+ * table), and of the rollup keys that are no projection's key: a sparse tier's containers of blocks, a keyed
  * tier's combinations key per block (placements, blockPlacement.ts).
  */
-const VIEW_NAMES: Record<string, string> = {
+const PROJECTION_NAMES: Record<string, string> = {
   combos: "combinations",
   container: "containers",
   keyed: "combinations (keyed)",
@@ -43,9 +43,12 @@ export interface MemoryBreakdown {
   usedMemoryDelta: number;
   /** Dedupe state (`…:seen:…`), expiring after the dedupe window. */
   seen: KeyGroup;
-  /** Rollup keys (blocks, and a sparse tier's containers) per tier, all views together. */
+  /** Rollup keys (blocks, and a sparse tier's containers) per tier, all projections together. */
   tiers: Record<string, KeyGroup>;
-  /** Rollup keys per view, all tiers together (containers and keyed combinations keys apart, under their own names). */
+  /**
+   * Rollup keys per projection, all tiers together (containers and keyed combinations keys apart,
+   * under their own names); `views` is the results file's name for it.
+   */
   views: Record<string, KeyGroup>;
   /** Combination table, dimension sets, anything else under the prefix. */
   other: Record<string, KeyGroup>;
@@ -152,7 +155,7 @@ function add(groups: Record<string, KeyGroup>, name: string, info: KeyInfo): voi
 }
 
 /**
- * Walks every key under the bench's prefix once and measures it: rollup keys by tier and by view,
+ * Walks every key under the bench's prefix once and measures it: rollup keys by tier and by projection,
  * the dedupe state, the rest, as the store classifies its keys (a key whose kind names a tier is a
  * rollup key, whatever the store's layout). Dedupe keys are measured exactly while few (sets per
  * window); with a key per recording (millions) a sample is measured and multiplied.
@@ -181,7 +184,7 @@ export async function memoryBreakdown(
       : 1;
 
   const tiers: Record<string, KeyGroup> = {};
-  const views: Record<string, KeyGroup> = {};
+  const projections: Record<string, KeyGroup> = {};
   const other: Record<string, KeyGroup> = {};
   let rollupBytes = 0;
   let cellBytes = 0;
@@ -189,9 +192,9 @@ export async function memoryBreakdown(
   for (const info of await measure(redis, rest, options.payload && every === 1)) {
     const kind = keyspace.classify(info.key);
     if ("tier" in kind) {
-      const view = "view" in kind ? kind.view : kind.kind;
+      const projection = "projection" in kind ? kind.projection : kind.kind;
       add(tiers, kind.tier, info);
-      add(views, VIEW_NAMES[view] ?? view, info);
+      add(projections, PROJECTION_NAMES[projection] ?? projection, info);
       rollupBytes += info.bytes;
       cellBytes += info.payload ?? 0;
       if (every > 1 && (tiers[kind.tier]?.keys ?? 0) % every === 1) sampled.push(info.key);
@@ -210,7 +213,7 @@ export async function memoryBreakdown(
     usedMemoryDelta,
     seen,
     tiers,
-    views,
+    views: projections,
     other,
     rollupBytes,
     ...(options.payload ? { cellBytes } : {}),

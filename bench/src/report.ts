@@ -171,19 +171,19 @@ function memoryDetails(last: SizeResult): string {
     ["Tier", ...header.slice(1)],
     Object.entries(last.memory.tiers).map(([name, g]) => group(name, g)),
   );
-  const views = table(
-    ["View", ...header.slice(1)],
+  const projections = table(
+    ["Projection", ...header.slice(1)],
     Object.entries(last.memory.views).map(([name, g]) => group(name, g)),
   );
-  return `Rollup keys of the ${runLabel(last)} data set by tier (all organizations, all views):
+  return `Rollup keys of the ${runLabel(last)} data set by tier (all organizations, all projections):
 
 ${tiers}
 
-By view (a query reads one view per block: the total, one dimension's projection, or all
+By projection (a query reads one projection per block: the total, one dimension's, or all
 combinations; a sparse tier keeps its blocks' cells in period containers, a keyed tier all
 combinations of a block in one key):
 
-${views}`;
+${projections}`;
 }
 
 /** An interval the runs recorded, `250 ms` (or each distinct one); undefined when a run did not record it. */

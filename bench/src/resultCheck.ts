@@ -43,7 +43,7 @@ function statsRow(bucketMs: number, group: Dimension | undefined, source: Record
   return row;
 }
 
-/** Buckets come back as a Date (PostgreSQL), epoch milliseconds (DuckDB) or epoch seconds as text (ClickHouse, `bucket_s`). */
+/** Buckets come back as a Date (PostgreSQL), Unix milliseconds (DuckDB) or Unix seconds as text (ClickHouse, `bucket_s`). */
 function bucketMs(row: SqlRow): number {
   if (row.bucket instanceof Date) return row.bucket.getTime();
   if (row.bucket_s !== undefined) return toNumber(row.bucket_s) * 1000;

@@ -3,7 +3,7 @@
 // a path nobody serves or an environment variable the service does not read fails here, not in a
 // deployment. And its least privilege: every Kafka client logs in, the ACLs the topic job adds
 // allow each client's requests and nothing else, the Redis users are the ones the store's code
-// needs (packages/store/src/redisAcl.ts), and no password has a default.
+// needs (packages/store/src/auth/redisAcl.ts), and no password has a default.
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
@@ -539,7 +539,7 @@ describe("infra/docker-compose.yml's Redis", () => {
     );
   });
 
-  it("has the users of packages/store/src/redisAcl.ts, each with its password's SHA-256, and default off", () => {
+  it("has the users of packages/store/src/auth/redisAcl.ts, each with its password's SHA-256, and default off", () => {
     const expected = redisAclFile({ password: (role) => `#$(sha256 REDIS_${role.toUpperCase()}_PASSWORD)` });
     expect(
       `${hereDocument(script, "/tmp/users.acl")}\n`,

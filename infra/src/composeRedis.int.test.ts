@@ -1,7 +1,7 @@
 // The Redis of infra/docker-compose.yml started as compose starts it: its own script, run by sh with
 // the passwords in its environment, writes the ACL file and execs redis-server (here a stand-in that
 // records its arguments); then a real redis-server runs with those arguments. The file is the
-// store's users (packages/store/src/redisAcl.ts) with each password's SHA-256, each service's user
+// store's users (packages/store/src/auth/redisAcl.ts) with each password's SHA-256, each service's user
 // logs in with its password and nothing else does. What each user may do is
 // test/access/redisAcl.int.test.ts'.
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { workerEnvSchema } from "@vu/ingest-worker";
 import { apiEnvSchema, TOKEN_COMMANDS, tokensCliEnvSchema } from "@vu/query-api";
 import { tracingEnvSchema } from "@vu/service-runtime";
-import { createKeyspace, VIEWS } from "@vu/store";
+import { createKeyspace, PROJECTIONS } from "@vu/store";
 import { TIERS } from "@vu/time-buckets";
 import { describe, expect, it } from "vitest";
 import { repoRoot } from "./paths";
@@ -102,7 +102,9 @@ describe("packages/store/README.md", () => {
     keyspace.dimension(1, "acme", "app_name"),
     keyspace.seenBucket(1, "acme", 2930),
     keyspace.seenBucket(1, "acme", 2930, 17),
-    ...TIERS.flatMap((tier) => VIEWS.map((view) => keyspace.block(1, "acme", tier, at, view))),
+    ...TIERS.flatMap((tier) =>
+      PROJECTIONS.map((projection) => keyspace.block(1, "acme", tier, at, projection)),
+    ),
     ...TIERS.map((tier) => keyspace.container(1, "acme", tier, at)),
     ...TIERS.map((tier) => keyspace.keyed(1, "acme", tier, at)),
     keyspace.token("ab12"),
@@ -136,14 +138,10 @@ describe("packages/store/README.md", () => {
   });
 
   it("names only scripts and source files that exist", () => {
-    const files = [...readme.matchAll(/`((?:lua|src)\/[\w/.-]+\.(?:lua|ts))`/g)].map(
-      ([, file]) => file as string,
-    );
+    const files = [...readme.matchAll(/`(src\/[\w/.-]+\.(?:lua|ts|md))`/g)].map(([, file]) => file as string);
     expect(files.length).toBeGreaterThan(5);
-    // `lua/…` is named from src/, where the scripts live.
     for (const file of files) {
-      const path = file.startsWith("lua/") ? `packages/store/src/${file}` : `packages/store/${file}`;
-      expect(existsSync(join(repoRoot, path)), file).toBe(true);
+      expect(existsSync(join(repoRoot, "packages/store", file)), file).toBe(true);
     }
   });
 });

@@ -1,4 +1,4 @@
-// The Redis ACL users of infra/docker-compose.yml (packages/store/src/redisAcl.ts renders them; the
+// The Redis ACL users of infra/docker-compose.yml (packages/store/src/auth/redisAcl.ts renders them; the
 // compose test holds the compose file to it), on a Redis of this test's own with `default` off:
 // each process' code runs as its user and succeeds (the tokens CLI's create, list, revoke and resign; the
 // worker's restore, counting, revocation watch and rebuild; the API's reads, token checks, rate

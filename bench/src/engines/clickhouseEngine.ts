@@ -49,7 +49,7 @@ const range = (q: RawQuery) =>
 
 const SETTINGS = `SETTINGS max_threads = ${ENGINE_THREADS}`;
 
-/** The bucket's start in the zone, as epoch seconds (`bucket_s`). */
+/** The bucket's start in the zone, as Unix time in seconds (`bucket_s`). */
 function bucketStart(q: RawQuery): string {
   const zone = sqlString(q.zone);
   if (q.unit === "hour") return `toUnixTimestamp(toStartOfHour(recorded_at, ${zone}))`;

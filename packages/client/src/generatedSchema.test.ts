@@ -4,7 +4,7 @@
 // generate` runs this file with --update, which writes them instead.
 import { createOpenApiDocument } from "@vu/query-api";
 import { describe, expect, it } from "vitest";
-import { formatLikeTheRepo, renderSchemaTypes } from "./generation/renderSchemaTypes";
+import { formatLikeTheRepo, renderSchemaTypes } from "./codegen/renderSchemaTypes";
 
 const DOCUMENT_FILE = "../openapi.json";
 const TYPES_FILE = "./generated/schema.ts";

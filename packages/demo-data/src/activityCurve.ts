@@ -12,7 +12,7 @@ const WEEKEND_FACTOR = 0.08;
 const HOLIDAY_FACTOR = 0.25;
 
 /**
- * The activity at a local wall-clock time, given as milliseconds since the epoch as if the zone
+ * The activity at a local wall-clock time, given as Unix time in milliseconds as if the zone
  * were UTC (so the UTC getters read local fields).
  */
 export function activityAt(localMs: number): number {

@@ -2,7 +2,7 @@ export const HOUR_MS = 3_600_000;
 
 /**
  * The UTC offset (minutes east) of `timeZone` at the start of each of `hourCount` UTC hours, the
- * first starting at `firstHour` hours since the epoch.
+ * first starting at `firstHour` hours of Unix time.
  *
  * Intl is the only zone database at hand, and one lookup costs microseconds: asking once per hour
  * of a multi-year range in several zones would take a noticeable part of a second. Offsets change at

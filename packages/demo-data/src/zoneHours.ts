@@ -10,7 +10,7 @@ import { HOUR_MS, hourlyOffsets } from "./timeZoneOffsets";
  * timeline.ts).
  */
 export interface RangeHours {
-  /** Hours since the epoch of the hour holding `fromMs`. */
+  /** Unix time in hours of the hour holding `fromMs`. */
   firstHour: number;
   /** UTC hours touching [fromMs, toMs). */
   hourCount: number;

@@ -54,7 +54,7 @@ describe("the codecs a consumer reads", () => {
   });
 
   it("refuses a batch that would decompress past the limit before decompressing it", () => {
-    // 4 KiB of zstd that claims 128 MiB: refused from its block headers alone.
+    // 4 KiB of zstd that says it holds 128 MiB: refused from its block headers alone.
     const bomb = zstdRleFrame(1024, 131_072);
     expect(bomb.length).toBeLessThan(5_000);
     expect(() => DECOMPRESSORS.zstd(bomb, LIMIT)).toThrow(DecompressionRefused);

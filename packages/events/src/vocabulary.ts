@@ -3,8 +3,8 @@
 
 /**
  * The dimensions a recording is filtered and grouped by, in their fixed order: the one definition
- * of that order. Combination tuples, projection views, the apply script's dimension-set keys (its
- * constants are generated from this list: packages/store/src/luaConstants.ts), the query API's
+ * of that order. Combination tuples, dimension projections, the apply script's dimension-set keys (its
+ * constants are generated from this list: packages/store/src/write/luaConstants.ts), the query API's
  * filters, the published rows, the dashboard's controls and the tests' oracle and workload all
  * derive from it.
  */

@@ -1,12 +1,80 @@
+export { createRateLimitCounter, type RateLimitCounter } from "./auth/rateLimitCounter";
 export {
-  aggregateBatch,
-  type BatchPayload,
-  type ComboPayload,
-  type CountableRecording,
-  dedupeWindows,
-} from "./batchAggregate";
-export { encodeBatch } from "./batchEncoding";
-export { containerOf } from "./blockPlacement";
+  REDIS_ACL_ROLES,
+  type RedisAclFileOptions,
+  type RedisAclRole,
+  type RedisAclUser,
+  redisAclFile,
+  redisAclRules,
+  redisAclUsers,
+  scriptCommands,
+} from "./auth/redisAcl";
+export {
+  createTokenStore,
+  generateToken,
+  hashToken,
+  looksLikeToken,
+  mintToken,
+  TOKEN_PREFIX,
+  type TokenAdminStore,
+  TokenConflictError,
+  type TokenRecord,
+  type TokenStore,
+} from "./auth/tokenStore";
+export { containerOf } from "./format/blockPlacement";
+export {
+  createKeyspace,
+  type KeyKind,
+  type Keyspace,
+  type KeyspaceOptions,
+  STORE_VERSION,
+  utcStamp,
+} from "./format/keyspace";
+export { type OrganizationExtent, sameExtent } from "./format/organizationExtent";
+export {
+  PROJECTION_CODE,
+  PROJECTIONS,
+  type Projection,
+  projectionField,
+  projectionFor,
+  projectionValue,
+  TOTAL_FIELD,
+} from "./format/projections";
+export { ALL_QUARTERS, WHOLE_BLOCK } from "./format/quarterCells";
+export {
+  addPacked,
+  addPackedSlots,
+  emptySums,
+  packSums,
+  SUM_FIELDS,
+  type Sums,
+  unpackSums,
+} from "./format/sums";
+export {
+  createGenerationSource,
+  currentGeneration,
+  type GenerationSource,
+  type GenerationSourceOptions,
+  switchGeneration,
+} from "./log/generation";
+export {
+  type AdvanceOptions,
+  type AdvanceResult,
+  compareFences,
+  createLogPosition,
+  type LogPosition,
+  type OpenEpochOptions,
+} from "./log/logPosition";
+export {
+  type LogRecord,
+  partitionKey,
+  standingOf,
+  type ViewStanding,
+  type ViewState,
+  type ViewStatus,
+  viewAsOf,
+} from "./log/logRecord";
+export type { BlockSnapshot, ReadOptions } from "./read/blockSnapshot";
 export {
   cellCount,
   cellField,
@@ -19,81 +87,21 @@ export {
   type StoredCell,
   type StoredCells,
   sumCells,
-} from "./containerCells";
+} from "./read/containerCells";
+export type { DimensionsAtStamp } from "./read/dimensionSets";
+export { type ReadView, VIEW_CACHE_MS, ViewNotLiveError } from "./read/liveViews";
+export type { BlockRef } from "./read/readPlan";
 export {
-  createGenerationSource,
-  currentGeneration,
-  type GenerationSource,
-  type GenerationSourceOptions,
-  switchGeneration,
-} from "./generation";
-export { scanKeyPages, scanKeys, unlinkKeys } from "./keyScan";
-export {
-  createKeyspace,
-  type KeyKind,
-  type Keyspace,
-  type KeyspaceOptions,
-  STORE_VERSION,
-  utcStamp,
-} from "./keyspace";
-export {
-  type AdvanceOptions,
-  type AdvanceResult,
-  compareFences,
-  createLogPosition,
-  type LogPosition,
-  type LogRecord,
-  type OpenEpochOptions,
-  partitionKey,
-  standingOf,
-  type ViewStanding,
-  type ViewState,
-  type ViewStatus,
-  viewAsOf,
-} from "./logPosition";
-export { type OrganizationExtent, sameExtent } from "./organizationExtent";
-export { ALL_QUARTERS, WHOLE_BLOCK } from "./quarterCells";
-export { createRateLimitCounter, type RateLimitCounter } from "./rateLimitCounter";
-export type { BlockRef } from "./readPlan";
-export {
-  REDIS_ACL_ROLES,
-  type RedisAclFileOptions,
-  type RedisAclRole,
-  type RedisAclUser,
-  redisAclFile,
-  redisAclRules,
-  redisAclUsers,
-  scriptCommands,
-} from "./redisAcl";
-export { createRedisClient, type RedisClient } from "./redisClient";
-export { isTransientRedisError, refusalCode } from "./redisErrors";
-export { type RedisHealth, type RedisHealthOptions, redisHealth, withTimeout } from "./redisHealth";
-export {
-  type BlockSnapshot,
   createRollupReader,
   DEFAULT_LARGE_READ_FIELDS,
   DEFAULT_SLICE_FIELDS,
-  type DimensionsAtStamp,
-  type ReadOptions,
-  type ReadView,
   type RollupReader,
   type RollupReaderOptions,
-  VIEW_CACHE_MS,
-  ViewNotLiveError,
-} from "./rollupReader";
-export {
-  type ApplyGuard,
-  type ApplyResult,
-  type BatchOrigin,
-  createRollupWriter,
-  type GroupApply,
-  type PreparedBatch,
-  type RollupWriter,
-  type RollupWriterOptions,
-  type ShardWrites,
-  type UnsettledBatch,
-} from "./rollupWriter";
-export { registerScripts } from "./scripts";
+} from "./read/rollupReader";
+export { scanKeyPages, scanKeys, unlinkKeys } from "./redis/keyScan";
+export { createRedisClient, type RedisClient } from "./redis/redisClient";
+export { isTransientRedisError, refusalCode } from "./redis/redisErrors";
+export { type RedisHealth, type RedisHealthOptions, redisHealth, withTimeout } from "./redis/redisHealth";
 export {
   CheckpointMovedError,
   PartitionFencedError,
@@ -102,25 +110,19 @@ export {
   StoreError,
   ViewMovedError,
 } from "./storeError";
+export type { ApplyGuard, ShardWrites } from "./write/applyGuard";
 export {
-  addPacked,
-  addPackedSlots,
-  emptySums,
-  packSums,
-  SUM_FIELDS,
-  type Sums,
-  unpackSums,
-} from "./sums";
+  aggregateBatch,
+  type BatchPayload,
+  type ComboPayload,
+  type CountableRecording,
+  dedupeWindows,
+} from "./write/batchAggregate";
+export { encodeBatch } from "./write/batchEncoding";
+export type { GroupApply, UnsettledBatch } from "./write/groupApply";
+export type { ApplyResult, BatchOrigin, PreparedBatch } from "./write/preparedBatch";
 export {
-  createTokenStore,
-  generateToken,
-  hashToken,
-  looksLikeToken,
-  mintToken,
-  TOKEN_PREFIX,
-  type TokenAdminStore,
-  TokenConflictError,
-  type TokenRecord,
-  type TokenStore,
-} from "./tokenStore";
-export { projectionField, projectionValue, TOTAL_FIELD, VIEW_CODE, VIEWS, type View, viewFor } from "./views";
+  createRollupWriter,
+  type RollupWriter,
+  type RollupWriterOptions,
+} from "./write/rollupWriter";

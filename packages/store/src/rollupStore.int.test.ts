@@ -6,17 +6,25 @@ import { useRedisTarget } from "@vu/testkit/redis";
 import { DAY_MS, DEFAULT_RETENTION } from "@vu/time-buckets";
 import { Cluster } from "ioredis";
 import { describe, expect, it } from "vitest";
-import { dedupeWindows } from "./batchAggregate";
-import { containerOf, LAYOUT_RULE, layoutOf, parseLayout, placementBy, STORED_TIERS } from "./blockPlacement";
-import { sumCells } from "./containerCells";
-import { createKeyspace, type Keyspace, shardOf } from "./keyspace";
-import { recordingDigest } from "./recordingDigest";
-import type { RedisClient } from "./redisClient";
-import { type BlockSnapshot, createRollupReader } from "./rollupReader";
-import { createRollupWriter } from "./rollupWriter";
+import { createTokenStore, looksLikeToken } from "./auth/tokenStore";
+import {
+  containerOf,
+  LAYOUT_RULE,
+  layoutOf,
+  parseLayout,
+  placementBy,
+  STORED_TIERS,
+} from "./format/blockPlacement";
+import { createKeyspace, type Keyspace, shardOf } from "./format/keyspace";
+import { unpackSums } from "./format/sums";
+import type { BlockSnapshot } from "./read/blockSnapshot";
+import { sumCells } from "./read/containerCells";
+import { createRollupReader } from "./read/rollupReader";
+import type { RedisClient } from "./redis/redisClient";
 import { PartitionFencedError, ShardBehindError, StoreError } from "./storeError";
-import { unpackSums } from "./sums";
-import { createTokenStore, looksLikeToken } from "./tokenStore";
+import { dedupeWindows } from "./write/batchAggregate";
+import { recordingDigest } from "./write/recordingDigest";
+import { createRollupWriter } from "./write/rollupWriter";
 
 type Layout = "sparse" | "dense";
 
@@ -52,7 +60,7 @@ describe.each(redisTargets())("on $name", (target) => {
     });
 
   /**
-   * Every key of a dedupe table (lua/includes/seenTables.lua): its first key, which holds the state
+   * Every key of a dedupe table (write/lua/includes/seenTables.lua): its first key, which holds the state
    * "<level>:<split>:<ids>", and buckets 1 .. 2^level + split - 1 after it.
    */
   async function seenBuckets(keyspace: Keyspace, atMs: number, windowMs: number): Promise<string[]> {
@@ -86,8 +94,8 @@ describe.each(redisTargets())("on $name", (target) => {
 
   /**
    * "dense": acme first counts 1,000 recordings within one minute of October (the same member,
-   * models and app as `rec`), which places every tier in `views`, so the tests' November
-   * recordings go to block keys with views; "sparse": they go to containers.
+   * models and app as `rec`), which places every tier `projected`, so the tests'
+   * November recordings go to block keys per projection; "sparse": they go to containers.
    */
   async function laidOut(layout: Layout, writer: ReturnType<typeof createRollupWriter>) {
     if (layout === "sparse") return;
@@ -586,15 +594,15 @@ describe.each(redisTargets())("on $name", (target) => {
     const cluster = redis instanceof Cluster;
     /** One partition's session of calls, as the worker keeps it (partitionPositions.ts). */
     const session = (recorded: ReadonlyMap<number, number> = new Map(), fence = "1") => {
-      const calls = new Map<number, { count: number; token: string }>();
+      const calls = new Map<number, { count: number; callId: string }>();
       const shards = {
         fence,
         least: (shard: number) => recorded.get(shard) ?? 0,
-        tokens: (shard: number) => {
+        callIds: (shard: number) => {
           const last = calls.get(shard);
-          return last === undefined ? [] : [last.token];
+          return last === undefined ? [] : [last.callId];
         },
-        wrote: (shard: number, count: number, token: string) => calls.set(shard, { count, token }),
+        wrote: (shard: number, count: number, callId: string) => calls.set(shard, { count, callId }),
         unconfirmed: () => undefined,
       };
       return { calls, shards, guard: { checkpoint: null, shards } };
@@ -610,15 +618,15 @@ describe.each(redisTargets())("on $name", (target) => {
     // A single Redis is guarded by the checkpoint instead: no shard counts there.
     expect(p0.calls.size).toBe(cluster ? 1 : 0);
     if (!cluster) return;
-    const [shard, second] = [...p0.calls][0] ?? [-1, { count: 0, token: "" }];
+    const [shard, second] = [...p0.calls][0] ?? [-1, { count: 0, callId: "" }];
     expect(second.count).toBe(2);
     const countKey = keyspace.shardWrites(1, shard);
     const afterFirst = (await redis.hget(countKey, "recordings:0")) ?? "";
-    expect(afterFirst).toBe(`2:${second.token}:1`);
+    expect(afterFirst).toBe(`2:${second.callId}:1`);
 
     // The node loses partition 0's last call; partition 1's calls go on counting apart, and bring
     // nothing of partition 0's back.
-    await redis.hset(countKey, "recordings:0", `1:${"lost-token"}:1`);
+    await redis.hset(countKey, "recordings:0", "1:lost-call:1");
     const p1 = session();
     await writer.applyPrepared(1, batch("c", 1, 1), p1.guard);
     await writer.applyPrepared(1, batch("d", 1, 2), p1.guard);
@@ -628,7 +636,7 @@ describe.each(redisTargets())("on $name", (target) => {
     await expect(refused).rejects.toMatchObject({ shard, count: 1 });
     expect(await redis.hget(keyspace.extent(1, "acme"), "o:recordings:0")).toBe("2");
 
-    // A worker that resumes the partition checks the count its checkpoint recorded, having no token yet.
+    // A worker that resumes the partition checks the count its checkpoint recorded, having no call id yet.
     const resumed = session(new Map([[shard, 2]]));
     await expect(writer.applyPrepared(1, batch("e", 0, 3), resumed.guard)).rejects.toBeInstanceOf(
       ShardBehindError,
@@ -638,12 +646,12 @@ describe.each(redisTargets())("on $name", (target) => {
     expect([...caughtUp.calls.values()][0]?.count).toBe(2);
     expect((await totalOf(reader, "month", "2026-11-01T00:00:00Z")).count).toBe(5);
 
-    // A call whose reply never came may have run: the next call takes its token as well as the
+    // A call whose reply never came may have run: the next call takes its id as well as the
     // last confirmed one, and no other.
     await redis.hset(countKey, "recordings:0", "3:ghost:1");
-    const last = [...caughtUp.calls.values()][0]?.token ?? "";
-    const trusting = { ...caughtUp.guard, shards: { ...caughtUp.shards, tokens: () => [last, "ghost"] } };
-    const doubting = { ...caughtUp.guard, shards: { ...caughtUp.shards, tokens: () => [last] } };
+    const last = [...caughtUp.calls.values()][0]?.callId ?? "";
+    const trusting = { ...caughtUp.guard, shards: { ...caughtUp.shards, callIds: () => [last, "ghost"] } };
+    const doubting = { ...caughtUp.guard, shards: { ...caughtUp.shards, callIds: () => [last] } };
     await expect(writer.applyPrepared(1, batch("f", 0, 4), doubting)).rejects.toBeInstanceOf(
       ShardBehindError,
     );
@@ -660,11 +668,11 @@ describe.each(redisTargets())("on $name", (target) => {
       const shards = {
         fence,
         least: () => 0,
-        tokens: (shard: number) => {
+        callIds: (shard: number) => {
           const last = calls.get(shard);
           return last === undefined ? [] : [last];
         },
-        wrote: (shard: number, _count: number, token: string) => calls.set(shard, token),
+        wrote: (shard: number, _count: number, callId: string) => calls.set(shard, callId),
         unconfirmed: () => undefined,
       };
       return { calls, guard: { checkpoint: null, shards } };
@@ -675,7 +683,7 @@ describe.each(redisTargets())("on $name", (target) => {
         throughOffset: String(offset),
       });
     const countKey = keyspace.shardWrites(1, shardOf("acme"));
-    // A count written before fences ("<count>:<token>") reads as fence 0: any writer passes it.
+    // A count written before fences ("<count>:<call id>") reads as fence 0: any writer passes it.
     await redis.hset(countKey, "recordings:0", "0:before-fences");
     const earlier = session("1700000000000001");
     await writer.applyPrepared(1, batch("a", 1), earlier.guard);
@@ -708,7 +716,7 @@ describe.each(redisTargets())("on $name", (target) => {
     // A new organization: weeks and months are not stored, but read from its days.
     expect(await redis.hget(keyspace.extent(1, "acme"), "layout")).toBe("000dd");
     await laidOut("dense", writer);
-    // 1,001 recordings within a minute: views in every tier from now on, for every writer, and
+    // 1,001 recordings within a minute: projected in every tier from now on, for every writer, and
     // each tier's mark is the latest recording counted then; months that started by then are
     // still read from their days.
     const [layout, markOfMonth, derivedMonths] = await redis.hmget(
@@ -727,7 +735,7 @@ describe.each(redisTargets())("on $name", (target) => {
     expect((await totalOf(reader, "month", "2026-10-01T00:00:00Z")).count).toBe(
       LAYOUT_RULE.minRecordings + 2,
     );
-    // One view or another, the same sums.
+    // One projection or another, the same sums.
     const month = [{ tier: "month" as const, startMs: Date.parse("2026-10-01T00:00:00Z") }];
     const byApp = await reader.readBlocks(1, "acme", month, "app_name");
     expect(byApp.cells[0]?.length).toBe(2);
@@ -771,7 +779,7 @@ describe.each(redisTargets())("on $name", (target) => {
     const [first, last, layout] = await redis.hmget(keyspace.extent(1, "acme"), "first", "last", "layout");
     const span = Number(last) - Number(first);
     const expected = STORED_TIERS.map((tier) => placementBy(tier, n, span, "container"));
-    expect(expected).toEqual(["container", "keyed", "views", "views", "views"]);
+    expect(expected).toEqual(["container", "keyed", "projected", "projected", "projected"]);
     expect(Object.values(parseLayout([layout]).placement)).toEqual(expected);
     // The next recordings go to each tier's new place; reads sum old and new.
     await writer.apply(1, "acme", [rec("later", "2026-11-03T10:20:00Z")]);
@@ -789,9 +797,9 @@ describe.each(redisTargets())("on $name", (target) => {
       org: string,
       tier: "week" | "month",
       at: string,
-      view: "total" | "app_name" = "total",
+      projection: "total" | "app_name" = "total",
     ) => {
-      const snapshot = await reader.readBlocks(1, org, [{ tier, startMs: Date.parse(at) }], view);
+      const snapshot = await reader.readBlocks(1, org, [{ tier, startMs: Date.parse(at) }], projection);
       return sumCells(cellsOf(snapshot, 0)).count;
     };
     const container = (org: string, tier: "week" | "month", at: string) =>

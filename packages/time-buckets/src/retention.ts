@@ -35,7 +35,7 @@ export function isBlockKept(retention: Retention, tier: Tier, startMs: number, n
   return keep === null || startMs >= nowMs - keep;
 }
 
-/** When the writer should let a block's key expire (epoch ms), or null to keep it. */
+/** When the writer should let a block's key expire (Unix time, ms), or null to keep it. */
 export function blockExpiresAt(retention: Retention, tier: Tier, startMs: number): number | null {
   const keep = retention[tier];
   return keep === null ? null : startMs + keep + EXPIRY_GRACE_MS;

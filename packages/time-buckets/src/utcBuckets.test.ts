@@ -18,7 +18,7 @@ describe("floorUtc", () => {
     // 2027-01-03 is a Sunday, still in 2026-W53 which started Monday 2026-12-28.
     expect(iso(floorUtc("week", at("2027-01-03T23:59:59Z")))).toBe("2026-12-28T00:00:00.000Z");
     expect(iso(floorUtc("week", at("2027-01-04T00:00:00Z")))).toBe("2027-01-04T00:00:00.000Z");
-    // Before the epoch too.
+    // Before 1970 too.
     expect(iso(floorUtc("week", at("1969-12-31T00:00:00Z")))).toBe("1969-12-29T00:00:00.000Z");
   });
 

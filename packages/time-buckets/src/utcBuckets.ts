@@ -10,25 +10,25 @@ function utcMonthStart(year: number, month: number): number {
   return d.getTime();
 }
 
-function floorTo(epochMs: number, size: number, origin = 0): number {
-  return Math.floor((epochMs - origin) / size) * size + origin;
+function floorTo(atMs: number, size: number, origin = 0): number {
+  return Math.floor((atMs - origin) / size) * size + origin;
 }
 
-/** Start (epoch ms) of the UTC bucket of `tier` that contains `epochMs`. */
-export function floorUtc(tier: Tier, epochMs: number): number {
+/** Start (Unix time, ms) of the UTC bucket of `tier` that contains `atMs`. */
+export function floorUtc(tier: Tier, atMs: number): number {
   switch (tier) {
     case "minute":
-      return floorTo(epochMs, MINUTE_MS);
+      return floorTo(atMs, MINUTE_MS);
     case "quarter":
-      return floorTo(epochMs, QUARTER_MS);
+      return floorTo(atMs, QUARTER_MS);
     case "hour":
-      return floorTo(epochMs, HOUR_MS);
+      return floorTo(atMs, HOUR_MS);
     case "day":
-      return floorTo(epochMs, DAY_MS);
+      return floorTo(atMs, DAY_MS);
     case "week":
-      return floorTo(epochMs, WEEK_MS, FIRST_MONDAY_MS);
+      return floorTo(atMs, WEEK_MS, FIRST_MONDAY_MS);
     case "month": {
-      const d = new Date(epochMs);
+      const d = new Date(atMs);
       return utcMonthStart(d.getUTCFullYear(), d.getUTCMonth());
     }
   }
@@ -54,20 +54,20 @@ export function nextUtc(tier: Tier, startMs: number): number {
   }
 }
 
-/** Smallest aligned start of `tier` at or after `epochMs`. */
-export function ceilUtc(tier: Tier, epochMs: number): number {
-  const floor = floorUtc(tier, epochMs);
-  return floor === epochMs ? floor : nextUtc(tier, floor);
+/** Smallest aligned start of `tier` at or after `atMs`. */
+export function ceilUtc(tier: Tier, atMs: number): number {
+  const floor = floorUtc(tier, atMs);
+  return floor === atMs ? floor : nextUtc(tier, floor);
 }
 
-export function isAlignedUtc(tier: Tier, epochMs: number): boolean {
-  return floorUtc(tier, epochMs) === epochMs;
+export function isAlignedUtc(tier: Tier, atMs: number): boolean {
+  return floorUtc(tier, atMs) === atMs;
 }
 
-/** The bucket of every tier that contains `epochMs`, finest first. */
-export function bucketsOf(epochMs: number): ReadonlyArray<{ tier: Tier; startMs: number }> {
+/** The bucket of every tier that contains `atMs`, finest first. */
+export function bucketsOf(atMs: number): ReadonlyArray<{ tier: Tier; startMs: number }> {
   return TIERS.map((tier) => ({
     tier,
-    startMs: floorUtc(tier, epochMs),
+    startMs: floorUtc(tier, atMs),
   }));
 }

@@ -21,7 +21,7 @@ import type { Consumer, Kafka, Producer } from "kafkajs";
 import { describeError, handleBatch, PositionMovedError } from "./batchHandler";
 import { createDeadLetterSender } from "./deadLetterSender";
 import { forgetLagOfOthers, type IngestMetrics } from "./metrics";
-import { createPartitionPositions } from "./partitionPositions";
+import { createPartitionPositions } from "./positions/partitionPositions";
 import { createRevocationWatch } from "./revocationWatch";
 import { restoreTokens } from "./tokenRestore";
 import { topicMaxMessageBytes, warnUnlessBrokerTimestamps } from "./topicLimits";

@@ -4,7 +4,7 @@ import type { EachBatchPayload } from "kafkajs";
 import { describe, expect, it } from "vitest";
 import { type BatchContext, handleBatch } from "./batchHandler";
 import { createIngestMetrics } from "./metrics";
-import type { PartitionPositions, Position } from "./partitionPositions";
+import type { PartitionPositions, Position } from "./positions/partitionPositions";
 
 // The batch handler finds its position before anything else; whether a failure there is tried
 // again is the retry rule's (retryRule.ts) to say, and for the store's failures the store's.

@@ -23,7 +23,7 @@ import {
   type OrganizationApplyDeps,
   type OrganizationOutcome,
 } from "./organizationApply";
-import type { PartitionPositions, Position } from "./partitionPositions";
+import type { PartitionPositions, Position } from "./positions/partitionPositions";
 import { isRetriable } from "./retryRule";
 import { type GroupedBatch, type SourcedRecording, validateAndGroup } from "./validateAndGroup";
 

@@ -16,7 +16,7 @@ const protocol = (type: string, retriable: boolean) =>
   new KafkaJSProtocolError({ type, code: 1, retriable, message: type } as never);
 
 describe("isRecordCausedKafkaError", () => {
-  it("claims the broker's verdicts on the records, wrapped as KafkaJS wraps them", () => {
+  it("tells the broker's verdicts on the records, wrapped as KafkaJS wraps them", () => {
     expect(isRecordCausedKafkaError(protocol("MESSAGE_TOO_LARGE", false))).toBe(true);
     expect(isRecordCausedKafkaError(wrapped(protocol("RECORD_LIST_TOO_LARGE", false)))).toBe(true);
   });

@@ -85,7 +85,8 @@ async function passedLive(
 }
 
 /**
- * The partitions' claims in `generation` now (LogPosition.claim): the rebuild's own, at the switch.
+ * The fences of the partitions' latest claims in `generation` now (LogPosition.fenceOf): the
+ * rebuild's own, at the switch.
  */
 async function claimsOf(admin: Admin, log: LogPosition, topic: string, generation: number) {
   const offsets = await admin.fetchTopicOffsets(topic);

@@ -60,7 +60,7 @@ export const apiEnvSchema = z
     LARGE_READ_WAIT_MS: envInt(5_000, { min: 0, max: 60_000 }),
     /**
      * Fields one Redis MULTI of a query may read; a larger read goes in slices checked against the
-     * organization's write stamp (packages/store/src/slicedRead.ts), so no request holds Redis long.
+     * organization's write stamp (packages/store/src/read/slicedRead.ts), so no request holds Redis long.
      */
     READ_SLICE_FIELDS: envInt(DEFAULT_SLICE_FIELDS, { min: 100 }),
     /**

@@ -109,7 +109,7 @@ export async function startApiServer(options: ApiServerOptions) {
   });
   const countingReader: typeof reader = {
     ...reader,
-    async readBlocks(generation, org, blocks, view, readOptions = {}) {
+    async readBlocks(generation, org, blocks, projection, readOptions = {}) {
       reads.blocks += blocks.length;
       reads.requests++;
       await options.beforeRead?.(org);
@@ -125,7 +125,7 @@ export async function startApiServer(options: ApiServerOptions) {
               },
             }
           : readOptions;
-      return reader.readBlocks(generation, org, blocks, view, held);
+      return reader.readBlocks(generation, org, blocks, projection, held);
     },
   };
   const metrics = createHttpMetrics();

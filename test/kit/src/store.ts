@@ -4,12 +4,12 @@ import {
   createRollupReader,
   emptySums,
   type Keyspace,
+  PROJECTIONS,
+  type Projection,
   type RedisClient,
   type Sums,
   sumCells,
   utcStamp,
-  VIEWS,
-  type View,
 } from "@vu/store";
 import { bucketsOf, DEFAULT_RETENTION, isBlockKept, type Tier } from "@vu/time-buckets";
 
@@ -78,10 +78,16 @@ export async function storedBlocks(
   org: string,
   blocks: ReadonlyArray<{ tier: Tier; startMs: number }>,
   generation = 1,
-  view: View = "total",
+  projection: Projection = "total",
 ): Promise<Sums[]> {
-  const snapshot = await createRollupReader({ redis, keyspace }).readBlocks(generation, org, blocks, view);
-  // A block's cells may be in its key of the view and in places without views (blockPlacement.ts).
+  const snapshot = await createRollupReader({ redis, keyspace }).readBlocks(
+    generation,
+    org,
+    blocks,
+    projection,
+  );
+  // A block's cells may be in its key of the projection and in places without projections
+  // (blockPlacement.ts).
   return snapshot.cells.map((cells, b) => {
     return sumCells(snapshot.comboCells[b] ?? [], sumCells(cells));
   });
@@ -94,14 +100,14 @@ export async function compareWithStore(
   org: string,
   expected: ExpectedBlocks,
 ): Promise<string | null> {
-  // Every view of a block must hold the same totals: combinations, total and each projection.
-  for (const view of VIEWS) {
-    const stored = await storedBlocks(redis, keyspace, org, expected.blocks, 1, view);
+  // Every projection of a block must hold the same totals: combinations, total and each dimension's.
+  for (const projection of PROJECTIONS) {
+    const stored = await storedBlocks(redis, keyspace, org, expected.blocks, 1, projection);
     for (const [i, block] of expected.blocks.entries()) {
       const got = JSON.stringify(stored[i]);
       const want = JSON.stringify(block.sums);
       if (got !== want) {
-        return `${org} ${block.tier} ${utcStamp(block.startMs)} ${view}: stored ${got}, expected ${want}`;
+        return `${org} ${block.tier} ${utcStamp(block.startMs)} ${projection}: stored ${got}, expected ${want}`;
       }
     }
   }

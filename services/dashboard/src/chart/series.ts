@@ -19,7 +19,7 @@ export interface ChartSeries {
 }
 
 export interface ChartData {
-  /** Bucket starts, epoch seconds (uPlot's time unit), ascending. */
+  /** Bucket starts, Unix time in seconds (uPlot's time unit), ascending. */
   x: number[];
   series: ChartSeries[];
   /** How many groups "Other" sums (0 when there is no "Other"). */

@@ -10,7 +10,7 @@ export interface TimeChartOptions {
   /** Formats a value for the axis and the hover readout. */
   formatValue: (n: number) => string;
   formatAxis: (n: number) => string;
-  formatTime: (epochSeconds: number) => string;
+  formatTime: (unixSeconds: number) => string;
 }
 
 export const seriesColour = (index: number, isOther: boolean): string =>

@@ -58,7 +58,7 @@ export const readTopTable = (page: Page, dimension: string) =>
 
 export interface ChartTable {
   labels: string[];
-  /** Bucket start (epoch ms) and one value per series. */
+  /** Bucket start (Unix time, ms) and one value per series. */
   rows: { bucketMs: number; values: number[] }[];
 }
 

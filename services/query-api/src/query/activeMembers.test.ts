@@ -30,8 +30,11 @@ const combos = new Map<string, DimensionValues>([
 ]);
 const block = (startMs: number, sign: 1 | -1 = 1) => ({ tier: "hour" as const, startMs, sign });
 const whole = (n: number) => new Int8Array(n).fill(WHOLE_BLOCK);
-const snapshotOf = (cells: Buffer[][], view: BlockSnapshot["view"] = "combos"): BlockSnapshot => ({
-  view,
+const snapshotOf = (
+  cells: Buffer[][],
+  projection: BlockSnapshot["projection"] = "combos",
+): BlockSnapshot => ({
+  projection,
   extent: "unknown",
   stamp: null,
   comboCells: [],
@@ -102,7 +105,7 @@ describe("active members of aggregated rows", () => {
   it("counts from the members' projection, its field being the member, and from container cells", async () => {
     const projection: BlockSnapshot = {
       ...snapshotOf([cellsOf(["ada@x.com", 2], ["bob@x.com", 1]), []], "member_email"),
-      // The second block's cells are kept without views: combinations, one of them ada's again.
+      // The second block's cells are kept without projections: combinations, one of them ada's again.
       comboCells: [[], cellsOf(["3", 1], ["4", 1])],
     };
     const rows = await aggregate([{ label: "d", startMs: 0, blocks: [block(0), block(1)] }], projection, {
@@ -124,7 +127,7 @@ describe("active members of aggregated rows", () => {
     expect(shown(rows)).toEqual([["q01", 2, 2]]);
   });
 
-  it("refuses a view whose cells do not name their member", async () => {
+  it("refuses a projection whose cells do not name their member", async () => {
     const byApp = snapshotOf([cellsOf(["Zoom", 1])], "app_name");
     await expect(
       aggregate([{ label: "d", startMs: 0, blocks: [block(0)] }], byApp, {

@@ -40,7 +40,7 @@ function fakeReader(first: OrganizationExtent, during: OrganizationExtent[], hin
     async readBlocks(_g: number, _o: string, blocks: readonly BlockRef[]): Promise<BlockSnapshot> {
       reads.push(blocks.length);
       return {
-        view: "total",
+        projection: "total",
         combos: new Map(),
         cells: [],
         parts: new Int8Array(0),
@@ -66,7 +66,7 @@ function run(reader: RollupReader) {
     reader,
     context,
     org: "acme",
-    view: "total",
+    projection: "total",
     read: {},
     // One block per day of extent, ten when unbounded: enough to tell the plans apart.
     plan: (c) => {

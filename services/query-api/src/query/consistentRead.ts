@@ -3,10 +3,10 @@ import type {
   BlockRef,
   BlockSnapshot,
   OrganizationExtent,
+  Projection,
   ReadOptions,
   ReadView,
   RollupReader,
-  View,
 } from "@vu/store";
 import type { DataExtent, PlanContext } from "../planner";
 
@@ -32,7 +32,7 @@ export interface ConsistentReadOptions<P> {
   reader: RollupReader;
   context: PlanContext;
   org: string;
-  view: View;
+  projection: Projection;
   read: ReadOptions;
   /**
    * A plan for the context (with the organization's data extent, and `maxBlocks` for the planner to
@@ -61,7 +61,7 @@ export async function readConsistently<P>(
   for (let attempt = 1; ; attempt++) {
     const bounded = attempt <= EXTENT_ATTEMPTS;
     const { plan, blocks } = options.plan({ ...context, dataExtent: bounded ? extent : undefined });
-    const snapshot = await reader.readBlocks(generation, org, blocks, options.view, options.read);
+    const snapshot = await reader.readBlocks(generation, org, blocks, options.projection, options.read);
     const seen = dataExtentOf(snapshot.extent, context.now);
     if (!bounded || sameDataExtent(seen, extent)) {
       await reader.confirm(view);

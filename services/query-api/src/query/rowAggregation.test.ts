@@ -35,7 +35,7 @@ const buckets: AggregatedBucket[] = [
 /** Every block read whole, unsplit (as day, week and month blocks are). */
 const whole = (n: number) => new Int8Array(n).fill(WHOLE_BLOCK);
 const snapshot: BlockSnapshot = {
-  view: "combos",
+  projection: "combos",
   extent: "unknown",
   stamp: null,
   comboCells: [],
@@ -78,7 +78,7 @@ describe("aggregateRows", () => {
 
   it("subtracts blocks of sign -1, and a group that nets to zero gives no row", async () => {
     const signed: BlockSnapshot = {
-      view: "combos",
+      projection: "combos",
       extent: "unknown",
       stamp: null,
       comboCells: [],
@@ -103,7 +103,7 @@ describe("aggregateRows", () => {
 
   it("refuses a cell whose combination is unknown rather than dropping it", async () => {
     const broken: BlockSnapshot = {
-      view: "combos",
+      projection: "combos",
       extent: "unknown",
       stamp: null,
       comboCells: [],
@@ -119,7 +119,7 @@ describe("aggregateRows", () => {
   it("sums a block's container cells (combinations) with its own key's cells in the asked view", async () => {
     // day1's first block has cells in both places (its tier turned dense in between); day2's only in the container.
     const mixed: BlockSnapshot = {
-      view: "app_name",
+      projection: "app_name",
       extent: "unknown",
       stamp: null,
       combos,
@@ -144,7 +144,7 @@ describe("aggregateRows", () => {
 
   it("answers from a projection: filtered and grouped on its own dimension, null as the empty field", async () => {
     const projection: BlockSnapshot = {
-      view: "language_model",
+      projection: "language_model",
       extent: "unknown",
       stamp: null,
       comboCells: [],
@@ -175,7 +175,7 @@ describe("aggregateRows", () => {
     ];
     const quarter = (startMs: number, sign: 1 | -1 = 1) => ({ tier: "quarter" as const, startMs, sign });
     const split: BlockSnapshot = {
-      view: "combos",
+      projection: "combos",
       extent: "unknown",
       stamp: null,
       comboCells: [],
@@ -206,7 +206,7 @@ describe("aggregateRows", () => {
     // "12": combination 12 in the day block, combination 2 in quarter 1 of the hour.
     const many = new Map<string, DimensionValues>([...combos, ["12", ["c@x.com", "v3", "gpt", "Teams"]]]);
     const snapshot: BlockSnapshot = {
-      view: "combos",
+      projection: "combos",
       extent: "unknown",
       stamp: null,
       comboCells: [],
@@ -230,7 +230,7 @@ describe("aggregateRows", () => {
 
   it("refuses a split hour field without its quarter digit rather than dropping its cell", async () => {
     const broken: BlockSnapshot = {
-      view: "total",
+      projection: "total",
       extent: "unknown",
       stamp: null,
       comboCells: [],

@@ -8,10 +8,10 @@ import {
   comboIdOf,
   fieldQuarter,
   fieldStart,
+  type Projection,
   projectionKeyOf,
   projectionValueOf,
   type StoredCells,
-  type View,
   WHOLE_BLOCK,
 } from "@vu/store";
 import type { PlannedBucket } from "../planner";
@@ -35,7 +35,7 @@ export interface AggregateOptions {
   firstBlock?: number;
   /**
    * docs/contract.md §9 `include=active_members`: each row's members too (memberPairs.ts). Needs
-   * cells that name their member: the combinations view or the members' projection.
+   * cells that name their member: the combinations or the members' projection.
    */
   activeMembers?: boolean;
 }
@@ -63,25 +63,25 @@ interface Slots {
  * decoded only the first time they are seen): this file never parses a field's bytes.
  */
 function createClassifier(
-  view: View,
+  projection: Projection,
   combos: BlockSnapshot["combos"],
   { filters, groupBy = [] }: AggregateOptions,
   { groups, pairs }: Slots,
 ) {
-  if (view !== "combos" && view !== "total") {
+  if (projection !== "combos" && projection !== "total") {
     // A projection answers only queries that filter and group on its own dimension.
-    const foreign = filters.find((f) => f.dimension !== view);
-    if (foreign || groupBy.some((d) => d !== view))
-      throw new Error(`the ${view} view cannot answer this query`);
+    const foreign = filters.find((f) => f.dimension !== projection);
+    if (foreign || groupBy.some((d) => d !== projection))
+      throw new Error(`the ${projection} projection cannot answer this query`);
   }
   // Only cells that name their member can be counted by member.
-  if (pairs && view !== "combos" && view !== "member_email")
-    throw new Error(`the ${view} view cannot count members`);
+  if (pairs && projection !== "combos" && projection !== "member_email")
+    throw new Error(`the ${projection} projection cannot count members`);
   const ungrouped = groups.indexOf([]);
   const slotOf = (group: number, member: string) => (pairs ? pairs.indexOf(group, member) : group);
   const byName = new Map<string, number>();
   const classifyValue = (projected: string | null): number => {
-    if (view === "total") return ungrouped;
+    if (projection === "total") return ungrouped;
     if (!filters.every((filter) => valuePasses(filter, projected))) return EXCLUDED;
     const group = groupBy.length > 0 ? groups.indexOf([projected]) : ungrouped;
     // The members' projection: the value is the member.
@@ -100,7 +100,7 @@ function createClassifier(
 
   /** The class of the field in bytes [from, end) of `field`. */
   return (field: Buffer, from: number): number => {
-    if (view !== "combos") {
+    if (projection !== "combos") {
       const name = projectionKeyOf(field, from);
       let cls = byName.get(name);
       if (cls === undefined) {
@@ -141,7 +141,7 @@ function keyUses(
   bucket: AggregatedBucket,
   snapshot: BlockSnapshot,
   firstIndex: number,
-  classifiers: { view: Classifier; combos: Classifier },
+  classifiers: { projection: Classifier; combos: Classifier },
 ): KeyUse[] {
   const uses: KeyUse[] = [];
   const addUse = (cells: StoredCells, classify: Classifier, part: number, sign: number) => {
@@ -158,8 +158,9 @@ function keyUses(
   };
   bucket.blocks.forEach(({ sign }, j) => {
     const part = snapshot.parts[firstIndex + j] ?? WHOLE_BLOCK;
-    // A block's cells may be in its key of the view and in places without views (combinations).
-    addUse(snapshot.cells[firstIndex + j] ?? [], classifiers.view, part, sign);
+    // A block's cells may be in its key of the projection and in places without projections
+    // (combinations).
+    addUse(snapshot.cells[firstIndex + j] ?? [], classifiers.projection, part, sign);
     addUse(snapshot.comboCells[firstIndex + j] ?? [], classifiers.combos, part, sign);
   });
   return uses;
@@ -243,7 +244,7 @@ function* aggregationSteps(
   const pairs = options.activeMembers ? new MemberPairs() : undefined;
   const slots = { groups, pairs };
   const classifiers = {
-    view: createClassifier(snapshot.view, snapshot.combos, options, slots),
+    projection: createClassifier(snapshot.projection, snapshot.combos, options, slots),
     combos: createClassifier("combos", snapshot.combos, options, slots),
   };
   const accumulator = createCellAccumulator();

@@ -1,6 +1,6 @@
 import { ACTIVE_MEMBERS_FIELD, type StatsRow, type Summary } from "@vu/api-responses";
 import type { Dimension } from "@vu/events";
-import { type ReadOptions, type RollupReader, viewFor } from "@vu/store";
+import { projectionFor, type ReadOptions, type RollupReader } from "@vu/store";
 import {
   type CompareKind,
   InvalidParameterError,
@@ -48,8 +48,8 @@ function readOptions(filters: readonly DimensionFilter[], admission: Admission):
 }
 
 /**
- * A plan and its blocks, read in one consistent state from the cheapest view that can answer
- * `filters` grouped by `groupBy` (several dimensions together: the combinations view). Counting
+ * A plan and its blocks, read in one consistent state from the cheapest projection that can
+ * answer `filters` grouped by `groupBy` (several dimensions together: the combinations). Counting
  * members (docs/contract.md §9) needs cells that name their member: as if grouped by member too.
  */
 function readPlanned<P>(
@@ -66,7 +66,7 @@ function readPlanned<P>(
     reader: deps.reader,
     context: { ...context, maxBlocks: deps.maxBlocksPerRequest },
     org,
-    view: viewFor([...filters.map((f) => f.dimension), ...groupBy, ...members]),
+    projection: projectionFor([...filters.map((f) => f.dimension), ...groupBy, ...members]),
     read: readOptions(filters, admission),
     plan,
   });

@@ -21,7 +21,7 @@ beforeAll(async () => {
       if (org === "wide-a") await firstLargeRead.hold(fields);
     },
   });
-  // Every recording its own member: the member view holds one cell per member.
+  // Every recording its own member: the member projection holds one cell per member.
   for (const org of ["wide-a", "wide-b"]) {
     await api.write(
       org,

@@ -1,0 +1,118 @@
+import type { Tier } from "@vu/time-buckets";
+import { LAYOUT_FIELDS } from "../format/blockPlacement";
+import { type OrganizationExtent, parseExtent } from "../format/organizationExtent";
+import { cellsByBlock, type StoredCells } from "./containerCells";
+import type { ReadContext } from "./readContext";
+import { type BlockRef, NOT_READ, type ReadPlan } from "./readPlan";
+import { execute } from "./redisReplies";
+import { type KeyRead, type KeyReply, readConsistently } from "./slicedRead";
+
+/** The extent hash's field the apply script sets with every batch that counts anything. */
+export const WRITE_STAMP_FIELD = "stamp";
+/** The extent's count of the organization's recordings (the apply script's `n`). */
+const RECORDINGS_FIELD = "n";
+
+/**
+ * Tiers whose blocks are fetched selectively. Minute and hour blocks mostly hold few cells, which
+ * Redis keeps as a listpack: there HMGET scans the block once per requested field, so reading the
+ * whole block is cheaper (docs/decisions/0005-selective-field-reads.md).
+ */
+const SELECTIVE_TIERS: ReadonlySet<Tier> = new Set<Tier>(["day", "week", "month"]);
+
+/** The keys of one organization's read, in one generation. */
+export interface ReadKeys {
+  generation: number;
+  org: string;
+  projection(b: BlockRef): string;
+  keyed(b: BlockRef): string;
+  container(tier: Tier, startMs: number): string;
+  combos: string;
+  extent: string;
+}
+
+/** One MULTI's result, per stored block (see ReadPlan). */
+export interface AtomicRead {
+  /** Cells from the projection's key of each block placed `projected` (EMPTY for the others). */
+  projectionCells: StoredCells[];
+  comboCells: StoredCells[];
+  comboCount: number;
+  extent: OrganizationExtent;
+  stamp: string | null;
+  /** The extent's LAYOUT_FIELDS in the same state. */
+  layout: Array<string | null>;
+}
+
+const EMPTY: StoredCells = [];
+
+/**
+ * Every block, in one MULTI or in slices that saw one write stamp (slicedRead.ts), so that all of
+ * them and the combination table's size are one state of the store (docs/contract.md §2: a batch
+ * is wholly in an answer or not at all, and a cover that subtracts blocks must not see half of
+ * one): every place the plan says may hold a block's cells. With `fields`, coarse-tier block keys
+ * return only those fields (see SELECTIVE_TIERS). The table's size comes last, so it counts every
+ * combination any cell read can hold. The extent's layout comes back too: when it is not the one
+ * the plan was made for, the caller reads again.
+ */
+export async function readAtomically(
+  context: ReadContext,
+  plan: ReadPlan,
+  keys: ReadKeys,
+  beforeLargeRead: ((fields: number) => Promise<void>) | undefined,
+  fields?: string[],
+): Promise<AtomicRead> {
+  const { redis, hints, sliceFields, largeReadFields } = context;
+  const { generation, org } = keys;
+  // No field can match: the blocks need not be read, only the table's size and the extent.
+  const readBlocks = fields === undefined || fields.length > 0;
+  const fetch = (key: string, tier: Tier): KeyRead =>
+    fields && SELECTIVE_TIERS.has(tier) ? { key, fields } : { key };
+  const reads: KeyRead[] = [
+    ...plan.containers.map((c) => ({ key: keys.container(c.tier, c.startMs) })),
+    ...(readBlocks ? plan.keyed : []).map((b) => fetch(keys.keyed(b), b.tier)),
+    ...(readBlocks ? plan.projected : []).map((b) => fetch(keys.projection(b), b.tier)),
+  ];
+  const recordings = hints.recentRecordings(generation, org);
+  const named = reads.reduce((n, r) => n + (r.fields?.length ?? 0), 0);
+  const read = await readConsistently(redis, reads, {
+    stamp: { key: keys.extent, field: WRITE_STAMP_FIELD },
+    addTail: (multi) => {
+      multi.hmget(keys.extent, "first", "last", WRITE_STAMP_FIELD, RECORDINGS_FIELD, ...LAYOUT_FIELDS);
+      multi.hlen(keys.combos);
+    },
+    exec: (multi) => execute(multi, org),
+    budget: sliceFields,
+    largeAt: largeReadFields,
+    ...(beforeLargeRead && { beforeLargeRead }),
+    atMost: recordings === undefined ? undefined : named + recordings * reads.length,
+  });
+  const replies: KeyReply[] = read.replies;
+  const comboCount = Number(read.tail[1] ?? 0);
+  const [first, last, stamp = null, recorded, ...layout] = (read.tail[0] as Array<string | null>) ?? [];
+  hints.rememberRecordings(generation, org, Number(recorded ?? 0));
+  const extent = parseExtent(first, last, comboCount);
+  const containers = (replies.splice(0, plan.containers.length) as Buffer[][]).map(cellsByBlock);
+  const cellsOf = (blocks: BlockRef[]) =>
+    (replies.splice(0, readBlocks ? blocks.length : 0) as Array<Array<Buffer | null>>).map(
+      (values, i): StoredCells => {
+        if (!fields || !SELECTIVE_TIERS.has((blocks[i] as BlockRef).tier)) return values as Buffer[];
+        const selected: StoredCells = [];
+        values.forEach((value, j) => {
+          if (value !== null) selected.push(Buffer.from(fields[j] as string), value);
+        });
+        return selected;
+      },
+    );
+  const keyed = cellsOf(plan.keyed);
+  const projected = cellsOf(plan.projected);
+  const projectionCells = Array.from(plan.projectedOf, (i) =>
+    i === NOT_READ ? EMPTY : (projected[i] ?? EMPTY),
+  );
+  // Combination cells from a block's container and its combinations key, as one list.
+  const comboCells = plan.slots.map((slot, k) => {
+    const inContainer = slot === null ? EMPTY : (containers[slot.container]?.get(slot.index) ?? EMPTY);
+    const i = plan.keyedOf[k] as number;
+    const inKey = i === NOT_READ ? EMPTY : (keyed[i] ?? EMPTY);
+    return inKey.length === 0 ? inContainer : inContainer.length === 0 ? inKey : [...inContainer, ...inKey];
+  });
+  return { projectionCells, comboCells, comboCount, extent, stamp, layout };
+}

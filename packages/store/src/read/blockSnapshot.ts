@@ -1,0 +1,139 @@
+import type { DimensionValues } from "@vu/events";
+import { LAYOUT_FIELDS, parseLayout } from "../format/blockPlacement";
+import type { OrganizationExtent } from "../format/organizationExtent";
+import type { Projection } from "../format/projections";
+import { type AtomicRead, type ReadKeys, readAtomically } from "./atomicRead";
+import type { StoredCells } from "./containerCells";
+import { cellsAsked, derivedRead } from "./derivedBlocks";
+import type { ReadContext } from "./readContext";
+import { type BlockRef, type ReadPlan, readPlan, storedBlocks } from "./readPlan";
+
+export interface BlockSnapshot {
+  projection: Projection;
+  /** Combination id → its values, for every id the cells can hold (combos projection, or any `comboCells`). */
+  combos: ReadonlyMap<string, DimensionValues>;
+  /**
+   * One entry per requested block, in order: its cells in `projection`, from its key in that
+   * projection (a tier placed `projected`; blockPlacement.ts). Blocks stored under the same key (the quarters of
+   * one hour, or a block asked for twice) share one array, read once. A block of a derived tier
+   * (derivedBlocks.ts) has the cells of its days, one list in which a field can repeat: summed.
+   */
+  cells: StoredCells[];
+  /**
+   * Per requested block, its cells kept without projections (in its container or its combinations key,
+   * by its tier's placement now or before it moved): combination cells, fields as in the combos
+   * projection, whatever `projection` is. A block's answer is the sum of both lists.
+   */
+  comboCells: StoredCells[];
+  /**
+   * Per requested block, which part of its cells it is (quarterCells.ts): WHOLE_BLOCK (fields
+   * as they are), ALL_QUARTERS (a split hour: every field starts with its quarter's digit), or a
+   * quarter 0-3 (only the fields starting with that digit).
+   */
+  parts: Int8Array;
+  /** The organization's extent in the same state as the cells (read in the same MULTI). */
+  extent: OrganizationExtent;
+  /**
+   * The organization's write stamp in the same state (see `writeStamp`); null when nothing was
+   * written since stamps exist.
+   */
+  stamp: string | null;
+}
+
+export interface ReadOptions {
+  /**
+   * Combinations projection only: the combinations the query can use. When they are a small part of the
+   * table, only their fields are fetched (HMGET) from day, week and month blocks instead of whole
+   * blocks (HGETALL). A hint: other cells may still come back, so callers filter every cell.
+   */
+  combosMatching?: (values: DimensionValues) => boolean;
+  /**
+   * Called before a read of more fields than `largeReadFields`, with their number, from the keys'
+   * sizes: the caller may queue a large read behind others, or refuse it by throwing (nothing has
+   * been read then). Smaller reads never call it, whether or not they go in slices.
+   */
+  beforeLargeRead?: (fields: number) => Promise<void>;
+}
+
+/** Fetch selected fields only while they are at most this share of all combinations. */
+const SELECTIVE_SHARE = 0.25;
+/** An organization's layout fields before anything moved (blockPlacement.ts): containers only. */
+const NO_LAYOUT: ReadonlyArray<string | null> = LAYOUT_FIELDS.map(() => null);
+const NO_COMBOS: ReadonlyMap<string, DimensionValues> = new Map();
+
+/**
+ * One projection of every requested block of one organization, read as one state of the store, with the
+ * combination table its cells need. Planned for the layout the last read found; a read that finds
+ * another is made again (a layout only moves on: blockPlacement.ts).
+ */
+export async function readBlockSnapshot(
+  context: ReadContext,
+  generation: number,
+  org: string,
+  blocks: readonly BlockRef[],
+  projection: Projection,
+  options: ReadOptions,
+): Promise<BlockSnapshot> {
+  const { keyspace, hints } = context;
+  const keys: ReadKeys = {
+    generation,
+    org,
+    projection: (b) => keyspace.block(generation, org, b.tier, b.startMs, projection),
+    keyed: (b) => keyspace.keyed(generation, org, b.tier, b.startMs),
+    container: (tier, startMs) => keyspace.container(generation, org, tier, startMs),
+    combos: keyspace.combos(generation, org),
+    extent: keyspace.extent(generation, org),
+  };
+  for (;;) {
+    const assumed = hints.layout(generation, org) ?? NO_LAYOUT;
+    const layout = parseLayout(assumed);
+    // Blocks of derived tiers are read as their days (derivedBlocks.ts).
+    const derived = derivedRead(blocks, layout);
+    const stored = storedBlocks(derived.fetched);
+    const plan = readPlan(stored, layout);
+    const read = await readWithCombos(context, plan, keys, projection, options);
+    hints.rememberLayout(generation, org, read.layout);
+    if (read.layout.some((value, i) => value !== assumed[i])) continue;
+    const perFetched = (cells: StoredCells[]) => Array.from(stored.keyOf, (k) => cells[k] as StoredCells);
+    return {
+      projection,
+      combos: read.combos,
+      cells: cellsAsked(derived, perFetched(read.projectionCells)),
+      comboCells: cellsAsked(derived, perFetched(read.comboCells)),
+      // A derived block's days are whole blocks, as the block itself would be.
+      parts: Int8Array.from(blocks, (_, i) => stored.parts[derived.from[i] as number] as number),
+      extent: read.extent,
+      stamp: read.stamp,
+    };
+  }
+}
+
+/** One atomic read, with the combination table it needs (see the selective read below). */
+async function readWithCombos(
+  context: ReadContext,
+  plan: ReadPlan,
+  keys: ReadKeys,
+  projection: Projection,
+  options: ReadOptions,
+): Promise<AtomicRead & { combos: ReadonlyMap<string, DimensionValues> }> {
+  const { combinations } = context;
+  const { combosMatching: matching, beforeLargeRead } = options;
+  if (projection === "combos" && matching && plan.projected.length + plan.keyed.length > 0) {
+    const known = await combinations.current(keys.combos, keys.org, beforeLargeRead);
+    const ids = [...known.values].filter(([, values]) => matching(values)).map(([id]) => id);
+    if (ids.length <= known.size * SELECTIVE_SHARE) {
+      const read = await readAtomically(context, plan, keys, beforeLargeRead, ids);
+      // No combination arrived since the table was read: the fields asked for are all that match.
+      if (read.comboCount <= known.size) return { ...read, combos: known.values };
+      // One did: whole fine blocks may hold its cells while the coarse blocks were asked only for
+      // the older ones, half a batch. Read everything again, with the table after the blocks.
+    }
+  }
+  const read = await readAtomically(context, plan, keys, beforeLargeRead);
+  const needsCombos = projection === "combos" || read.comboCells.some((cells) => cells.length > 0);
+  // The table only grows (ids 1..n, never reused): loaded now, it names every id the cells hold.
+  const combos = needsCombos
+    ? (await combinations.current(keys.combos, keys.org, beforeLargeRead, read.comboCount)).values
+    : NO_COMBOS;
+  return { ...read, combos };
+}

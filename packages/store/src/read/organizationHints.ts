@@ -1,0 +1,64 @@
+import type { OrganizationExtent } from "../format/organizationExtent";
+import { BoundedMemo } from "./boundedMemo";
+
+/** How long a read extent serves as a planning hint (see `RollupReader.recentExtent`). */
+export const EXTENT_HINT_MS = 5_000;
+
+/** An organization's layout fields as a read found them (LAYOUT_FIELDS of blockPlacement.ts). */
+export type LayoutFields = ReadonlyArray<string | null>;
+
+/**
+ * What a reader learnt of each organization at its last read, keyed by generation and
+ * organization: hints that save a round trip or plan the next read, each checked against what that
+ * read returns, never trusted for an answer.
+ */
+export class OrganizationHints {
+  readonly #extents = new BoundedMemo<{ extent: OrganizationExtent; at: number }>();
+  /** The layout at the last read: what the next read assumes. */
+  readonly #layouts = new BoundedMemo<LayoutFields>();
+  /**
+   * The recordings counted at the last read: no key holds more fields than that, so a read of k
+   * keys of an organization of n recordings reads at most k × n (slicedRead.ts).
+   */
+  readonly #recordings = new BoundedMemo<{ n: number; at: number }>();
+
+  constructor(private readonly now: () => number) {}
+
+  rememberExtent(generation: number, org: string, extent: OrganizationExtent): OrganizationExtent {
+    this.#extents.set(hintKey(generation, org), { extent, at: this.now() });
+    return extent;
+  }
+
+  /** The extent last read, while at most EXTENT_HINT_MS old. */
+  recentExtent(generation: number, org: string): OrganizationExtent | undefined {
+    const hint = this.#extents.get(hintKey(generation, org));
+    return hint !== undefined && this.now() - hint.at <= EXTENT_HINT_MS ? hint.extent : undefined;
+  }
+
+  layout(generation: number, org: string): LayoutFields | undefined {
+    return this.#layouts.get(hintKey(generation, org));
+  }
+
+  rememberLayout(generation: number, org: string, layout: LayoutFields): void {
+    this.#layouts.set(hintKey(generation, org), layout);
+  }
+
+  /** The recordings counted at the last read, while at most EXTENT_HINT_MS old. */
+  recentRecordings(generation: number, org: string): number | undefined {
+    const hint = this.#recordings.get(hintKey(generation, org));
+    return hint !== undefined && this.now() - hint.at <= EXTENT_HINT_MS ? hint.n : undefined;
+  }
+
+  rememberRecordings(generation: number, org: string, n: number): void {
+    this.#recordings.set(hintKey(generation, org), { n, at: this.now() });
+  }
+
+  /** Forgets every hint (they described another state of the store). */
+  clear(): void {
+    this.#extents.clear();
+    this.#layouts.clear();
+    this.#recordings.clear();
+  }
+}
+
+const hintKey = (generation: number, org: string) => `${generation}:${org}`;
