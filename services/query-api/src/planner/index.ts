@@ -1,3 +1,4 @@
+export { frameKey } from "./answerFrame";
 export {
   type CoverCache,
   type IsKept,
@@ -21,21 +22,28 @@ export { clampToExtent, type DataExtent, mayHoldData } from "./dataExtent";
 export { type DateParam, type DateParts, parseDateParam, type TimeParts } from "./dateParam";
 export { coverWholeDays } from "./dayCover";
 export {
+  calendarUnitOf,
   DEFAULT_GRANULARITY,
+  DEFAULT_WEEK_START,
   GRANULARITIES,
   type Granularity,
   STATS_GRANULARITIES,
   type StatsGranularity,
+  WEEK_STARTS,
+  type WeekStart,
   WHOLE_RANGE,
 } from "./granularity";
 export { formatInstant } from "./instantFormat";
 export { InvalidParameterError } from "./invalidParameterError";
 export {
+  type Bucketing,
+  cutRange,
   type PlannedBucket,
   planQuery,
   planStatsRange,
   planTotal,
   planTotalRange,
+  type RangeCut,
   type RangeMeta,
   type StatsPlan,
   type StatsPlanParams,
