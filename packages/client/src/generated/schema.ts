@@ -49,7 +49,7 @@ export interface paths {
     };
     /**
      * Time-series statistics with grouping, filters and pagination
-     * @description Beyond the seed (all optional; a request with none of them answers as the seed's did): exclude[...] lists, group_by with up to four dimensions, granularity=all, sort, limit with other=true (top N per bucket and an exact rest), fill=zero. A bad value, or a parameter that needs another it lacks, is a 400 naming it; an unknown parameter is still a 400.
+     * @description Beyond the seed (all optional; a request with none of them answers as the seed's did): exclude[...] lists, group_by with up to four dimensions, granularity=all, sort, limit with other=true (top N per bucket and an exact rest), fill=zero, compare; granularity=quarter and year, week_start=sunday, and with any of those a complete field on every row. A bad value, or a parameter that needs another it lacks, is a 400 naming it; an unknown parameter is still a 400. Every 200 has a strong ETag; If-None-Match with it is a 304.
      */
     get: operations["getStats"];
     put?: never;
@@ -129,7 +129,7 @@ export interface components {
       meta: {
         start_date: string;
         end_date: string;
-        /** @description hour, day, week, month, or all (one bucket, the whole range) */
+        /** @description hour, day, week, month, quarter, year, or all (one bucket, the whole range) */
         granularity: string;
         /** @description The group_by dimensions as asked, comma-separated (member_email,app_name); null without */
         group_by: string | null;
@@ -177,6 +177,8 @@ export interface components {
       previous_avg_voice_processing_time?: number;
       /** @description With compare: avg_wpm of the same group in the paired bucket of the previous range */
       previous_avg_wpm?: number;
+      /** @description Sent when the request has week_start or granularity=quarter|year: false when the row's bucket (its part of the range) ends after X-Data-As-Of, so it may still grow; true when it ends at or before it. Without X-Data-As-Of every row is false. */
+      complete?: boolean;
     };
   };
   responses: never;
@@ -284,6 +286,8 @@ export interface operations {
       header?: {
         /** @description `no-cache` (or `no-store`): compute the answer now instead of serving the kept one. Kept answers are exact: they are served only while no recording of the organization was counted since. */
         "cache-control"?: string;
+        /** @description Entity tags of answers the client holds (an ETag of an earlier 200): when one is the tag the answer has now, the answer is 304 Not Modified with no body, and is not computed. `*` matches any answer. */
+        "if-none-match"?: string;
       };
       path?: never;
       cookie?: never;
@@ -295,11 +299,24 @@ export interface operations {
         headers: {
           /** @description The instant (ISO 8601, UTC, milliseconds) up to which every partition of the topic has been applied: the answer holds every event produced before it. Absent while the store knows no such instant yet. */
           "X-Data-As-Of"?: string;
+          /** @description Strong entity tag of this answer: the same for every answer with the same body (the parameters as read, the organization's data, the range as resolved and, with complete, which buckets are complete), another whenever the body could differ. X-Data-As-Of is not covered. A compressed body's tag names its coding ("…-gzip", "…-br"). */
+          ETag: string;
           [name: string]: unknown;
         };
         content: {
           "application/json": components["schemas"]["Summary"];
         };
+      };
+      /** @description Not Modified: If-None-Match holds this answer's entity tag; no body. ETag names the answer the client holds; X-Data-As-Of is the current one. */
+      304: {
+        headers: {
+          /** @description The instant (ISO 8601, UTC, milliseconds) up to which every partition of the topic has been applied: the answer holds every event produced before it. Absent while the store knows no such instant yet. */
+          "X-Data-As-Of"?: string;
+          /** @description Strong entity tag of this answer: the same for every answer with the same body (the parameters as read, the organization's data, the range as resolved and, with complete, which buckets are complete), another whenever the body could differ. X-Data-As-Of is not covered. A compressed body's tag names its coding ("…-gzip", "…-br"). */
+          ETag: string;
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description Invalid parameters */
       400: {
@@ -364,8 +381,10 @@ export interface operations {
         "exclude[language_model]"?: string;
         /** @description Leaves out recordings whose value is one of these (NOT IN), ANDed with the filters. Application names. Comma-separated. */
         "exclude[app_name]"?: string;
-        /** @description Bucket size in the query zone; `all`: one bucket, the whole range, labelled with its start. */
-        granularity?: "hour" | "day" | "week" | "month" | "all";
+        /** @description Bucket size in the query zone's calendar (quarters start on 1 January, April, July and October); `all`: one bucket, the whole range, labelled with its start. */
+        granularity?: "hour" | "day" | "week" | "month" | "quarter" | "year" | "all";
+        /** @description The day weeks start on (granularity=week), at local midnight in the query zone: monday (ISO weeks, the default) or sunday. Naming it, either value, adds complete to every row. */
+        week_start?: "monday" | "sunday";
         group_by?: string;
         sort?: string;
         limit?: number;
@@ -381,6 +400,8 @@ export interface operations {
       header?: {
         /** @description `no-cache` (or `no-store`): compute the answer now instead of serving the kept one. Kept answers are exact: they are served only while no recording of the organization was counted since. */
         "cache-control"?: string;
+        /** @description Entity tags of answers the client holds (an ETag of an earlier 200): when one is the tag the answer has now, the answer is 304 Not Modified with no body, and is not computed. `*` matches any answer. */
+        "if-none-match"?: string;
       };
       path?: never;
       cookie?: never;
@@ -392,12 +413,25 @@ export interface operations {
         headers: {
           /** @description The instant (ISO 8601, UTC, milliseconds) up to which every partition of the topic has been applied: the answer holds every event produced before it. Absent while the store knows no such instant yet. */
           "X-Data-As-Of"?: string;
+          /** @description Strong entity tag of this answer: the same for every answer with the same body (the parameters as read, the organization's data, the range as resolved and, with complete, which buckets are complete), another whenever the body could differ. X-Data-As-Of is not covered. A compressed body's tag names its coding ("…-gzip", "…-br"). */
+          ETag: string;
           [name: string]: unknown;
         };
         content: {
           "application/json": components["schemas"]["StatsPage"];
           "text/csv": string;
         };
+      };
+      /** @description Not Modified: If-None-Match holds this answer's entity tag; no body. ETag names the answer the client holds; X-Data-As-Of is the current one. */
+      304: {
+        headers: {
+          /** @description The instant (ISO 8601, UTC, milliseconds) up to which every partition of the topic has been applied: the answer holds every event produced before it. Absent while the store knows no such instant yet. */
+          "X-Data-As-Of"?: string;
+          /** @description Strong entity tag of this answer: the same for every answer with the same body (the parameters as read, the organization's data, the range as resolved and, with complete, which buckets are complete), another whenever the body could differ. X-Data-As-Of is not covered. A compressed body's tag names its coding ("…-gzip", "…-br"). */
+          ETag: string;
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description Invalid parameters */
       400: {

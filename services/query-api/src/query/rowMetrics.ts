@@ -39,7 +39,7 @@ export interface RowGroup {
  * and with `previous` (docs/contract.md §7 `compare`) a `previous_<metric>` after the metrics.
  */
 export function toStatsRow(timeBucket: string, sums: Sums, group?: RowGroup, previous?: Sums): StatsRow {
-  const row = { time_bucket: timeBucket } as Record<string, string | number | null>;
+  const row = { time_bucket: timeBucket } as Record<string, string | number | boolean | null>;
   // The group's fields right after time_bucket, in the order asked (JSON keeps insertion order);
   // only language_model can be null, which the store's combination values respect.
   group?.dimensions.forEach((dimension, i) => {

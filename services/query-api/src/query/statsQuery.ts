@@ -18,7 +18,10 @@ import {
   type StatsGranularity,
   type StatsPlan,
   type TotalPlan,
+  type WeekStart,
 } from "../planner";
+import { type AnswerValidator, answerState, framesOf } from "./answerState";
+import { type BucketEnds, type Completeness, completenessAt } from "./bucketCompleteness";
 import { shapeRows } from "./bucketShaping";
 import { type ConsistentReadOptions, readConsistently } from "./consistentRead";
 import { comboMatches, type DimensionFilter, parseFilters, type RawFilters } from "./filters";
@@ -85,6 +88,8 @@ interface CommonRequest extends RangeParams {
 
 export interface StatsRequest extends CommonRequest {
   granularity: StatsGranularity;
+  /** docs/contract.md §9: the day weeks start on; Monday (ISO) when absent. */
+  weekStart?: WeekStart | undefined;
   /** The dimensions to group by, in the order asked; empty when not grouped. */
   groupBy: readonly Dimension[];
   /** docs/contract.md §7 `sort`, `limit`, `other=true`, `fill=zero`. */
@@ -116,9 +121,14 @@ export interface StatsMeta {
 export interface StatsResult {
   pagination: Pagination;
   meta: StatsMeta;
-  data(): StatsRow[];
+  /** With `completeness` (docs/contract.md §9), each row ends with `complete`. */
+  data(completeness?: Completeness): StatsRow[];
   /** The answer the page comes from: the same object while it is kept (a key for rendered pages). */
   source: object;
+  /** The state the answer is exact for and what its range was cut into (its entity tag's). */
+  validator: AnswerValidator;
+  /** Which of its buckets can no longer grow at an `X-Data-As-Of` instant (docs/contract.md §9). */
+  completenessAt(asOfMs: number | undefined): Completeness;
 }
 
 /** The lists given, by dimension name: the same lists make the same key, whatever their order. */
@@ -202,6 +212,11 @@ async function statsRows(
   });
   const value = {
     rows,
+    validator: {
+      state: answerState(view, snapshot.stamp),
+      frame: framesOf(current.frame, previous?.plan.frame),
+    },
+    ends: { buckets: current.rangeBuckets } as BucketEnds,
     meta: {
       start_date: current.meta.start_date,
       end_date: current.meta.end_date,
@@ -233,7 +248,8 @@ function planPrevious(
 ) {
   const previous = previousRange(kind, resolveRange(request, context), context);
   const budget = { ...context, maxBlocks: (context.maxBlocks ?? Number.POSITIVE_INFINITY) - spent };
-  const plan = planStatsRange(previous.range, request.granularity, budget);
+  const bucketing = { granularity: request.granularity, weekStart: request.weekStart };
+  const plan = planStatsRange(previous.range, bucketing, budget);
   const paired = pairBuckets(current.rangeBuckets, plan.rangeBuckets, previous.range, previous.shift);
   const pairedLabel = new Map<string, string>();
   current.rangeBuckets.forEach((bucket, i) => {
@@ -244,7 +260,7 @@ function planPrevious(
 }
 
 /** What one parameter of docs/contract.md §7 needs of another: refused before anything is read. */
-function checkShapeParameters(request: StatsRequest): void {
+export function checkShapeParameters(request: StatsRequest): void {
   checkSortKeys(request.sort, request.groupBy);
   if (request.other && request.limit === undefined)
     throw new InvalidParameterError("other", "other=true needs limit: the rest is what the limit cuts");
@@ -256,9 +272,10 @@ function checkShapeParameters(request: StatsRequest): void {
 function statsParameters(request: StatsRequest): unknown[] {
   const sort = request.sort.map((key) => (key.descending ? "-" : "") + key.field);
   const shape = [sort, request.limit ?? null, request.other, request.fill];
-  // compare joins the key only when given, as exclusions do (answerKey).
+  // compare and Sunday weeks join the key only when given, as exclusions do (answerKey).
   const compared = request.compare ? [request.compare] : [];
-  return [request.granularity, request.groupBy.join(",") || null, ...shape, ...compared];
+  const sundays = request.weekStart === "sunday" ? ["sunday"] : [];
+  return [request.granularity, request.groupBy.join(",") || null, ...shape, ...compared, ...sundays];
 }
 
 /** One page of `/stats` from the query's rows, kept or computed. */
@@ -271,18 +288,22 @@ export async function queryStats(org: string, request: StatsRequest, deps: Query
   );
   const { from, to, pagination } = pageRange(answer.rows.length, request.page, request.pageSize);
   const dimensions = request.groupBy;
-  const data = () =>
-    answer.rows
-      .rows(from, to)
-      .map((row) =>
-        toStatsRow(
-          row.label,
-          row.sums,
-          dimensions.length > 0 ? { dimensions, values: row.group ?? [] } : undefined,
-          row.previous,
-        ),
-      );
-  return { data, pagination, meta: answer.meta, source: answer };
+  const data = (completeness?: Completeness) =>
+    answer.rows.rows(from, to).map((row) => {
+      const group = dimensions.length > 0 ? { dimensions, values: row.group ?? [] } : undefined;
+      const out = toStatsRow(row.label, row.sums, group, row.previous);
+      // Last, after the metrics and their previous values.
+      if (completeness) out.complete = completeness.isComplete(row.label);
+      return out;
+    });
+  return {
+    data,
+    pagination,
+    meta: answer.meta,
+    source: answer,
+    validator: answer.validator,
+    completenessAt: (asOfMs) => completenessAt(answer.ends, asOfMs),
+  };
 }
 
 export type SummaryRequest = CommonRequest;
@@ -322,14 +343,18 @@ async function summaryTotal(
     summary.previous = toSummary(before);
     summary.change = summaryChange(total, before);
   }
-  return { value: { summary, meta: plan.current.meta }, view, stamp: snapshot.stamp, rows: 1 };
+  const validator = {
+    state: answerState(view, snapshot.stamp),
+    frame: framesOf(plan.current.frame, plan.previous?.frame),
+  };
+  return { value: { summary, meta: plan.current.meta, validator }, view, stamp: snapshot.stamp, rows: 1 };
 }
 
 export async function querySummary(
   org: string,
   request: SummaryRequest,
   deps: QueryDeps,
-): Promise<{ summary: Summary; meta: RangeMeta }> {
+): Promise<{ summary: Summary; meta: RangeMeta; validator: AnswerValidator }> {
   const context = deps.planContext();
   const key = answerKey("summary", request, request.compare ? [request.compare] : [], context);
   return answerCache(deps)(org, key, request.noCache ?? false, (admission) =>

@@ -31,7 +31,7 @@ describe("renderStatsCsv", () => {
       toStatsRow("t", sums, { dimensions: ["app_name"], values: ["line\nbreak"] }),
       toStatsRow("t", sums, { dimensions: ["app_name"], values: [null] }),
     ];
-    const lines = renderStatsCsv(rows, ["app_name"]).split("\r\n");
+    const lines = renderStatsCsv(rows, { groupBy: ["app_name"] }).split("\r\n");
     expect(lines[0]).toBe(
       "time_bucket,app_name,recording_count,total_words,total_duration,avg_llm_processing_time,avg_voice_processing_time,avg_wpm",
     );
@@ -48,8 +48,19 @@ describe("renderStatsCsv", () => {
 
   it("writes a column per group_by dimension, in the order asked (docs/contract.md §7)", () => {
     const row = toStatsRow("t", sums, { dimensions: ["voice_model", "app_name"], values: ["v1", "Zoom"] });
-    const [header, line] = renderStatsCsv([row], ["voice_model", "app_name"]).split("\r\n");
+    const [header, line] = renderStatsCsv([row], { groupBy: ["voice_model", "app_name"] }).split("\r\n");
     expect(header?.startsWith("time_bucket,voice_model,app_name,recording_count,")).toBe(true);
     expect(line?.startsWith("t,v1,Zoom,2,10,")).toBe(true);
+  });
+
+  it("writes complete last, as true or false, only when asked (docs/contract.md §9)", () => {
+    const rows = [
+      { ...toStatsRow("q1", sums), complete: true },
+      { ...toStatsRow("q2", sums), complete: false },
+    ];
+    const lines = renderStatsCsv(rows, { complete: true }).split("\r\n");
+    expect(lines[0]?.endsWith(",avg_wpm,complete")).toBe(true);
+    expect(lines.slice(1, 3)).toEqual(["q1,2,10,60000,0,1.5,10,true", "q2,2,10,60000,0,1.5,10,false"]);
+    expect(renderStatsCsv(rows).split("\r\n")[1]).toBe("q1,2,10,60000,0,1.5,10");
   });
 });

@@ -2,29 +2,49 @@ import { PREVIOUS_METRIC_COLUMNS, STATS_METRIC_COLUMNS, type StatsRow } from "@v
 import type { Dimension } from "@vu/events";
 import { stringify } from "csv-stringify/sync";
 
+/** Which columns beyond the seed's a file has, as the JSON rows have those fields. */
+export interface CsvColumnsOptions {
+  /** The `group_by` dimensions in the order asked; none when not grouped. */
+  groupBy?: readonly Dimension[] | undefined;
+  /** docs/contract.md §7 `compare`: the `previous_<metric>` columns. */
+  compared?: boolean;
+  /** docs/contract.md §9: the `complete` column. */
+  complete?: boolean;
+}
+
 /**
  * time_bucket, the `group_by` dimensions in the order asked (none when not grouped), the metrics;
- * with docs/contract.md §7 `compare`, then the `previous_<metric>` columns in the metrics' order.
+ * with docs/contract.md §7 `compare`, then the `previous_<metric>` columns in the metrics' order;
+ * with §9's `complete`, that column last.
  */
-export function csvColumns(groupBy: readonly Dimension[] = [], compared = false): string[] {
-  return ["time_bucket", ...groupBy, ...STATS_METRIC_COLUMNS, ...(compared ? PREVIOUS_METRIC_COLUMNS : [])];
+export function csvColumns({
+  groupBy = [],
+  compared = false,
+  complete = false,
+}: CsvColumnsOptions = {}): string[] {
+  return [
+    "time_bucket",
+    ...groupBy,
+    ...STATS_METRIC_COLUMNS,
+    ...(compared ? PREVIOUS_METRIC_COLUMNS : []),
+    ...(complete ? ["complete"] : []),
+  ];
 }
 
 /**
  * RFC 4180 (CRLF, quotes doubled) with a header row, columns per docs/contract.md §5. A null group value
  * is an empty cell; text cells starting with = + - @ tab or CR get a leading `'` so spreadsheets
- * do not run them as formulas (csv-stringify's `escape_formulas`).
+ * do not run them as formulas (csv-stringify's `escape_formulas`); `complete` reads `true` or
+ * `false`, as in JSON.
  */
-export function renderStatsCsv(
-  rows: readonly StatsRow[],
-  groupBy: readonly Dimension[] = [],
-  compared = false,
-): string {
+export function renderStatsCsv(rows: readonly StatsRow[], columns: CsvColumnsOptions = {}): string {
   return stringify(rows as StatsRow[], {
     header: true,
-    columns: csvColumns(groupBy, compared),
+    columns: csvColumns(columns),
     record_delimiter: "windows",
     escape_formulas: true,
+    // csv-stringify writes booleans as 1 and an empty cell.
+    cast: { boolean: (value) => String(value) },
     // A bare LF or CR is a line break to most readers, even with CRLF records: quote it too.
     quoted_match: /[\r\n]/,
   });
