@@ -1,7 +1,11 @@
 import { ExpectedBadRequest } from "./range";
 
-export const GRANULARITIES = ["hour", "day", "week", "month"] as const;
+/** The calendar units of `granularity`: the seed's, then docs/contract.md §9's quarter and year. */
+export const GRANULARITIES = ["hour", "day", "week", "month", "quarter", "year"] as const;
 export type Granularity = (typeof GRANULARITIES)[number];
+/** docs/contract.md §9 `week_start`. */
+export const WEEK_STARTS = ["monday", "sunday"] as const;
+export type WeekStart = (typeof WEEK_STARTS)[number];
 export const DIMENSIONS = ["member_email", "voice_model", "language_model", "app_name"] as const;
 export type Dimension = (typeof DIMENSIONS)[number];
 
@@ -28,6 +32,8 @@ export const STATS_KEYS: readonly string[] = [
   "other",
   "fill",
   "compare",
+  // docs/contract.md §9
+  "week_start",
 ];
 
 /**

@@ -82,6 +82,22 @@ export const REQUIRED_COVERAGE = [
   "summary compare:previous_year",
   "summary compare with exclude",
   "summary change null",
+  // docs/contract.md §9's calendar, alone and with §7's parameters, in zones other than UTC.
+  "granularity:quarter",
+  "granularity:year",
+  "week_start:sunday",
+  "week_start:monday",
+  "week_start:sunday by week",
+  "§9 alone",
+  "§9 with §7",
+  "§9 with compare",
+  "§9 with fill",
+  "§9 with format:csv",
+  "§9 in a zone not UTC",
+  "§9 older than 35 days",
+  "§9 400",
+  "complete on a bucket ended before now",
+  "complete on a bucket ending after now",
 ] as const;
 
 const BEYOND_SEED = /^(exclude\[|sort$|limit$|other$|fill$|compare$)/;
@@ -123,6 +139,7 @@ export function coverageOf(
     for (const [k] of filters) add(`filter:${k.slice(7, -1)}`);
     if (filters.length > 1) add("filters combined");
     beyondSeedCoverage(query, answer, nowMs, add);
+    section9Coverage(query, answer, nowMs, add);
     if (answer && answer.status === 200 && "metrics" in answer) {
       summaryCoverage(query, add);
       if (answer.change && Object.values(answer.change).some((v) => v === null)) add("summary change null");
@@ -190,6 +207,36 @@ function beyondSeedCoverage(
   if (answer.format === "csv") add("compare with format:csv");
   if (answer.meta.granularity === "all") add("compare granularity all");
   if (answer.meta.timezone !== "UTC") add("compare in a zone not UTC");
+}
+
+/** What docs/contract.md §9's calendar (and `complete`, which comes with it) exercised. */
+function section9Coverage(
+  query: QueryCase,
+  answer: ReturnType<typeof expectationOf> | undefined,
+  nowMs: number,
+  add: (key: string) => void,
+): void {
+  const params = new Map(query.pairs);
+  const weekStart = params.get("week_start");
+  const granularity = params.get("granularity");
+  if (weekStart === undefined && granularity !== "quarter" && granularity !== "year") return;
+  if (answer?.status === 400) add("§9 400");
+  if (!(answer && answer.status === 200 && "meta" in answer)) return;
+  if (weekStart !== undefined) add(`week_start:${weekStart}`);
+  if (weekStart === "sunday" && granularity === "week") add("week_start:sunday by week");
+  const keys = query.pairs.map(([k]) => k);
+  const section7 =
+    keys.some((k) => BEYOND_SEED.test(k)) || (params.get("group_by")?.split(",").length ?? 0) > 1;
+  add(section7 ? "§9 with §7" : "§9 alone");
+  if (params.has("compare")) add("§9 with compare");
+  if (params.has("fill")) add("§9 with fill");
+  if (answer.format === "csv") add("§9 with format:csv");
+  if (answer.meta.timezone !== "UTC") add("§9 in a zone not UTC");
+  if (Date.parse(answer.meta.start_date) < nowMs - 35 * 86_400_000) add("§9 older than 35 days");
+  if (answer.rows.some((r) => r.endMs !== undefined && r.endMs < nowMs - 3_600_000))
+    add("complete on a bucket ended before now");
+  if (answer.rows.some((r) => r.endMs !== undefined && r.endMs > nowMs))
+    add("complete on a bucket ending after now");
 }
 
 /** What docs/contract.md §7's parameters of /stats/summary exercised. */

@@ -34,6 +34,8 @@ const KEYS = [
   "other",
   "fill",
   "compare",
+  // docs/contract.md §9
+  "week_start",
 ];
 
 const ZONES = [
@@ -195,7 +197,8 @@ const plausibleQuery = fc
     fc.record(
       {
         timezone: fc.constantFrom(...ZONES),
-        granularity: fc.constantFrom("hour", "day", "week", "month", "all"),
+        granularity: fc.constantFrom("hour", "day", "week", "month", "quarter", "year", "all"),
+        week_start: fc.constantFrom("monday", "sunday", "saturday", ""),
         group_by: fc.constantFrom(
           "member_email",
           "voice_model",

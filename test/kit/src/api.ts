@@ -242,7 +242,6 @@ export async function startApiServer(options: ApiServerOptions) {
 
 export type ApiServer = Awaited<ReturnType<typeof startApiServer>>;
 
-
 /** A live epoch for generation 1 with nothing to replay, unless the store has one already. */
 export async function openLiveEpoch(redis: RedisClient, keyspace: Keyspace): Promise<void> {
   await createLogPosition({ redis, keyspace }).open(1, {
