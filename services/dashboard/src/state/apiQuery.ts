@@ -49,11 +49,16 @@ export interface StatsPaging {
   format?: "json" | "csv";
 }
 
-/** The parameters of `/stats` for the table and the CSV: the summary's plus granularity, group_by and paging. */
+/**
+ * The parameters of `/stats` for the table and the CSV: the summary's plus granularity, the week's
+ * first day (named even when it is Monday, so that every row says whether it is complete),
+ * group_by and paging.
+ */
 export function statsQuery(view: ViewState, range: ZonedRange, paging: StatsPaging): StatsQuery {
   return {
     ...summaryQuery(view, range),
     granularity: view.granularity,
+    week_start: view.weekStart,
     ...(view.groupBy.length > 0 ? { group_by: view.groupBy.join(",") } : {}),
     page: paging.page,
     page_size: paging.pageSize,
