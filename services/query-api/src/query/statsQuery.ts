@@ -90,6 +90,8 @@ export interface StatsRequest extends CommonRequest {
   granularity: StatsGranularity;
   /** docs/contract.md §9: the day weeks start on; Monday (ISO) when absent. */
   weekStart?: WeekStart | undefined;
+  /** docs/contract.md §9: the rows will say whether they are complete (the answer keeps its buckets' ends). */
+  complete?: boolean;
   /** The dimensions to group by, in the order asked; empty when not grouped. */
   groupBy: readonly Dimension[];
   /** docs/contract.md §7 `sort`, `limit`, `other=true`, `fill=zero`. */
@@ -130,6 +132,9 @@ export interface StatsResult {
   /** Which of its buckets can no longer grow at an `X-Data-As-Of` instant (docs/contract.md §9). */
   completenessAt(asOfMs: number | undefined): Completeness;
 }
+
+/** The ends of an answer whose rows do not say whether they are complete: none kept. */
+const NO_ENDS: BucketEnds = { buckets: [] };
 
 /** The lists given, by dimension name: the same lists make the same key, whatever their order. */
 function listsGiven(lists: RawFilters) {
@@ -216,7 +221,7 @@ async function statsRows(
       state: answerState(view, snapshot.stamp),
       frame: framesOf(current.frame, previous?.plan.frame),
     },
-    ends: { buckets: current.rangeBuckets } as BucketEnds,
+    ends: (request.complete ? { buckets: current.rangeBuckets } : NO_ENDS) as BucketEnds,
     meta: {
       start_date: current.meta.start_date,
       end_date: current.meta.end_date,
@@ -230,9 +235,11 @@ async function statsRows(
       }),
     },
   };
-  // Weighed with the pages rendered from it (http/renderedPages.ts), at most a page size of rows each.
+  // Weighed with the pages rendered from it (http/renderedPages.ts), at most a page size of rows
+  // each, and the buckets' ends it keeps for complete, a row's worth each at most.
   const rendered = RENDERED_PAGES_PER_ANSWER * Math.min(rows.length, MAX_PAGE_SIZE);
-  return { value, view, stamp: snapshot.stamp, rows: rows.length + rendered };
+  const ends = value.ends.buckets.length;
+  return { value, view, stamp: snapshot.stamp, rows: rows.length + rendered + ends };
 }
 
 /**
@@ -272,10 +279,19 @@ export function checkShapeParameters(request: StatsRequest): void {
 function statsParameters(request: StatsRequest): unknown[] {
   const sort = request.sort.map((key) => (key.descending ? "-" : "") + key.field);
   const shape = [sort, request.limit ?? null, request.other, request.fill];
-  // compare and Sunday weeks join the key only when given, as exclusions do (answerKey).
+  // compare, Sunday weeks and complete (the answer keeps its buckets' ends) join the key only when
+  // given, as exclusions do (answerKey).
   const compared = request.compare ? [request.compare] : [];
   const sundays = request.weekStart === "sunday" ? ["sunday"] : [];
-  return [request.granularity, request.groupBy.join(",") || null, ...shape, ...compared, ...sundays];
+  const complete = request.complete ? ["complete"] : [];
+  return [
+    request.granularity,
+    request.groupBy.join(",") || null,
+    ...shape,
+    ...compared,
+    ...sundays,
+    ...complete,
+  ];
 }
 
 /** One page of `/stats` from the query's rows, kept or computed. */

@@ -87,6 +87,7 @@ type StatsQuery = z.output<typeof statsQuerySchema>;
 /** The question the query layer answers, from the validated parameters. */
 function statsRequestOf(query: StatsQuery, noCache: boolean): StatsRequest {
   return {
+    complete: sendsComplete(query),
     startDate: query.start_date,
     endDate: query.end_date,
     timezone: query.timezone,
@@ -116,7 +117,7 @@ export const registerV1Stats: Register = (router, deps) => {
       // One moment for the tag and the answer: a range without end_date ends at it.
       const context = deps.planContext();
       const before = await deps.reader.view();
-      const withComplete = sendsComplete(query);
+      const withComplete = request.complete ?? false;
       // docs/contract.md §9: what decides the body (the parameters as read, the state and the
       // frame), and which buckets are complete when rows say so; never a header.
       const tagOf = (validator: AnswerValidator, completeBuckets: number) =>
