@@ -21,7 +21,9 @@ describe("frameKey", () => {
 
   it("changes when retention moves an edge of the answer", () => {
     expect(frame(now + DAY_MS)).not.toBe(frame(now));
-    expect(frame(now + DAY_MS)).toMatch(/;\d+:\d+\.\.\d+/);
+    expect(frame(now)).toMatch(/;moved \d+:[\w-]{43}$/);
+    const moved = (f: string) => Number(/;moved (\d+):/.exec(f)?.[1]);
+    expect(moved(frame(now + DAY_MS))).toBe(moved(frame(now)) + 1);
   });
 
   it("is what cutting the range alone gives, and names the range and zone", () => {

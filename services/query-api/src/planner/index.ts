@@ -1,4 +1,3 @@
-export { frameKey } from "./answerFrame";
 export {
   type CoverCache,
   type IsKept,
@@ -22,9 +21,7 @@ export { clampToExtent, type DataExtent, mayHoldData } from "./dataExtent";
 export { type DateParam, type DateParts, parseDateParam, type TimeParts } from "./dateParam";
 export { coverWholeDays } from "./dayCover";
 export {
-  calendarUnitOf,
   DEFAULT_GRANULARITY,
-  DEFAULT_WEEK_START,
   GRANULARITIES,
   type Granularity,
   STATS_GRANULARITIES,
@@ -36,14 +33,12 @@ export {
 export { formatInstant } from "./instantFormat";
 export { InvalidParameterError } from "./invalidParameterError";
 export {
-  type Bucketing,
   cutRange,
   type PlannedBucket,
   planQuery,
   planStatsRange,
   planTotal,
   planTotalRange,
-  type RangeCut,
   type RangeMeta,
   type StatsPlan,
   type StatsPlanParams,
