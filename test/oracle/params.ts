@@ -1,13 +1,17 @@
+import { DIMENSIONS, type Dimension } from "@vu/events/vocabulary";
 import { ExpectedBadRequest } from "./range";
 
-/** The calendar units of `granularity`: the seed's, then docs/contract.md §9's quarter and year. */
-export const GRANULARITIES = ["hour", "day", "week", "month", "quarter", "year"] as const;
+/** The seed's calendar units of `granularity`. */
+export const SEED_GRANULARITIES = ["hour", "day", "week", "month"] as const;
+/** docs/contract.md §9's. */
+export const CALENDAR_GRANULARITIES = ["quarter", "year"] as const;
+export const GRANULARITIES = [...SEED_GRANULARITIES, ...CALENDAR_GRANULARITIES] as const;
 export type Granularity = (typeof GRANULARITIES)[number];
 /** docs/contract.md §9 `week_start`. */
 export const WEEK_STARTS = ["monday", "sunday"] as const;
 export type WeekStart = (typeof WEEK_STARTS)[number];
-export const DIMENSIONS = ["member_email", "voice_model", "language_model", "app_name"] as const;
-export type Dimension = (typeof DIMENSIONS)[number];
+/** The event's dimensions, declared once (@vu/events); the contract filters and groups by each. */
+export { DIMENSIONS, type Dimension };
 
 /** A query string as sent: ordered key/value pairs, repeats allowed (they are a 400). */
 export type QueryPairs = ReadonlyArray<readonly [string, string]>;

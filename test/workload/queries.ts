@@ -1,5 +1,11 @@
 import { STATS_METRIC_COLUMNS } from "@vu/api-responses";
-import type { Dimension, QueryPairs } from "../oracle";
+import {
+  CALENDAR_GRANULARITIES,
+  DIMENSIONS,
+  type Dimension,
+  type QueryPairs,
+  SEED_GRANULARITIES,
+} from "../oracle";
 import type { Random } from "../support/random";
 import { generateRange, type RangeContext } from "./queryRanges";
 import type { OrgVocabulary } from "./vocabulary";
@@ -12,11 +18,6 @@ export interface QueryCase {
   org: string;
   pairs: QueryPairs;
 }
-
-const GRANULARITIES = ["hour", "day", "week", "month"] as const;
-/** docs/contract.md §9's granularities. */
-const CALENDAR_GRANULARITIES = ["quarter", "year"] as const;
-const DIMENSIONS: readonly Dimension[] = ["member_email", "voice_model", "language_model", "app_name"];
 
 function valuesOf(org: OrgVocabulary, dimension: Dimension): string[] {
   switch (dimension) {
@@ -150,7 +151,7 @@ export function generateQuery(orgs: readonly OrgVocabulary[], ctx: RangeContext,
   const beyondSeed = random.chance(0.5);
   // docs/contract.md §9's calendar on a third of /stats queries, alone or with §7's parameters.
   const section9 = endpoint === "stats" && random.chance(0.33);
-  const calendar = endpoint === "stats" && random.chance(0.85) ? random.pick(GRANULARITIES) : undefined;
+  const calendar = endpoint === "stats" && random.chance(0.85) ? random.pick(SEED_GRANULARITIES) : undefined;
   const granularity =
     section9 && random.chance(0.45)
       ? random.pick(CALENDAR_GRANULARITIES)

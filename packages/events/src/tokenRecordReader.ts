@@ -119,7 +119,9 @@ export async function readTokenTopicMessages(
   }
   if (pending.size === 0) return ends;
   const groupId = `${topic}-read-${randomUUID()}`;
-  const consumer = kafka.consumer({ groupId, maxWaitTimeInMs: 500 });
+  // The group's coordinator may still be loading on a broker that just started (NOT_COORDINATOR):
+  // retried for about as long as the read may take, not kafkajs' default few seconds.
+  const consumer = kafka.consumer({ groupId, maxWaitTimeInMs: 500, retry: { retries: 8 } });
   let timer: NodeJS.Timeout | undefined;
   try {
     const done = new Promise<void>((resolve, reject) => {

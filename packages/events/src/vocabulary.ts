@@ -3,9 +3,10 @@
 
 /**
  * The dimensions a recording is filtered and grouped by, in their fixed order: the one definition
- * of that order. Combination tuples, projection views, the apply script's dimension-set keys, the
- * query API's filters, the published rows and the dashboard's controls all follow it (each derives
- * from this list, or is held to it by a test: packages/store/src/luaVocabulary.test.ts for the Lua side).
+ * of that order. Combination tuples, projection views, the apply script's dimension-set keys (its
+ * constants are generated from this list: packages/store/src/luaConstants.ts), the query API's
+ * filters, the published rows, the dashboard's controls and the tests' oracle and workload all
+ * derive from it.
  */
 export const DIMENSIONS = ["member_email", "voice_model", "language_model", "app_name"] as const;
 export type Dimension = (typeof DIMENSIONS)[number];

@@ -23,6 +23,14 @@ export interface CountableRecording {
 }
 
 /**
+ * What a block's fields are: the fields themselves (`literal`), 1-based indexes into the batch's
+ * `combos` (`combo`), or `QUARTERS_PER_HOUR × index + quarter` (`quarterCombo`: a split hour
+ * block's combination cells, see quarterCells.ts). The apply script turns indexes into ids.
+ */
+export const FIELD_FORMS = { literal: 0, combo: 1, quarterCombo: 2 } as const;
+export type FieldForm = (typeof FIELD_FORMS)[keyof typeof FIELD_FORMS];
+
+/**
  * One block's cells in one key: `fields[i]`'s seven sums are `sums[7i .. 7i+6]` (SUM_FIELDS order).
  * By its tier's placement (blockPlacement.ts), a block has a key per view, one key of its
  * combinations, or a part of its period's container, each field led by `prefix`.
@@ -33,11 +41,8 @@ export interface BlockPayload {
   prefix: string;
   /** 0 = never. */
   expireAtMs: number;
-  /**
-   * 0: literal fields; 1: fields are 1-based indexes into `combos`; 2: they are
-   * `4 × index + quarter`, a split hour block's combination cells (see quarterCells.ts).
-   */
-  fieldForm: 0 | 1 | 2;
+  /** What `fields` holds (FIELD_FORMS). */
+  fieldForm: FieldForm;
   fields: Array<string | number>;
   sums: number[];
 }
@@ -155,7 +160,7 @@ export function aggregateBatch(
     return block;
   };
   const newBlock = (tier: Tier, startMs: number): BlockCells[] => {
-    const comboForm = tier === QUARTERED_TIER ? 2 : 1;
+    const comboForm = tier === QUARTERED_TIER ? FIELD_FORMS.quarterCombo : FIELD_FORMS.combo;
     const expireAtMs = blockExpiresAt(retention, tier, startMs) ?? 0;
     const combinationsOnly = (suffix: string, prefix: string, expireAtMs: number): BlockCells[] => {
       const cells = new BlockCells();
@@ -183,7 +188,7 @@ export function aggregateBatch(
         suffix: keyspace.blockSuffix(tier, startMs, view),
         prefix: "",
         expireAtMs,
-        fieldForm: view !== "combos" ? 0 : comboForm,
+        fieldForm: view !== "combos" ? FIELD_FORMS.literal : comboForm,
         fields: cells.fields,
         sums: cells.sums,
       });

@@ -1,4 +1,4 @@
-import type { BatchPayload } from "./batchAggregate";
+import { type BatchPayload, FIELD_FORMS } from "./batchAggregate";
 import { RECORDING_DIGEST_BYTES, recordingDigest } from "./recordingDigest";
 import { LARGE_CELL_BYTES, SMALL_CELL_BYTES, SMALL_CELL_MAX } from "./sums";
 
@@ -29,7 +29,7 @@ export function encodeBatch(payload: BatchPayload): Buffer {
     out.u8(fieldForm);
     out.u8(small ? SMALL_CELL_BYTES : LARGE_CELL_BYTES);
     out.u32(fields.length);
-    if (fieldForm !== 0) for (const field of fields) out.u32(field as number);
+    if (fieldForm !== FIELD_FORMS.literal) for (const field of fields) out.u32(field as number);
     else for (const field of fields) out.str(field as string);
     if (small) out.u32s(sums);
     else out.f64s(sums);

@@ -168,23 +168,35 @@ export function placementBy(
   return rank(reached) > rank(current) ? reached : current;
 }
 
+/** The rule's thresholds, in the order the apply script's argument gives them (`layoutArguments`). */
+export const RULE_THRESHOLD_WORDS = [
+  "minRecordings",
+  "perPeriod",
+  "perBlock",
+] as const satisfies ReadonlyArray<keyof typeof LAYOUT_RULE>;
 /**
- * The rule as the apply script's argument: the three thresholds, then per tier its code, block ms,
- * period ms and the 1-based position in STORED_TIERS of the tier it is derived from in a new
- * organization (0: stored from the start).
+ * What the argument gives after the thresholds for each tier, in STORED_TIERS order: its code,
+ * block ms, period ms and the 1-based position in STORED_TIERS of the tier it is derived from in a
+ * new organization (0: stored from the start).
  */
+export const RULE_TIER_WORDS = ["code", "blockMs", "periodMs", "from"] as const;
+
+/** The rule as the apply script's argument: RULE_THRESHOLD_WORDS, then RULE_TIER_WORDS per tier. */
 export function layoutArguments(retention: Retention): string {
   const derives = derivesTiers(retention);
-  return [
-    LAYOUT_RULE.minRecordings,
-    LAYOUT_RULE.perPeriod,
-    LAYOUT_RULE.perBlock,
-    ...STORED_TIERS.flatMap((t) => {
-      const source = DERIVED_FROM[t];
-      const from = derives && source !== undefined ? STORED_TIERS.indexOf(source) + 1 : 0;
-      return [TIER_CODE[t], BLOCK_MS[t], RULE_PERIOD_MS[t], from];
-    }),
-  ].join(" ");
+  const tierWords = (t: StoredTier) => {
+    const source = DERIVED_FROM[t];
+    const words: Record<(typeof RULE_TIER_WORDS)[number], string | number> = {
+      code: TIER_CODE[t],
+      blockMs: BLOCK_MS[t],
+      periodMs: RULE_PERIOD_MS[t],
+      from: derives && source !== undefined ? STORED_TIERS.indexOf(source) + 1 : 0,
+    };
+    return RULE_TIER_WORDS.map((word) => words[word]);
+  };
+  return [...RULE_THRESHOLD_WORDS.map((word) => LAYOUT_RULE[word]), ...STORED_TIERS.flatMap(tierWords)].join(
+    " ",
+  );
 }
 
 /**

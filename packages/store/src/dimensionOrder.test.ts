@@ -1,14 +1,21 @@
 import { DIMENSION_INDEX, DIMENSIONS, dimensionValues, type RecordingCompleted } from "@vu/events";
 import { describe, expect, it } from "vitest";
-import { loadScript } from "./scripts";
+import { ORGANIZATION_KEYS, organizationKeys } from "./applyCall";
+import { createKeyspace } from "./keyspace";
+import { LUA_CONSTANTS } from "./luaConstants";
 import { PROJECTION_VIEW_OFFSET, VIEWS } from "./views";
 
 /** The one order of the dimensions (DIMENSIONS) is the order everything else uses. */
 describe("dimension order", () => {
-  it("is the apply script's order of an organization's dimension-set keys, its 3rd to 6th", () => {
-    const header = loadScript("applyBatches");
-    const keys = [...header.matchAll(/\b(\d) dim:(\w+)/g)].map(([, n, d]) => [Number(n), d]);
-    expect(keys).toEqual(DIMENSIONS.map((d, i) => [3 + i, d]));
+  it("is the order of an organization's dimension sets in an apply call, from ORG_KEY_FIRST_DIMENSION on", () => {
+    const first = LUA_CONSTANTS.ORG_KEY_FIRST_DIMENSION - 1;
+    expect(ORGANIZATION_KEYS.slice(first, first + LUA_CONSTANTS.DIMENSION_COUNT)).toEqual([...DIMENSIONS]);
+    const keyspace = createKeyspace({ prefix: "p" });
+    const keys = organizationKeys(keyspace, 1, "acme");
+    expect(keys).toHaveLength(LUA_CONSTANTS.ORG_KEYS);
+    expect(keys.slice(first, first + DIMENSIONS.length)).toEqual(
+      DIMENSIONS.map((d) => keyspace.dimension(1, "acme", d)),
+    );
   });
 
   it("is the order of the projection views, of a combination's values and of DIMENSION_INDEX", () => {

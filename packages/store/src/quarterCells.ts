@@ -1,4 +1,4 @@
-import { floorUtc, QUARTER_MS, type Tier } from "@vu/time-buckets";
+import { floorUtc, HOUR_MS, QUARTER_MS, type Tier } from "@vu/time-buckets";
 
 /**
  * Hour blocks keep their cells split by UTC quarter hour: each field is the quarter's digit (0-3)
@@ -8,6 +8,8 @@ import { floorUtc, QUARTER_MS, type Tier } from "@vu/time-buckets";
  * key: the sum of its four quarters.
  */
 export const QUARTERED_TIER: Tier = "hour";
+
+export const QUARTERS_PER_HOUR = HOUR_MS / QUARTER_MS;
 
 /** A stored part read for a block reference: a whole unsplit block, a whole split hour, or one quarter. */
 export const WHOLE_BLOCK = -1;
@@ -24,11 +26,11 @@ export function quarterField(q: number, field: string): string {
 }
 
 /**
- * A combination's index in a split hour block of the batch: the apply script turns `4 × index + q`
- * into the field `q` .. combination id (see `includes/readBlock.lua`).
+ * A combination's index in a split hour block of the batch: the apply script turns
+ * `QUARTERS_PER_HOUR × index + q` into the field `q` .. combination id (see `includes/readBlock.lua`).
  */
 export function quarterComboIndex(q: number, comboIndex: number): number {
-  return 4 * comboIndex + q;
+  return QUARTERS_PER_HOUR * comboIndex + q;
 }
 
 /** The key a block reference is stored under (tier and start) and the part of it that it is. */

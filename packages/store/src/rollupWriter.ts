@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
-import { DIMENSIONS } from "@vu/events";
 import { DEFAULT_RETENTION, type Retention } from "@vu/time-buckets";
 import { Cluster } from "ioredis";
+import { APPLY_REPLY, callArgs, organizationArgs, organizationKeys } from "./applyCall";
 import { aggregateBatch, type BatchPayload, type CountableRecording } from "./batchAggregate";
 import { encodeBatch } from "./batchEncoding";
 import { derivesTiers, layoutArguments } from "./blockPlacement";
@@ -188,7 +188,7 @@ export function createRollupWriter(options: RollupWriterOptions): RollupWriter {
     };
   }
 
-  /** KEYS[1] and the guard's ARGV (see the script header); `shard` with a write-count guard. */
+  /** The call's guard: its key and arguments (see the script header); `shard` with a write-count guard. */
   function guarded(generation: number, batches: readonly PreparedBatch[], guard?: ApplyGuard) {
     const org = batches[0]?.org ?? "";
     const origin = batches.find((batch) => batch.origin !== undefined)?.origin;
@@ -255,19 +255,26 @@ export function createRollupWriter(options: RollupWriterOptions): RollupWriter {
   ): Promise<OrganizationReply[]> {
     const check = guarded(generation, batches, guard);
     const keys: string[] = [check.key];
-    const args: Array<string | Buffer> = [String(dedupeWindowMs), layoutRule, check.field, check.expected];
+    const args: Array<string | Buffer> = callArgs({
+      dedupeWindowMs: String(dedupeWindowMs),
+      layoutRule,
+      guard: check.field,
+      expected: check.expected,
+    });
     for (const batch of batches) {
       const { org, origin, extent } = batch;
-      keys.push(
-        keyspace.orgBase(generation, org),
-        keyspace.combos(generation, org),
-        ...DIMENSIONS.map((d) => keyspace.dimension(generation, org, d)),
-        keyspace.extent(generation, org),
+      keys.push(...organizationKeys(keyspace, generation, org));
+      args.push(
+        ...organizationArgs({
+          batch: batch.encoded,
+          firstRecordedAt: String(extent[0]),
+          lastRecordedAt: String(extent[1]),
+          offsetField: origin === undefined ? "" : `o:${origin.partition}`,
+          firstOffset: origin === undefined ? "" : firstOffset(batch.recordings, origin),
+          throughOffset: origin?.throughOffset ?? "",
+          layout: batch.layout,
+        }),
       );
-      args.push(batch.encoded, String(extent[0]), String(extent[1]));
-      if (origin === undefined) args.push("", "", "");
-      else args.push(`o:${origin.partition}`, firstOffset(batch.recordings, origin), origin.throughOffset);
-      args.push(batch.layout);
     }
     let reply: ApplyBatchesReply;
     try {
@@ -285,10 +292,12 @@ export function createRollupWriter(options: RollupWriterOptions): RollupWriter {
         },
       });
     }
-    if (reply[0] === -3) throw new CheckpointMovedError(reply[1] === "" ? null : reply[1]);
-    if (reply[0] === -5)
+    if (reply[0] === APPLY_REPLY.checkpointMoved)
+      throw new CheckpointMovedError(reply[1] === "" ? null : reply[1]);
+    if (reply[0] === APPLY_REPLY.shardBehind)
       throw new ShardBehindError(shardOf(batches[0]?.org ?? ""), reply[1], check.shard?.least ?? 0);
-    if (reply[0] === -6) throw new PartitionFencedError(shardOf(batches[0]?.org ?? ""), reply[1]);
+    if (reply[0] === APPLY_REPLY.fenced)
+      throw new PartitionFencedError(shardOf(batches[0]?.org ?? ""), reply[1]);
     if (check.shard !== undefined && reply[3] !== "")
       check.shard.writes.wrote(check.shard.number, reply[2], reply[3]);
     return reply[1];
@@ -309,16 +318,16 @@ export function createRollupWriter(options: RollupWriterOptions): RollupWriter {
   ): ApplyResult | Pending<R> {
     const { batch } = pending;
     const { org, origin } = batch;
-    if (reply[0] === 1) {
+    if (reply[0] === APPLY_REPLY.ok) {
       layouts.learn(org, reply[2]);
       return { counted: reply[1], duplicates: pending.duplicates, replayed: pending.replayed };
     }
-    if (reply[0] === -4) {
+    if (reply[0] === APPLY_REPLY.layoutMoved) {
       // Laid out for another layout than Redis holds (another worker moved a tier, or a new epoch).
       layouts.learn(org, reply[1]);
       return { ...pending, batch: prepare(org, batch.recordings, origin) };
     }
-    if (reply[0] === -1) {
+    if (reply[0] === APPLY_REPLY.duplicates) {
       const kept = withoutIndexes(batch.recordings, reply[1]);
       const duplicates = pending.duplicates + batch.recordings.length - kept.length;
       return unlessDone({ ...pending, duplicates, batch: prepare(org, kept, origin) });

@@ -1,17 +1,25 @@
 import { readFileSync } from "node:fs";
 import type { Cluster, Redis, Result } from "ioredis";
+import type { APPLY_REPLY } from "./applyCall";
+import { luaConstants } from "./luaConstants";
 
 /**
  * Lua scripts live in ./lua, one top-level script per file named `verbNoun-<numberOfKeys>.lua`
- * (`verbNoun.lua` when the caller passes how many keys it sends), with shared local functions in ./lua/includes pulled in by `--- @include "includes/<name>"`.
+ * (`verbNoun.lua` when the caller passes how many keys it sends), with shared local functions in
+ * ./lua/includes pulled in by `--- @include "includes/<name>"`. A script that says `--- @constants`
+ * gets there the constants it shares with TypeScript (luaConstants.ts), as `local` declarations
+ * generated from their TypeScript declarations: no script writes one out.
  * A command name is the client's alone: Redis runs a script by the SHA1 of its text (EVALSHA),
  * so two deployed store versions sharing one Redis never run each other's scripts.
  */
 const INCLUDE = /^--- @include "([\w/]+)"$/gm;
+const CONSTANTS = /^--- @constants$/m;
 
 export function loadScript(name: string): string {
   const read = (path: string) => readFileSync(new URL(`./lua/${path}.lua`, import.meta.url), "utf8");
-  return read(name).replace(INCLUDE, (_line, include: string) => read(include).trimEnd());
+  return read(name)
+    .replace(CONSTANTS, () => luaConstants())
+    .replace(INCLUDE, (_line, include: string) => read(include).trimEnd());
 }
 
 interface ScriptSpec {
@@ -30,28 +38,35 @@ export const SCRIPTS = {
   claimPartition: { file: "claimPartition-1", command: "vuClaimPartition", numberOfKeys: 1 },
 } as const satisfies Record<string, ScriptSpec>;
 
-/**
- * One organization's reply from applyBatches: `[1, counted, layout]`, `[-1, duplicateIndexes]`,
- * `[-2, appliedThroughOffset]` or `[-4, layout]` (see the script header).
- */
-export type OrganizationReply = [1, number, string] | [-1, number[]] | [-2, string] | [-4, string];
+type Reply = typeof APPLY_REPLY;
 
 /**
- * applyBatches' reply: `[-3, checkpointInRedis]`, `[-5, shardWriteCount]` (a cluster node lost
- * writes), `[-6, shardFence]` (a later writer claimed the partition), or
- * `[1, replies, shardWriteCount, token]` with one reply per organization.
+ * One organization's reply from applyBatches: `[ok, counted, layout]`, `[duplicates,
+ * duplicateIndexes]`, `[replayed, appliedThroughOffset]` or `[layoutMoved, layout]` (APPLY_REPLY;
+ * see the script header).
+ */
+export type OrganizationReply =
+  | [Reply["ok"], number, string]
+  | [Reply["duplicates"], number[]]
+  | [Reply["replayed"], string]
+  | [Reply["layoutMoved"], string];
+
+/**
+ * applyBatches' reply: `[checkpointMoved, checkpointInRedis]`, `[shardBehind, shardWriteCount]` (a
+ * cluster node lost writes), `[fenced, shardFence]` (a later writer claimed the partition), or
+ * `[ok, replies, shardWriteCount, token]` with one reply per organization.
  */
 export type ApplyBatchesReply =
-  | [-3, string]
-  | [-5, number]
-  | [-6, string]
-  | [1, OrganizationReply[], number, string];
+  | [Reply["checkpointMoved"], string]
+  | [Reply["shardBehind"], number]
+  | [Reply["fenced"], string]
+  | [Reply["ok"], OrganizationReply[], number, string];
 
 declare module "ioredis" {
   interface RedisCommander<Context> {
     /**
-     * The number of keys, the keys (1 + 7 per organization), then the arguments (4 + 7 per
-     * organization; see the script header). ioredis flattens arrays: no spread of thousands.
+     * The number of keys, the keys, then the arguments (applyCall.ts lays both out; see the
+     * script header). ioredis flattens arrays: no spread of thousands.
      */
     vuApplyBatches(
       ...args: Array<string | number | Buffer | Array<string | Buffer>>

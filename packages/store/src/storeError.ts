@@ -1,6 +1,7 @@
 /**
- * A failure of the store. `retriable` tells the caller whether trying again later can succeed
- * (Redis unreachable, a failover) or not (a reply this code does not understand).
+ * A failure of the store. `retriable` tells the caller whether trying the same call again later can
+ * succeed (Redis unreachable, a failover) or not (a reply this code does not understand): the one
+ * verdict callers act on (the worker's retry rule, services/ingest-worker/src/retryRule.ts).
  */
 export class StoreError extends Error {
   readonly retriable: boolean;
@@ -19,10 +20,15 @@ export class StoreError extends Error {
 
 /**
  * Redis is not where the worker resumed from (a checkpoint elsewhere, a shard behind): nothing of
- * the call was written, and nothing is the batch's fault. The worker stops the batch and resumes
- * from where the view stands.
+ * the call was written, and nothing is the batch's fault. Never retriable: the same call meets the
+ * same view again. The worker stops the batch and resumes from where the view stands.
  */
-export class ViewMovedError extends StoreError {}
+export class ViewMovedError extends StoreError {
+  constructor(message: string, options: { cause?: unknown; context?: Record<string, unknown> } = {}) {
+    super(message, { ...options, retriable: false });
+    this.name = "ViewMovedError";
+  }
+}
 
 /**
  * The partition's checkpoint in Redis is not the one the worker resumed from: Redis lost its state
@@ -31,9 +37,7 @@ export class ViewMovedError extends StoreError {}
  */
 export class CheckpointMovedError extends ViewMovedError {
   constructor(readonly checkpoint: string | null) {
-    super(`the partition's checkpoint in Redis is ${checkpoint ?? "gone"}, not where this worker resumed`, {
-      retriable: false,
-    });
+    super(`the partition's checkpoint in Redis is ${checkpoint ?? "gone"}, not where this worker resumed`);
     this.name = "CheckpointMovedError";
   }
 }
@@ -51,9 +55,6 @@ export class ShardBehindError extends ViewMovedError {
   ) {
     super(
       `shard ${shard} holds ${count} apply calls, fewer than the ${least} the view recorded: its node lost writes`,
-      {
-        retriable: false,
-      },
     );
     this.name = "ShardBehindError";
   }
@@ -69,9 +70,7 @@ export class PartitionFencedError extends ViewMovedError {
     readonly shard: number,
     readonly fence: string,
   ) {
-    super(`shard ${shard} has seen the fence ${fence} of a later writer of the partition`, {
-      retriable: false,
-    });
+    super(`shard ${shard} has seen the fence ${fence} of a later writer of the partition`);
     this.name = "PartitionFencedError";
   }
 }

@@ -2,8 +2,8 @@ import type { RecordingCompleted } from "@vu/events";
 /**
  * The integer sums one rollup cell keeps for one combination of dimensions in one block, in their
  * stored order: the one declaration of the sums. Every metric of the API is derived from these
- * exactly; no float is ever stored. The apply script's cell forms are held to this list by
- * vocabulary.test.ts.
+ * exactly; no float is ever stored. The apply script's cell forms derive from this list
+ * (luaConstants.ts).
  */
 export const SUM_FIELDS = [
   "count",

@@ -24,6 +24,7 @@ import {
   type OrganizationOutcome,
 } from "./organizationApply";
 import type { PartitionPositions, Position } from "./partitionPositions";
+import { isRetriable } from "./retryRule";
 import { type GroupedBatch, type SourcedRecording, validateAndGroup } from "./validateAndGroup";
 
 type Sourced = SourcedRecording<KafkaMessage>;
@@ -196,9 +197,6 @@ export function chunkAsOf({
   const asOf = next !== undefined ? next - 1 : last;
   return asOf === undefined ? undefined : Math.min(asOf, fetchedAtMs);
 }
-
-/** Anything but a programming error: Redis or Kafka away, or refusing for a while. */
-const isRetriable = (error: unknown) => !(error instanceof TypeError) && !(error instanceof RangeError);
 
 function retrierFor(ctx: BatchContext, payload: EachBatchPayload): Retrying {
   const keepTrying = () => payload.isRunning() && !payload.isStale();

@@ -5,9 +5,9 @@ import {
   type CountableRecording,
   type GroupApply,
   type PreparedBatch,
-  StoreError,
   ViewMovedError,
 } from "@vu/store";
+import { isRetriable } from "./retryRule";
 
 /** What became of one organization's recordings in one chunk. */
 export interface OrganizationOutcome<R> {
@@ -27,12 +27,9 @@ export interface OrganizationApplyDeps<R extends CountableRecording> {
   retrying<T>(fn: () => Promise<T>, isRetriable: (error: unknown) => boolean): Promise<T>;
 }
 
-/** Only the store's own verdict makes a failure transient; anything else would fail again. */
-export const isTransientStoreError = (error: unknown) => error instanceof StoreError && error.retriable;
-
 /**
- * Applies one organization's prepared recordings. Transient failures (Redis away, loading, out of
- * memory) are retried until they pass; the result is this organization's alone, so retrying it
+ * Applies one organization's prepared recordings. Failures the retry rule takes (retryRule.ts: the
+ * store's verdict, e.g. Redis away, loading, out of memory) are retried until they pass; the result is this organization's alone, so retrying it
  * never recounts another organization of the chunk. A deterministic failure (the apply script
  * refused the batch, writing nothing) is narrowed down by applying halves, until the recordings
  * that fail on their own are isolated: every other recording is counted once.
@@ -42,7 +39,7 @@ export async function applyOrganization<R extends CountableRecording>(
   batch: PreparedBatch<R>,
 ): Promise<OrganizationOutcome<R>> {
   try {
-    const result = await deps.retrying(() => deps.apply(batch), isTransientStoreError);
+    const result = await deps.retrying(() => deps.apply(batch), isRetriable);
     return { ...result, refused: [] };
   } catch (error) {
     // Aborted: the consumer is stopping or lost the partition; the next owner applies the batch.
@@ -63,7 +60,7 @@ export async function applyGroup<R extends CountableRecording>(
   group: GroupApply<R>,
 ): Promise<OrganizationOutcome<R>[]> {
   try {
-    const results = await deps.retrying(() => group.run(), isTransientStoreError);
+    const results = await deps.retrying(() => group.run(), isRetriable);
     return results.map((result) => ({ ...result, refused: [] }));
   } catch (error) {
     if (error instanceof RetryAbortedError || error instanceof ViewMovedError) throw error;

@@ -31,6 +31,7 @@ import { createUnauthenticatedLimit } from "./http/unauthenticatedLimit";
 import { registerViewMetrics } from "./http/viewMetrics";
 import { createOpenApiDocument } from "./openapi/openApiDocument";
 import { createCoverCache } from "./planner";
+import { createComputationBounds } from "./query/computationBounds";
 import { createLargeReads, LARGE_READS_ELSEWHERE, type LargeReadsOptions } from "./query/largeReads";
 import { createOrganizationGate, type OrganizationGateOptions } from "./query/organizationGate";
 import { API_ROUTES } from "./routes";
@@ -157,24 +158,25 @@ export function createApp(deps: ApiDeps): Express {
       maxRows: config.resultCacheRows ?? API_ENV_DEFAULTS.RESULT_CACHE_ROWS,
       maxLargeRows: config.resultCacheLargeRows ?? API_ENV_DEFAULTS.RESULT_CACHE_LARGE_ROWS,
       onLookup: (outcome) => metrics.cacheLookups.inc({ outcome }),
-      gate: createOrganizationGate(
+    }),
+    bounds: createComputationBounds(
+      createOrganizationGate(
         config.organizationGate ?? {
           concurrent: API_ENV_DEFAULTS.ORG_QUERY_CONCURRENCY,
           queued: API_ENV_DEFAULTS.ORG_QUERY_QUEUE,
           waitMs: API_ENV_DEFAULTS.ORG_QUERY_WAIT_MS,
         },
       ),
-      largeReads:
-        config.role?.kind === "forwards"
-          ? LARGE_READS_ELSEWHERE
-          : createLargeReads(
-              config.largeReads ?? {
-                concurrent: API_ENV_DEFAULTS.LARGE_READ_CONCURRENCY,
-                queued: API_ENV_DEFAULTS.LARGE_READ_QUEUE,
-                waitMs: API_ENV_DEFAULTS.LARGE_READ_WAIT_MS,
-              },
-            ),
-    }),
+      config.role?.kind === "forwards"
+        ? LARGE_READS_ELSEWHERE
+        : createLargeReads(
+            config.largeReads ?? {
+              concurrent: API_ENV_DEFAULTS.LARGE_READ_CONCURRENCY,
+              queued: API_ENV_DEFAULTS.LARGE_READ_QUEUE,
+              waitMs: API_ENV_DEFAULTS.LARGE_READ_WAIT_MS,
+            },
+          ),
+    ),
   };
   for (const register of API_ROUTES) register(api, routeDeps);
   app.use(api);

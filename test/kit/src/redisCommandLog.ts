@@ -13,7 +13,9 @@ export interface RedisCommandLog {
 /**
  * What a request really asks of Redis, seen through MONITOR (tests only: MONITOR slows Redis).
  * Redis reports commands in the order it runs them, so once a marker command sent after a
- * request shows up, every command that request caused has been seen.
+ * request shows up, every command that request caused has been seen. Give it a Redis of its own
+ * (`startRedisServer`): other clients' commands arriving while ioredis' monitor connection still
+ * waits for a reply of its own break it ("Command queue state error").
  */
 export async function createRedisCommandLog(url: string): Promise<RedisCommandLog> {
   const client = new Redis(url);

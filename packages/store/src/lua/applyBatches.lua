@@ -10,23 +10,28 @@
   id: includes/seenTables.lua). Organizations share a call when their keys share a hash tag (keyspace.ts
   `slotTag`; on a single Redis any may): what a call costs beyond its keys is paid once.
 
-  Input (n organizations):
-    KEYS[1] the guard's key (ARGV[3]): the generation's log hash (logPosition.ts) on a single
-            Redis, where the partition's checkpoint is checked in the same atomic step; on a
-            cluster, where the log lives in another slot, the shard's write counts
-            ("<prefix>:v8:g<generation>:{s<shard>}:writes", a hash: per partition
+  Input (n organizations). KEYS and ARGV are laid out by src/applyCall.ts; the names below are
+  the indexes the script reads them by (constants generated from it: src/luaConstants.ts). First
+  the call's own keys (CALL_KEYS of them) and arguments (CALL_ARGS), then each organization's:
+  organization i's key k is KEYS[CALL_KEYS + ORG_KEYS × (i - 1) + k], its argument k
+  ARGV[CALL_ARGS + ORG_ARGS × (i - 1) + k].
+
+    KEYS[CALL_KEY_GUARD] the guard's key (ARGV[CALL_ARG_GUARD]): the generation's log hash
+            (logPosition.ts) on a single Redis, where the partition's checkpoint is checked in
+            the same atomic step; on a cluster, where the log lives in another slot, the shard's
+            write counts ("<prefix>:v8:g<generation>:{s<shard>}:writes", a hash: per partition
             "<topic>:<partition>", "<count>:<token>:<fence>", the count of this script's calls
             that wrote the shard for the partition, the token of the last one and the highest
             writer's fence seen here; written before fences as "<count>:<token>", fence 0), which
-            the view's checkpoints record as they move; with no guard (ARGV[3] ""), the first
-            organization's extent, only so that KEYS[1] is a key of the call's own slot
-    Per organization i, KEYS[1 + 7(i-1) + k], k =
-      1 base: "<prefix>:v8:g<generation>:{s<shard>}:<org>:". Dedupe and block keys are built
-        from it, so every key touched shares the shard's hash tag (one Redis Cluster slot).
-      2 combos: hash, combination JSON -> combination id
-      3 dim:member_email    4 dim:voice_model
-      5 dim:language_model  6 dim:app_name        (sets of distinct values)
-      7 extent: hash, first / last = the earliest / latest counted recorded_at (ms), which
+            the view's checkpoints record as they move; with no guard (ARGV[CALL_ARG_GUARD] ""),
+            the first organization's extent, only so that the key is one of the call's own slot
+    Per organization, its keys k =
+      ORG_KEY_BASE: "<prefix>:v8:g<generation>:{s<shard>}:<org>:". Dedupe and block keys are
+        built from it, so every key touched shares the shard's hash tag (one Redis Cluster slot).
+      ORG_KEY_COMBOS: hash, combination JSON -> combination id
+      from ORG_KEY_FIRST_DIMENSION on, DIMENSION_COUNT sets of distinct values, "dim:<dimension>",
+        one per dimension in the order of DIMENSIONS (@vu/events)
+      ORG_KEY_EXTENT: hash, first / last = the earliest / latest counted recorded_at (ms), which
         lets readers skip blocks where the organization has no data; writes = how many
         batches have counted anything and stamp = "<writes>@<Redis TIME>" of the last one
         (the write stamp: an answer computed at one stamp is still the answer while it
@@ -34,92 +39,98 @@
         o:<topic>:<partition> = the highest Kafka offset of that partition whose messages
         of this organization are all applied (offsets live with the state they produced);
         n = how many recordings it counted; layout = where each tier's blocks go, one
-        digit per tier (0 container, 1 keyed, 2 views, d derived: not stored; missing = all
-        containers if it counted recordings, else a new organization's), mark:<tier code> =
-        the latest recorded_at counted when the tier last moved and derived:<tier code> = when
-        it stopped being derived (src/blockPlacement.ts)
+        digit per tier (PLACEMENT_CONTAINER, PLACEMENT_KEYED, PLACEMENT_VIEWS, or DERIVED: not
+        stored; missing = all containers if it counted recordings, else a new organization's),
+        mark:<tier code> = the latest recorded_at counted when the tier last moved and
+        derived:<tier code> = when it stopped being derived (src/blockPlacement.ts)
 
-    ARGV[1] the dedupe window (ms): an id counted at Redis' TIME t goes into the table of window
-            floor(t / W) (its digest -> "", includes/seenTables.lua), checked against that
-            window's and the previous one's; each expires at the end of the following window.
-            Redis' clock, not the worker's, so workers with different clocks share the same windows.
-    ARGV[2] the layout rule (src/blockPlacement.ts layoutArguments), applied after writing
-    ARGV[3] the guard: the checkpoint field "next:<topic>:<partition>" in KEYS[1]; "writes" (a
-            cluster: KEYS[1] is the shard's write counts); or "" for no check (tools, tests)
-    ARGV[4] with a checkpoint field, the checkpoint the worker resumed from ("" = none): if Redis
-            holds another (it lost its state, or went back to a snapshot), applying past it would
-            skip the messages between, so nothing is written. With "writes", five words:
-            "<topic>:<partition> <least> <expected> <token> <fence>": the count the checkpoints
-            recorded for the partition on this shard; the token the worker's last call here left,
-            with those of the calls after it whose replies never came, comma-separated ("-" for
-            its first call since it resumed: the count alone is checked); this call's own token;
-            and its writer's fence (claimPartition-1.lua).
+    ARGV[CALL_ARG_DEDUPE_WINDOW_MS] the dedupe window (ms): an id counted at Redis' TIME t goes
+            into the table of window floor(t / W) (its digest -> "", includes/seenTables.lua),
+            checked against that window's and the previous one's; each expires at the end of the
+            following window. Redis' clock, not the worker's, so workers with different clocks
+            share the same windows.
+    ARGV[CALL_ARG_LAYOUT_RULE] the layout rule (src/blockPlacement.ts layoutArguments), applied
+            after writing
+    ARGV[CALL_ARG_GUARD] the guard: the checkpoint field "next:<topic>:<partition>" in the guard's
+            key; "writes" (a cluster: the guard's key is the shard's write counts); or "" for no
+            check (tools, tests)
+    ARGV[CALL_ARG_EXPECTED] with a checkpoint field, the checkpoint the worker resumed from ("" =
+            none): if Redis holds another (it lost its state, or went back to a snapshot),
+            applying past it would skip the messages between, so nothing is written. With
+            "writes", five words: "<topic>:<partition> <least> <expected> <token> <fence>": the
+            count the checkpoints recorded for the partition on this shard; the token the
+            worker's last call here left, with those of the calls after it whose replies never
+            came, comma-separated ("-" for its first call since it resumed: the count alone is
+            checked); this call's own token; and its writer's fence (claimPartition-1.lua).
             A fence below the shard's is an earlier writer's: a later one has claimed the
-            partition, and nothing is written. A fence above it is the first call of a new writer
-            here, which must say "-" (a writer that wrote here before and finds its own fence gone
-            finds lost writes); the shard then takes its fence, even when the call writes nothing.
-            Under one fence, a count below `least`, or a token not expected, means the node lost
-            writes (no later call can bring a lost token back, as a count could be brought back by
-            other calls): writing the organizations' offsets past the lost messages would make a
-            replay skip them, so nothing is written. The call's own token found there is this call
-            sent again after its reply was lost: it goes ahead (the offsets make it a no-op),
-            counting nothing
-    Per organization i, ARGV[4 + 7(i-1) + k], k =
-      1 its batch (below)
-      2 the earliest recorded_at of the batch (ms)   3 the latest (they widen the extent)
-      4 the offset field "o:<topic>:<partition>", or "" for a batch from no log (tools, tests)
-      5 the lowest offset of the batch's messages    6 the offset the batch covers up to: every
-        message of this organization in the partition up to it is in this batch or was before
-        it (repeats, invalid messages)
-      7 the layout the batch was laid out for: the organization's, or the one the layout rule
-        gives it with this batch counted (then its tiers move before the batch is written);
-        else nothing of it is written
+            partition, and nothing is written. A fence above it is the first call of a new
+            writer here, which must say "-" (a writer that wrote here before and finds its own
+            fence gone finds lost writes); the shard then takes its fence, even when the call
+            writes nothing. Under one fence, a count below `least`, or a token not expected,
+            means the node lost writes (no later call can bring a lost token back, as a count
+            could be brought back by other calls): writing the organizations' offsets past the
+            lost messages would make a replay skip them, so nothing is written. The call's own
+            token found there is this call sent again after its reply was lost: it goes ahead
+            (the offsets make it a no-op), counting nothing
+    Per organization, its arguments k =
+      ORG_ARG_BATCH its batch (below)
+      ORG_ARG_FIRST_RECORDED_AT, ORG_ARG_LAST_RECORDED_AT the earliest and the latest
+        recorded_at of the batch (ms; they widen the extent)
+      ORG_ARG_OFFSET_FIELD the offset field "o:<topic>:<partition>", or "" for a batch from no
+        log (tools, tests)
+      ORG_ARG_FIRST_OFFSET the lowest offset of the batch's messages
+      ORG_ARG_THROUGH_OFFSET the offset the batch covers up to: every message of this
+        organization in the partition up to it is in this batch or was before it (repeats,
+        invalid messages)
+      ORG_ARG_LAYOUT the layout the batch was laid out for: the organization's, or the one the
+        layout rule gives it with this batch counted (then its tiers move before the batch is
+        written); else nothing of it is written
 
     the batch, binary, little-endian; "str" is a u16 byte length and the UTF-8 bytes
             (src/batchEncoding.ts writes it):
-      u32 n, n × 16 bytes   recording ids' digests (recordingDigest.ts), none repeated
+      u32 n, n × DIGEST_BYTES recording ids' digests (recordingDigest.ts), none repeated
       u32 n, n × combination:
         str key             JSON [member_email, voice_model, language_model|null, app_name]
-        4 × str             the same four values; "" is a null language model
+        DIMENSION_COUNT × str the same values; "" is a null language model
       u32 n, n × block:
         str suffix          the key after the base: a block's view (placement views), its
                             combinations (keyed), or the container of its period (container)
         str prefix          what leads every field of the block in that key ("" in a block key,
                             "<index>:" in a container)
         str expiry in ms ("0" = never), u8 fieldForm, u8 cellBytes, u32 cells,
-        cells × field       fieldForm 1: u32, 1-based index into the combinations;
-                            fieldForm 2 (a split hour block): u32, 4 × index + quarter, stored as
-                            the quarter's digit .. combination id; fieldForm 0: str
-        cells × cellBytes   the cells' sums (count, words, durationMs, voiceMsSum, voiceMsCount,
-                            llmMsSum, llmMsCount) in a stored cell's form: seven u32 (28 bytes)
-                            when all of the block's sums fit, else seven doubles (56 bytes)
+        cells × field       FIELD_FORM_COMBO: u32, 1-based index into the combinations;
+                            FIELD_FORM_QUARTER_COMBO (a split hour block): u32,
+                            QUARTERS_PER_HOUR × index + quarter, stored as the quarter's digit ..
+                            combination id; FIELD_FORM_LITERAL: str
+        cells × cellBytes   the cells' sums in SUM_FIELDS order (src/sums.ts) in a stored cell's
+                            form: SUM_COUNT u32 (SMALL_CELL, SMALL_CELL_BYTES) when all of the
+                            block's sums fit, else SUM_COUNT doubles (LARGE_CELL)
       fields are unique within a block.
 
-  Output:
-    {-3, checkpoint}  nothing written: the partition's checkpoint is not the one the worker
-                      resumed from; the worker resumes from Redis' instead
-    {-5, count}       nothing written: the shard's write count for the partition is below the
-                      least the worker expected, or not at the worker's last call (the node lost
-                      writes); the worker has the view replayed
-    {-6, fence}       nothing written: a later writer has claimed the partition (the shard holds
-                      this higher fence); the caller stops writing it
-    {1, replies, count, token}  one reply per organization, in order, and with the "writes" guard
-                      the partition's write count on the shard after the call and the token in
-                      force (the worker's next call expects it; else 0 and ""):
-      {1, n, layout}  n recordings counted (n may be 0: an empty batch only moves the offset);
-                      layout: the organization's layout now, for its next batch
-      {-1, {i, ...}}  nothing of it written: the ids at these 1-based indexes were counted
-                      before; the caller drops them and calls again
-      {-2, offset}    nothing of it written: messages up to this offset are already applied (a
-                      replay); the caller drops them and, if the batch covers more, calls again
-      {-4, layout}    nothing of it written: the organization's layout is this; the caller lays
-                      the batch out again
+  Output (codes: src/applyCall.ts APPLY_REPLY):
+    {REPLY_CHECKPOINT_MOVED, checkpoint}  nothing written: the partition's checkpoint is not the
+                      one the worker resumed from; the worker resumes from Redis' instead
+    {REPLY_SHARD_BEHIND, count}  nothing written: the shard's write count for the partition is
+                      below the least the worker expected, or not at the worker's last call (the
+                      node lost writes); the worker has the view replayed
+    {REPLY_FENCED, fence}  nothing written: a later writer has claimed the partition (the shard
+                      holds this higher fence); the caller stops writing it
+    {REPLY_OK, replies, count, token}  one reply per organization, in order, and with the
+                      "writes" guard the partition's write count on the shard after the call and
+                      the token in force (the worker's next call expects it; else 0 and ""):
+      {REPLY_OK, n, layout}  n recordings counted (n may be 0: an empty batch only moves the
+                      offset); layout: the organization's layout now, for its next batch
+      {REPLY_DUPLICATES, {i, ...}}  nothing of it written: the ids at these 1-based indexes were
+                      counted before; the caller drops them and calls again
+      {REPLY_REPLAYED, offset}  nothing of it written: messages up to this offset are already
+                      applied (a replay); the caller drops them and, if the batch covers more,
+                      calls again
+      {REPLY_LAYOUT_MOVED, layout}  nothing of it written: the organization's layout is this; the
+                      caller lays the batch out again
   Errors (nothing of the call written): a malformed batch, or a key of the wrong type.
 ]]
+--- @constants
 local CHUNK = 1000
-local SMALL_CELL, SMALL_CELL_BYTES, SMALL_CELL_MAX = "<I4I4I4I4I4I4I4", 28, 4294967295
-local LARGE_CELL = "<ddddddd"
-local ORG_KEYS, ORG_ARGS = 7, 7
 
 --- @include "includes/readBatch"
 --- @include "includes/seenTables"
@@ -142,61 +153,76 @@ local function cmpFence(a, b)
 end
 
 -- Phase 0: a worker ahead of what Redis holds must not write past the gap.
+local guardKey, guard, guardExpected = KEYS[CALL_KEY_GUARD], ARGV[CALL_ARG_GUARD], ARGV[CALL_ARG_EXPECTED]
 local shardGuard
-if ARGV[3] == "writes" then
-  local field, least, expected, token, fence = string.match(ARGV[4], "^(%S+) (%d+) (%S+) (%S+) (%d+)$")
-  local count, current, held = string.match(redis.call("HGET", KEYS[1], field) or "0:", "^(%d+):([^:]*):?(%d*)$")
+if guard == "writes" then
+  local field, least, expected, token, fence = string.match(guardExpected, "^(%S+) (%d+) (%S+) (%S+) (%d+)$")
+  local count, current, held = string.match(redis.call("HGET", guardKey, field) or "0:", "^(%d+):([^:]*):?(%d*)$")
   count = tonumber(count)
   held = held == "" and "0" or held
   if cmpFence(fence, held) < 0 then
-    return {-6, held}
+    return {REPLY_FENCED, held}
   end
   local newWriter = cmpFence(fence, held) > 0
   local known = expected == "-" or string.find("," .. expected .. ",", "," .. current .. ",", 1, true)
   if newWriter and expected ~= "-" then
-    return {-5, count}
+    return {REPLY_SHARD_BEHIND, count}
   end
   if current ~= token and (count < tonumber(least) or not known) then
-    return {-5, count}
+    return {REPLY_SHARD_BEHIND, count}
   end
   shardGuard = {field = field, count = count, current = current, token = token, fence = fence,
                 newWriter = newWriter}
-elseif ARGV[3] ~= "" then
-  local checkpoint = redis.call("HGET", KEYS[1], ARGV[3]) or ""
-  if checkpoint ~= ARGV[4] then
-    return {-3, checkpoint}
+elseif guard ~= "" then
+  local checkpoint = redis.call("HGET", guardKey, guard) or ""
+  if checkpoint ~= guardExpected then
+    return {REPLY_CHECKPOINT_MOVED, checkpoint}
   end
 end
-local rule = ARGV[2]
+local rule = ARGV[CALL_ARG_LAYOUT_RULE]
 local time = redis.call("TIME")
-local currentWindow, previousWindow, currentTableExpireAt = dedupeWindows(time, tonumber(ARGV[1]))
+local currentWindow, previousWindow, currentTableExpireAt =
+  dedupeWindows(time, tonumber(ARGV[CALL_ARG_DEDUPE_WINDOW_MS]))
 
 -- One organization's keys and arguments (see the header).
 local function organization(i)
   local keys = {}
   for k = 1, ORG_KEYS do
-    keys[k] = KEYS[1 + (i - 1) * ORG_KEYS + k]
+    keys[k] = KEYS[CALL_KEYS + (i - 1) * ORG_KEYS + k]
   end
-  local a = 4 + (i - 1) * ORG_ARGS
-  return {keys = keys, batch = ARGV[a + 1], first = ARGV[a + 2], last = ARGV[a + 3], offsetField = ARGV[a + 4],
-          firstOffset = ARGV[a + 5], throughOffset = ARGV[a + 6], layout = ARGV[a + 7]}
+  local a = CALL_ARGS + (i - 1) * ORG_ARGS
+  return {keys = keys, batch = ARGV[a + ORG_ARG_BATCH], first = ARGV[a + ORG_ARG_FIRST_RECORDED_AT],
+          last = ARGV[a + ORG_ARG_LAST_RECORDED_AT], offsetField = ARGV[a + ORG_ARG_OFFSET_FIELD],
+          firstOffset = ARGV[a + ORG_ARG_FIRST_OFFSET], throughOffset = ARGV[a + ORG_ARG_THROUGH_OFFSET],
+          layout = ARGV[a + ORG_ARG_LAYOUT]}
+end
+
+-- The extent's fields an organization's write starts from, by name in `state`.
+local STATE_FIELDS = {"layout", "first", "last", "writes", "n"}
+
+-- The organization's extent, read once: what phases 1 and 2 check and the write moves on; and the
+-- offset it has applied from the batch's partition (nil: none, or a batch from no log).
+local function readState(keys, offsetField)
+  local values = redis.call("HMGET", keys[ORG_KEY_EXTENT], offsetField ~= "" and offsetField or "layout",
+    unpack(STATE_FIELDS))
+  local state = {}
+  for k, field in ipairs(STATE_FIELDS) do
+    state[field] = values[k + 1]
+  end
+  return state, offsetField ~= "" and values[1]
 end
 
 -- Phases 1 and 2 for one organization: decodes its batch and reads every key its write touches.
 -- Returns its refusal, or nothing when it is to be written (what the write needs is kept in `org`).
 local function prepare(org)
   local keys = org.keys
-  local offsetField = org.offsetField
-  -- Its extent, read once: what this phase checks and the write moves on.
-  local state = redis.call("HMGET", keys[7], "layout", "first", "last", "writes", "n",
-    offsetField ~= "" and offsetField or "layout")
+  local state, applied = readState(keys, org.offsetField)
   -- No layout: every tier in containers if it has counted recordings (an extent written without
   -- a layout), else a new organization's.
-  local layout = state[1] or (state[5] and "" or newLayout(rule))
-  local applied = offsetField ~= "" and state[6]
+  local layout = state.layout or (state.n and "" or newLayout(rule))
   -- A replay of messages this organization already has changes nothing.
   if applied and tonumber(org.firstOffset) <= tonumber(applied) then
-    return {-2, applied}
+    return {REPLY_REPLAYED, applied}
   end
   local ids, combos, blocks = readBatch(org.batch)
   -- The batch's layout: the organization's, or one the rule gives it with this batch counted (a
@@ -204,19 +230,19 @@ local function prepare(org)
   -- written, and whatever they held before (up to the current last recording) is behind the mark.
   local updates = {}
   if layout ~= org.layout and not (layout == "" and tonumber(org.layout) == 0) then
-    local first, last = widenExtent({}, state[2], state[3], org.first, org.last)
-    local recordings = (tonumber(state[5]) or 0) + #ids
-    local ahead = settleLayout(updates, layout, recordings, first, last, rule, state[3])
+    local first, last = widenExtent({}, state.first, state.last, org.first, org.last)
+    local recordings = (tonumber(state.n) or 0) + #ids
+    local ahead = settleLayout(updates, layout, recordings, first, last, rule, state.last)
     if ahead ~= org.layout then
-      return {-4, layout}
+      return {REPLY_LAYOUT_MOVED, layout}
     end
     layout = ahead
   end
-  local base = keys[1]
+  local base = keys[ORG_KEY_BASE]
   org.currentTable, org.previousTable = base .. currentWindow, base .. previousWindow
   local counted, seen = findCounted(org.currentTable, org.previousTable, ids, CHUNK)
   if #counted > 0 then
-    return {-1, counted}
+    return {REPLY_DUPLICATES, counted}
   end
   checkSeenSplits(org.currentTable, seen, #ids)
   org.comboIds, org.newIndexes = lookupCombos(keys, combos, CHUNK)
@@ -233,9 +259,9 @@ local function write(org)
   storeCombos(org.keys, org.combos, org.comboIds, org.newIndexes, CHUNK)
   writeBlocks(org.blockKeys, org.batch, CHUNK)
   if #ids > 0 then
-    local first, last = widenExtent(updates, state[2], state[3], org.first, org.last)
-    local writes = string.format("%d", (tonumber(state[4]) or 0) + 1)
-    local recordings = (tonumber(state[5]) or 0) + #ids
+    local first, last = widenExtent(updates, state.first, state.last, org.first, org.last)
+    local writes = string.format("%d", (tonumber(state.writes) or 0) + 1)
+    local recordings = (tonumber(state.n) or 0) + #ids
     updates[#updates + 1] = "writes"
     updates[#updates + 1] = writes
     updates[#updates + 1] = "stamp"
@@ -244,7 +270,7 @@ local function write(org)
     updates[#updates + 1] = string.format("%d", recordings)
     layout = settleLayout(updates, layout, recordings, first, last, rule, last)
   end
-  if not state[1] and not state[5] and #ids > 0 then
+  if not state.layout and not state.n and #ids > 0 then
     -- A new organization's layout is stored with its first recordings: none reads as containers.
     updates[#updates + 1] = "layout"
     updates[#updates + 1] = layout
@@ -254,15 +280,15 @@ local function write(org)
     updates[#updates + 1] = org.throughOffset
   end
   if #updates > 0 then
-    redis.call("HSET", org.keys[7], unpack(updates))
+    redis.call("HSET", org.keys[ORG_KEY_EXTENT], unpack(updates))
   end
-  return {1, #ids, layout}
+  return {REPLY_OK, #ids, layout}
 end
 
 -- Every organization is read before any is written: a failure of one writes nothing at all (but
 -- for dimension values, see addDimensionValues).
 local replies, writing = {}, {}
-for i = 1, (#KEYS - 1) / ORG_KEYS do
+for i = 1, (#KEYS - CALL_KEYS) / ORG_KEYS do
   local org = organization(i)
   replies[i] = prepare(org)
   if not replies[i] then
@@ -279,12 +305,12 @@ end
 -- Every call that writes counts on the shard for its partition, under its own token, so that a
 -- node that loses writes is found behind.
 if not shardGuard then
-  return {1, replies, 0, ""}
+  return {REPLY_OK, replies, 0, ""}
 end
 local g = shardGuard
 if (#writing == 0 and not g.newWriter) or g.current == g.token then
-  return {1, replies, g.count, g.current}
+  return {REPLY_OK, replies, g.count, g.current}
 end
 local count = #writing == 0 and g.count or g.count + 1
-redis.call("HSET", KEYS[1], g.field, string.format("%d", count) .. ":" .. g.token .. ":" .. g.fence)
-return {1, replies, count, g.token}
+redis.call("HSET", guardKey, g.field, string.format("%d", count) .. ":" .. g.token .. ":" .. g.fence)
+return {REPLY_OK, replies, count, g.token}

@@ -56,12 +56,8 @@ const DEFAULTS = {
   pageSize: 50,
 } as const satisfies Partial<ViewState>;
 
-const noFilters = (): Record<Dimension, string[]> => ({
-  member_email: [],
-  voice_model: [],
-  language_model: [],
-  app_name: [],
-});
+const noFilters = (): Record<Dimension, string[]> =>
+  Object.fromEntries(DIMENSIONS.map((d): [Dimension, string[]] => [d, []])) as Record<Dimension, string[]>;
 
 export function defaultViewState(timezone: string): ViewState {
   return {

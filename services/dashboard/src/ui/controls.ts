@@ -35,8 +35,9 @@ function labelledSelect(id: string, label: string, choices: [string, string][], 
   return { select, field: el("div", { class: "field" }, el("label", { for: id }, label), select) };
 }
 
+/** Members are picked as they are typed (memberPicker.ts); every other dimension lists its values. */
 type ListedDimension = Exclude<Dimension, "member_email">;
-const LISTED: readonly ListedDimension[] = ["voice_model", "language_model", "app_name"];
+const LISTED = DIMENSIONS.filter((d): d is ListedDimension => d !== "member_email");
 
 /** The filter choices per dimension from /stats/dimensions; members are picked as they are typed. */
 function filterChoices(dimensions: Dimensions): Record<ListedDimension, MultiSelectOption[]> {

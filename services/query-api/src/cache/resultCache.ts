@@ -1,9 +1,5 @@
 import type { ReadView, RollupReader } from "@vu/store";
-import { type Admission, type LargeReads, UNBOUNDED_READS } from "../query/largeReads";
-import type { OrganizationGate } from "../query/organizationGate";
 import { createAnswerStore } from "./answerStore";
-
-const UNBOUNDED: OrganizationGate = { run: (_org, work) => work() };
 
 /** An answer and the state of the store it was computed from. */
 export interface ComputedAnswer<T> {
@@ -20,13 +16,15 @@ export interface ResultCache {
    * The answer to `key` for `org`: the one computed before, while the organization's write stamp
    * still has the value it was computed at, else a new one from `compute`. Without a key (an
    * answer that depends on the moment, e.g. a range ending "now") or with `noCache` (the client's
-   * `Cache-Control: no-cache`), it computes; a computed answer is kept when it has a key.
+   * `Cache-Control: no-cache`), it computes; a computed answer is kept when it has a key. A
+   * computation runs only when nothing kept or under way answers, so whatever bounds it (the
+   * query's, query/computationBounds.ts) belongs inside `compute`.
    */
   answer<T>(
     org: string,
     key: string | undefined,
     noCache: boolean,
-    compute: (admission: Admission) => Promise<ComputedAnswer<T>>,
+    compute: () => Promise<ComputedAnswer<T>>,
   ): Promise<T>;
 }
 
@@ -38,10 +36,6 @@ export interface ResultCacheOptions {
   maxLargeRows?: number;
   /** Unused answers are forgotten after this long (they are checked on every use anyway). */
   ttlMs?: number;
-  /** What every computation passes through: one organization's are bounded (organizationGate.ts). */
-  gate?: OrganizationGate;
-  /** What every computation's large reads pass through, whatever the organization (largeReads.ts). */
-  largeReads?: LargeReads;
   /** Told how each question was answered (`vu_result_cache_lookups_total`). */
   onLookup?: (outcome: CacheLookup) => void;
 }
@@ -75,12 +69,8 @@ export function createResultCache({
   maxRows,
   maxLargeRows = 0,
   ttlMs = 10 * 60_000,
-  gate = UNBOUNDED,
-  largeReads = UNBOUNDED_READS,
   onLookup = () => undefined,
 }: ResultCacheOptions): ResultCache {
-  const run = <T>(org: string, compute: (admission: Admission) => Promise<T>) =>
-    gate.run(org, () => largeReads.run(compute, org));
   const entries = createAnswerStore<Entry>({ maxRows, maxLargeRows, ttlMs, rowsOf: (entry) => entry.rows });
   // Computations under way, by id: a burst of the same query (a dashboard opened by many people
   // at once, or every client right after the stamp moved) computes it once, not once per request.
@@ -103,11 +93,11 @@ export function createResultCache({
       org: string,
       key: string | undefined,
       noCache: boolean,
-      compute: (admission: Admission) => Promise<ComputedAnswer<T>>,
+      compute: () => Promise<ComputedAnswer<T>>,
     ): Promise<T> {
       if (key === undefined || maxRows === 0) {
         onLookup("bypass");
-        return (await run(org, compute)).value;
+        return (await compute()).value;
       }
       const view = await reader.view();
       const id = `${view.generation}\u0000${view.epoch}\u0000${org}\u0000${key}`;
@@ -124,7 +114,7 @@ export function createResultCache({
         return shared.value;
       }
       onLookup(noCache ? "bypass" : "miss");
-      const computation = run(org, compute);
+      const computation = compute();
       computing.set(id, computation);
       const computed = await computation.finally(() => {
         if (computing.get(id) === computation) computing.delete(id);

@@ -1,5 +1,6 @@
 import { DIMENSIONS, type Dimension } from "@vu/events";
 import type { ComputedAnswer } from "../cache/resultCache";
+import { answerOf } from "./answers";
 import { DimensionLists } from "./dimensionLists";
 import type { QueryDeps } from "./statsQuery";
 
@@ -37,9 +38,9 @@ export async function queryDimensionLists(
   org: string,
   which: readonly Dimension[],
   noCache: boolean,
-  deps: Pick<QueryDeps, "reader" | "results">,
+  deps: Pick<QueryDeps, "reader" | "results" | "bounds">,
 ): Promise<DimensionLists> {
-  const compute = () => readLists(org, which, deps);
-  if (deps.results === undefined) return (await compute()).value;
-  return deps.results.answer(org, JSON.stringify(["dimensions", which]), noCache, compute);
+  return answerOf(deps, org, JSON.stringify(["dimensions", which]), noCache, () =>
+    readLists(org, which, deps),
+  );
 }

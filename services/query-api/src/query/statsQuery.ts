@@ -1,7 +1,6 @@
 import type { StatsRow, Summary } from "@vu/api-responses";
 import type { Dimension } from "@vu/events";
 import { type ReadOptions, type RollupReader, viewFor } from "@vu/store";
-import type { ResultCache } from "../cache/resultCache";
 import {
   type CompareKind,
   InvalidParameterError,
@@ -21,6 +20,7 @@ import {
   type WeekStart,
 } from "../planner";
 import { type AnswerValidator, answerState, framesOf } from "./answerState";
+import { type AnswerDeps, answerOf } from "./answers";
 import { type BucketEnds, type Completeness, completenessAt } from "./bucketCompleteness";
 import { shapeRows } from "./bucketShaping";
 import { type ConsistentReadOptions, readConsistently } from "./consistentRead";
@@ -32,14 +32,12 @@ import { aggregateRowsInTurns } from "./rowAggregation";
 import { summaryChange, toStatsRow, toSummary } from "./rowMetrics";
 import { checkSortKeys, type SortKey } from "./rowOrder";
 
-export interface QueryDeps {
+export interface QueryDeps extends AnswerDeps {
   reader: RollupReader;
   /** The request's `now` and the retention in force. */
   planContext: () => PlanContext;
   /** Stored blocks one request may read (MAX_BLOCKS_PER_REQUEST). */
   maxBlocksPerRequest: number;
-  /** Answers kept by the organization's write stamp; without it every request computes. */
-  results?: ResultCache;
 }
 
 /**
@@ -157,12 +155,6 @@ function answerKey(operation: string, request: CommonRequest, parameters: unknow
   const exclusions = listsGiven(request.exclusions);
   const rest = exclusions.length > 0 ? [...parameters, exclusions] : parameters;
   return JSON.stringify([operation, range, filters, rest, keptState(context)]);
-}
-
-function answerCache(deps: QueryDeps): ResultCache["answer"] {
-  return deps.results
-    ? deps.results.answer.bind(deps.results)
-    : async (_org, _key, _noCache, compute) => (await compute({})).value;
 }
 
 /**
@@ -299,7 +291,7 @@ export async function queryStats(org: string, request: StatsRequest, deps: Query
   checkShapeParameters(request);
   const context = deps.planContext();
   const key = answerKey("stats", request, statsParameters(request), context);
-  const answer = await answerCache(deps)(org, key, request.noCache ?? false, (admission) =>
+  const answer = await answerOf(deps, org, key, request.noCache ?? false, (admission) =>
     statsRows(org, request, context, deps, admission),
   );
   const { from, to, pagination } = pageRange(answer.rows.length, request.page, request.pageSize);
@@ -373,7 +365,7 @@ export async function querySummary(
 ): Promise<{ summary: Summary; meta: RangeMeta; validator: AnswerValidator }> {
   const context = deps.planContext();
   const key = answerKey("summary", request, request.compare ? [request.compare] : [], context);
-  return answerCache(deps)(org, key, request.noCache ?? false, (admission) =>
+  return answerOf(deps, org, key, request.noCache ?? false, (admission) =>
     summaryTotal(org, request, context, deps, admission),
   );
 }

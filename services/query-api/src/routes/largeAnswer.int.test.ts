@@ -1,4 +1,5 @@
-import { recording, redisUrl } from "@vu/testkit";
+import { type RedisServerHandle, startRedisServer } from "@vu/infra";
+import { recording } from "@vu/testkit";
 import { type ApiServer, type JsonBody, startApiServer } from "@vu/testkit/api";
 import { createRedisCommandLog, type RedisCommandLog } from "@vu/testkit/redisCommandLog";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -12,13 +13,17 @@ const PAGE_SIZE = 100;
 let api: ApiServer;
 let token: string;
 let log: RedisCommandLog;
+let server: RedisServerHandle | undefined;
 
 const at = (i: number) => new Date(Date.parse("2026-11-20T08:00:00Z") + i * 60_000).toISOString();
 const member = (i: number) => `member${String(i).padStart(3, "0")}@example.com`;
 
 beforeAll(async () => {
   // Ordinary answers up to 100 rows: this one (300 groups, and the pages rendered from it) is large.
-  api = await startApiServer({ nowMs: now, orgs: [ORG], resultCacheRows: 400 });
+  // A Redis of its own: MONITOR sees only this file's commands (and ioredis' monitor mode
+  // breaks when other clients' commands arrive while it waits for a reply of its own).
+  server = await startRedisServer({ appendonly: false });
+  api = await startApiServer({ redisUrl: server.url, nowMs: now, orgs: [ORG], resultCacheRows: 400 });
   token = api.tokenFor(ORG);
   await api.write(
     ORG,
@@ -26,11 +31,12 @@ beforeAll(async () => {
       recording(`r${i}`, at(i), { organization_id: ORG, member_email: member(i) }),
     ),
   );
-  log = await createRedisCommandLog(redisUrl());
+  log = await createRedisCommandLog(server.url);
 });
 afterAll(async () => {
-  await log.close();
-  await api.close();
+  await log?.close();
+  await api?.close();
+  await server?.stop();
 });
 
 const QUERY = `/api/v1/stats?start_date=2026-11-19&end_date=2026-11-21&group_by=member_email&page_size=${PAGE_SIZE}`;

@@ -1,4 +1,5 @@
-import { recording, redisUrl } from "@vu/testkit";
+import { type RedisServerHandle, startRedisServer } from "@vu/infra";
+import { recording } from "@vu/testkit";
 import { type ApiServer, bodyOf, startApiServer } from "@vu/testkit/api";
 import { createRedisCommandLog, type RedisCommandLog } from "@vu/testkit/redisCommandLog";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -9,13 +10,17 @@ const PATH = "/api/v1/stats/dimensions";
 let api: ApiServer;
 let token: string;
 let log: RedisCommandLog;
+let server: RedisServerHandle | undefined;
 
 const at = (i: number) => new Date(Date.parse("2026-11-20T08:00:00Z") + i * 60_000).toISOString();
 const apps = ["Zoom", "zoomer", "Slack", "Ärzte-App", "ZOOM"];
 const members = ["bob@example.com", "ada@example.com", "anna@example.org", "hanna@example.com"];
 
 beforeAll(async () => {
-  api = await startApiServer({ nowMs: now, orgs: [ORG] });
+  // A Redis of its own: MONITOR sees only this file's commands (and ioredis' monitor mode
+  // breaks when other clients' commands arrive while it waits for a reply of its own).
+  server = await startRedisServer({ appendonly: false });
+  api = await startApiServer({ redisUrl: server.url, nowMs: now, orgs: [ORG] });
   token = api.tokenFor(ORG);
   await api.write(
     ORG,
@@ -28,11 +33,12 @@ beforeAll(async () => {
       }),
     ),
   );
-  log = await createRedisCommandLog(redisUrl());
+  log = await createRedisCommandLog(server.url);
 });
 afterAll(async () => {
-  await log.close();
-  await api.close();
+  await log?.close();
+  await api?.close();
+  await server?.stop();
 });
 
 /** Whether an argument is one of the organization's keys (its lists, stamp, blocks, ...). */

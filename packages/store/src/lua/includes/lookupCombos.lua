@@ -9,7 +9,7 @@ local function lookupCombos(keys, combos, chunk)
     for i = first, last do
       names[#names + 1] = combos[i].key
     end
-    local found = redis.call("HMGET", keys[2], unpack(names))
+    local found = redis.call("HMGET", keys[ORG_KEY_COMBOS], unpack(names))
     for i = first, last do
       ids[i] = found[i - first + 1]
       if not ids[i] then
@@ -18,7 +18,7 @@ local function lookupCombos(keys, combos, chunk)
     end
   end
   if #newIndexes > 0 then
-    local lastId = redis.call("HLEN", keys[2])
+    local lastId = redis.call("HLEN", keys[ORG_KEY_COMBOS])
     -- As text once here, not in every field name that carries it.
     for _, index in ipairs(newIndexes) do
       lastId = lastId + 1

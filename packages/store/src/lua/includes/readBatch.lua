@@ -29,26 +29,30 @@ local function readBatch(batch)
     return out
   end
 
-  -- Ids come as their 16-byte digests (recordingDigest.ts).
+  -- Ids come as their digests (recordingDigest.ts).
   local ids = {}
   local n = u32()
-  if pos - 1 + 16 * n > #batch then
+  if pos - 1 + DIGEST_BYTES * n > #batch then
     error("batch truncated in its recording digests")
   end
   for i = 1, n do
-    ids[i] = string.sub(batch, pos, pos + 15)
-    pos = pos + 16
+    ids[i] = string.sub(batch, pos, pos + DIGEST_BYTES - 1)
+    pos = pos + DIGEST_BYTES
   end
   local combos = {}
   for i = 1, u32() do
-    combos[i] = {key = str(), values = {str(), str(), str(), str()}}
+    local key, values = str(), {}
+    for d = 1, DIMENSION_COUNT do
+      values[d] = str()
+    end
+    combos[i] = {key = key, values = values}
   end
   local blocks = {}
   for b = 1, u32() do
     local suffix, prefix, expireAt, fieldForm, cellBytes, n
     suffix, prefix, expireAt, fieldForm, cellBytes, n, pos = struct.unpack("<I2c0I2c0I2c0BBI4", batch, pos)
     local fields
-    if fieldForm ~= 0 then
+    if fieldForm ~= FIELD_FORM_LITERAL then
       fields = u32s(n)
     else
       fields = {}

@@ -1,21 +1,25 @@
-local QUARTER_DIGITS = {[0] = "0", "1", "2", "3"}
+local QUARTER_DIGITS = {}
+for quarter = 0, QUARTERS_PER_HOUR - 1 do
+  QUARTER_DIGITS[quarter] = string.format("%d", quarter)
+end
 
--- Turns a block's fields into the names they have in its key: combination indexes into ids (form
--- 1, index -> id; form 2, a split hour block, 4 * index + quarter -> quarter digit .. id), each
--- led by the block's prefix ("<index>:" in a container). Returns, per field, whether it names a
--- combination this call gives its id (in `newCombos`): no key can hold such a field yet.
+-- Turns a block's fields into the names they have in its key: combination indexes into ids
+-- (FIELD_FORM_COMBO, index -> id; FIELD_FORM_QUARTER_COMBO, a split hour block,
+-- QUARTERS_PER_HOUR * index + quarter -> quarter digit .. id), each led by the block's prefix
+-- ("<index>:" in a container). Returns, per field, whether it names a combination this call gives
+-- its id (in `newCombos`): no key can hold such a field yet.
 local function nameFields(block, comboIds, newCombos)
   local fields, prefix, new = block.fields, block.prefix, {}
-  if block.fieldForm == 1 then
+  if block.fieldForm == FIELD_FORM_COMBO then
     for i = 1, #fields do
       local combo = fields[i]
       fields[i] = prefix .. comboIds[combo]
       new[i] = newCombos[combo]
     end
-  elseif block.fieldForm == 2 then
+  elseif block.fieldForm == FIELD_FORM_QUARTER_COMBO then
     for i = 1, #fields do
-      local quarter = fields[i] % 4
-      local combo = (fields[i] - quarter) / 4
+      local quarter = fields[i] % QUARTERS_PER_HOUR
+      local combo = (fields[i] - quarter) / QUARTERS_PER_HOUR
       fields[i] = prefix .. QUARTER_DIGITS[quarter] .. comboIds[combo]
       new[i] = newCombos[combo]
     end

@@ -13,9 +13,9 @@ local function seenBucketKey(table0, b)
   return b == 0 and table0 or (table0 .. ":" .. b)
 end
 
+-- A digest's first four bytes as a number (big-endian).
 local function digestNumber(d)
-  local b1, b2, b3, b4 = string.byte(d, 1, 4)
-  return ((b1 * 256 + b2) * 256 + b3) * 256 + b4
+  return (struct.unpack(">I4", d))
 end
 
 -- The table's state from its "~" field, or nil while the window holds no id of the organization.

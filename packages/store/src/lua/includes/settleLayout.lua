@@ -1,8 +1,9 @@
--- Moves the organization's tiers to the placement the layout rule gives them (src/blockPlacement.ts,
--- passed as "minRecordings perPeriod perBlock, then per tier: code blockMs periodMs from"), for
--- `recordings` counted between `first` and `last` (recorded_at, ms strings). `layout` holds one
--- digit per tier: 0 container, 1 keyed, 2 views, or "d" derived (not stored: read from the tier at
--- position `from`, which it stays while that one is in containers); a placement never moves back.
+-- Moves the organization's tiers to the placement the layout rule gives them (src/blockPlacement.ts
+-- layoutArguments: its thresholds, then from word RULE_FIRST_TIER on RULE_TIER_WORDS words per
+-- tier, read by the RULE_* indexes), for `recordings` counted between `first` and `last`
+-- (recorded_at, ms strings). `layout` holds one digit per tier: PLACEMENT_CONTAINER,
+-- PLACEMENT_KEYED, PLACEMENT_VIEWS, or DERIVED (not stored: read from the tier at position `from`,
+-- which it stays while that one is in containers); a placement never moves back.
 -- A tier that moves gets its mark (mark:<code> = `mark`, the latest recorded_at whose cells may be
 -- in an earlier place; nil when there are none), after which its blocks hold cells in the new place
 -- only; a derived tier that moves also gets derived:<code> = `mark` (its blocks that started by
@@ -22,45 +23,47 @@ local function layoutRule(rule)
   return words
 end
 
-local DERIVED = "d"
+-- A placement's order: derived before every stored placement, which are ranked by their digit.
 local function placementRank(digit)
   if digit == DERIVED then
     return -1
   end
-  return tonumber(digit) or 0
+  return tonumber(digit) or PLACEMENT_CONTAINER
 end
 
--- The layout of an organization with nothing counted: its derived tiers "d", the others containers.
+-- The layout of an organization with nothing counted: its derived tiers DERIVED, the others containers.
 local function newLayout(rule)
   local words, layout = layoutRule(rule), ""
-  for i = 4, #words, 4 do
-    layout = layout .. (words[i + 3] ~= "0" and DERIVED or "0")
+  for i = RULE_FIRST_TIER, #words, RULE_TIER_WORDS do
+    layout = layout .. (tonumber(words[i + RULE_TIER_FROM]) ~= 0 and DERIVED or PLACEMENT_CONTAINER)
   end
   return layout
 end
 
 local function settleLayout(updates, layout, recordings, first, last, rule, mark)
   local words = layoutRule(rule)
-  if recordings < tonumber(words[1]) then
+  if recordings < tonumber(words[RULE_MIN_RECORDINGS]) then
     return layout
   end
   local span = tonumber(last) - tonumber(first)
-  local perPeriod, perBlock = tonumber(words[2]), tonumber(words[3])
+  local perPeriod, perBlock = tonumber(words[RULE_PER_PERIOD]), tonumber(words[RULE_PER_BLOCK])
   local settled, moved = "", false
   local tier = 0
-  for i = 4, #words, 4 do
+  for i = RULE_FIRST_TIER, #words, RULE_TIER_WORDS do
     tier = tier + 1
-    local code, blockMs, periodMs, from = words[i], tonumber(words[i + 1]), tonumber(words[i + 2]), tonumber(words[i + 3])
+    local code = words[i + RULE_TIER_CODE]
+    local blockMs, periodMs = tonumber(words[i + RULE_TIER_BLOCK_MS]), tonumber(words[i + RULE_TIER_PERIOD_MS])
+    local from = tonumber(words[i + RULE_TIER_FROM])
     local digit = string.sub(layout, tier, tier)
     local current = placementRank(digit)
-    local reached = 0
+    local reached = PLACEMENT_CONTAINER
     if recordings * blockMs >= perBlock * math.max(span, blockMs) then
-      reached = 2
+      reached = PLACEMENT_VIEWS
     elseif recordings * periodMs >= perPeriod * math.max(span, periodMs) then
-      reached = 1
+      reached = PLACEMENT_KEYED
     end
     -- A derived tier stays so while its source is in containers (and the rule still derives it).
-    if current < 0 and from > 0 and placementRank(string.sub(settled, from, from)) == 0 then
+    if current < 0 and from > 0 and placementRank(string.sub(settled, from, from)) == PLACEMENT_CONTAINER then
       reached = current
     end
     if reached > current then

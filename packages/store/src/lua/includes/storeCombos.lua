@@ -6,7 +6,7 @@ local function storeCombos(keys, combos, ids, newIndexes, chunk)
     assignments[#assignments + 1] = ids[index]
   end
   for first = 1, #assignments, 2 * chunk do
-    redis.call("HSET", keys[2], unpack(assignments, first, math.min(first + 2 * chunk - 1, #assignments)))
+    redis.call("HSET", keys[ORG_KEY_COMBOS], unpack(assignments, first, math.min(first + 2 * chunk - 1, #assignments)))
   end
 end
 
@@ -15,18 +15,22 @@ end
 -- set of the wrong type fails here: what it added before failing is values of batches that pass
 -- every check, added again (sets ignore repeats) when each is applied alone.
 local function addDimensionValues(keys, combos, newIndexes, chunk)
-  local values = {{}, {}, {}, {}}
+  local values = {}
+  for d = 1, DIMENSION_COUNT do
+    values[d] = {}
+  end
   for _, index in ipairs(newIndexes) do
     local combo = combos[index]
-    for d = 1, 4 do
+    for d = 1, DIMENSION_COUNT do
       if combo.values[d] ~= "" then
         values[d][#values[d] + 1] = combo.values[d]
       end
     end
   end
-  for d = 1, 4 do
+  for d = 1, DIMENSION_COUNT do
+    local key = keys[ORG_KEY_FIRST_DIMENSION + d - 1]
     for first = 1, #values[d], chunk do
-      redis.call("SADD", keys[2 + d], unpack(values[d], first, math.min(first + chunk - 1, #values[d])))
+      redis.call("SADD", key, unpack(values[d], first, math.min(first + chunk - 1, #values[d])))
     end
   end
 end

@@ -5,9 +5,12 @@ local function addedCell(old, cells, from, cellBytes)
   if not old then
     return string.sub(cells, from, from + cellBytes - 1)
   end
-  local c1, w1, d1, vs1, vn1, ls1, ln1 = unpackCell(old, #old, 1)
-  local c2, w2, d2, vs2, vn2, ls2, ln2 = unpackCell(cells, cellBytes, from)
-  return packCell(c1 + c2, w1 + w2, d1 + d2, vs1 + vs2, vn1 + vn2, ls1 + ls2, ln1 + ln2)
+  local sums = {unpackCell(old, #old, 1)}
+  local added = {unpackCell(cells, cellBytes, from)}
+  for k = 1, SUM_COUNT do
+    sums[k] = sums[k] + added[k]
+  end
+  return packCell(sums)
 end
 
 -- Writes every block's cells, key by key as `readBlocks` grouped them: one HSET per key and chunk
