@@ -289,6 +289,42 @@ describe("the oracle's reading of docs/contract.md §7", () => {
     expect(bad([["fill", "one"]])).toEqual({ status: 400, parameter: "fill" });
     expect(bad([["granularity", "decade"]])).toEqual({ status: 400, parameter: "granularity" });
   });
+
+  it("counts each row's distinct members, the (other) row's once each, and the summary's (§9)", () => {
+    const counted = [...november, ["include", "active_members"]] as const;
+    const members = (s: ExpectedStats) =>
+      s.rows.map((r) => [r.group?.[0], r.metrics.active_members?.value, r.summedMembers]);
+    expect(members(stats([...counted]))).toEqual([[undefined, 2, undefined]]);
+    const top = stats([
+      ...counted,
+      ["group_by", "app_name"],
+      ["sort", "-total_words"],
+      ["limit", "1"],
+      ["other", "true"],
+    ]);
+    // Zoom: ada and bob; the rest (=SUM(1), ～Wave, 🎙 Memo): ada three times, counted once.
+    expect(members(top)).toEqual([
+      ["Zoom", 2, undefined],
+      ["(other)", 1, 3],
+    ]);
+    expect(Object.keys(top.rows[0]?.metrics ?? {}).at(-1)).toBe("active_members");
+    const byMembers = stats([...counted, ["group_by", "app_name"], ["sort", "-active_members,app_name"]]);
+    expect(members(byMembers).map((r) => r[0])).toEqual(["Zoom", "=SUM(1)", "\uFF5EWave", "🎙 Memo"]);
+    const summary = answerSummary(
+      recordings,
+      [
+        ["start_date", "2026-11-01"],
+        ["end_date", "2026-11-30"],
+        ["include", "active_members"],
+        ["exclude[member_email]", "BOB@example.com"],
+      ],
+      { nowMs },
+    );
+    expect(summary.status === 200 && summary.metrics.active_members).toEqual({ value: 1 });
+    const bad = (pairs: QueryPairs) => answerStats(recordings, pairs, { nowMs });
+    expect(bad([["sort", "active_members"]])).toEqual({ status: 400, parameter: "sort" });
+    expect(bad([["include", "members"]])).toEqual({ status: 400, parameter: "include" });
+  });
 });
 
 describe("the oracle's reading of docs/contract.md §9's calendar", () => {

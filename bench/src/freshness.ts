@@ -24,7 +24,8 @@ export interface FreshnessOptions {
 }
 
 const BATCH_INTERVAL_MS = 20;
-const POLL_INTERVAL_MS = 20;
+/** How often the API is asked for the summary: each produce-to-visible figure is within this of the truth. */
+export const POLL_INTERVAL_MS = 20;
 
 function freshEvent(org: string, id: string): RecordingCompletedInput {
   return {

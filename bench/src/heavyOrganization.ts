@@ -2,7 +2,7 @@ import type { RecordingCompletedInput } from "@vu/events";
 import { waitFor } from "@vu/infra";
 import { recordingEvent } from "@vu/testkit";
 import type { Kafka } from "kafkajs";
-import { readWorkerMetrics, type WorkerMetrics } from "./ingestBench";
+import { METRICS_POLL_MS, readWorkerMetrics, type WorkerMetrics } from "./ingestBench";
 import { produceDataset } from "./kafkaTopics";
 import { fmt, log } from "./log";
 
@@ -78,7 +78,11 @@ export async function loadHeavyOrganization(input: {
       const m = await readWorkerMetrics(input.metricsUrl);
       return settled(m) - settled(before) >= total ? m : undefined;
     },
-    { timeoutMs: 300_000 + total / 2, intervalMs: 250, message: `the worker to apply ${HEAVY_ORG}` },
+    {
+      timeoutMs: 300_000 + total / 2,
+      intervalMs: METRICS_POLL_MS,
+      message: `the worker to apply ${HEAVY_ORG}`,
+    },
   );
   const applySeconds = (performance.now() - started) / 1000;
   const applied = after.applied - before.applied;

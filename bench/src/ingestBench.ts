@@ -10,6 +10,13 @@ import { commandStats, commandStatsDelta, redisPid } from "./redisInfo";
 /** The worker's default (services/ingest-worker/src/env.ts); the bare consumer uses the same. */
 export const PARTITIONS_CONSUMED_CONCURRENTLY = 3;
 
+/**
+ * How often the worker's /metrics is read while ingest is timed: every scrape costs the worker CPU
+ * (prom-client's default metrics), and this still times a run to within one interval
+ * (docs/decisions/0023-bench-method.md).
+ */
+export const METRICS_POLL_MS = 250;
+
 export interface RateMeasurement {
   /** Events counted between the first and the last observation. */
   events: number;
@@ -109,6 +116,8 @@ export interface WorkerIngest {
   cpu: CpuWindow;
   /** The costliest Redis commands during the ingest, with server time (evalsha includes its calls). */
   redisCommands: Array<{ command: string; calls: number; usec: number }>;
+  /** METRICS_POLL_MS: the rate's first and last observation are each within this of the truth. */
+  metricsPollMs: number;
 }
 
 /**
@@ -159,9 +168,11 @@ export async function runWorkerIngest(
       }
       return m.applied + m.duplicates + m.deadLettered >= input.total ? { at, m } : undefined;
     },
-    // Every scrape costs the worker CPU (prom-client's default metrics): every 250 ms keeps that
-    // small (docs/decisions/0023-bench-method.md) and still times a run to ±0.25 s.
-    { timeoutMs: 300_000 + input.total / 2, intervalMs: 250, message: "the worker to apply every event" },
+    {
+      timeoutMs: 300_000 + input.total / 2,
+      intervalMs: METRICS_POLL_MS,
+      message: "the worker to apply every event",
+    },
   );
   const start = first ?? { at: final.at, applied: final.m.applied, cpu: measureCpu(pids) };
   const cpuWindow = start.cpu.end();
@@ -173,5 +184,6 @@ export async function runWorkerIngest(
     metrics: final.m,
     cpu: cpuWindow,
     redisCommands: commandStatsDelta(statsBefore, statsAfter).slice(0, 10),
+    metricsPollMs: METRICS_POLL_MS,
   };
 }

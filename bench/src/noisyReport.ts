@@ -1,12 +1,9 @@
+import { LARGE_READ_NICE } from "@vu/query-api";
 import type { NoisyNeighbourResult } from "./noisyNeighbour";
 import { f, runLabel, table } from "./reportFormat";
 import { type BenchResults, runsOf, type SizeResult } from "./results";
+import { MAX_LATER_PAGE_SHARE, MAX_REDIS_COMMAND_MS, MAX_SMALL_P99_RATIO } from "./targetBounds";
 import type { TargetCheck } from "./targetCheck";
-
-/** The noisy-neighbour targets' bounds (bench/README.md, "Targets checked in the report"). */
-const MAX_SMALL_P99_RATIO = 2;
-const MAX_REDIS_COMMAND_MS = 10;
-const MAX_LATER_PAGE_SHARE = 0.1;
 
 const AREA = "Noisy neighbour";
 
@@ -29,7 +26,7 @@ function roundsOf(n: NoisyNeighbourResult): string {
   const nice =
     n.redisNice === undefined || n.redisNice === 0
       ? "at its usual priority"
-      : `at nice ${n.redisNice} (ahead of the API's processes and the bench, as a deployment gives Redis a core of its own; the large-read process runs at nice 19)`;
+      : `at nice ${n.redisNice} (ahead of the API's processes and the bench, as a deployment gives Redis a core of its own; the large-read process runs at nice ${LARGE_READ_NICE})`;
   return `The two phases alternate ${n.rounds} times and each one's samples are pooled over the rounds (a p99 from
 a few thousand requests, and a drift of the machine falls on both); Redis ran ${nice}.`;
 }
@@ -152,17 +149,19 @@ const PAGING_TARGET = `pages after the first of a 100,000-group answer ≤ ${100
 function pagingCheck(run: SizeResult & { noisyNeighbour: NoisyNeighbourResult }): TargetCheck {
   const { paging, heavyLoad } = run.noisyNeighbour;
   const target = `${PAGING_TARGET} (at ${runLabel(run)})`;
-  if (paging === undefined) return { area: AREA, target, measured: "not measured", met: null };
+  const kind = "noisyPaging";
+  if (paging === undefined) return { kind, area: AREA, target, measured: "not measured", met: null };
   const share = paging.laterPages.p50 / paging.firstPageMs;
   const measured = `${f(100 * share, 1)} % (${ms(paging.laterPages.p50)} vs ${ms(paging.firstPageMs)}, ${f(paging.totalRows)} rows)`;
   if (heavyLoad === undefined)
     return {
+      kind,
       area: AREA,
       target,
       measured: `${measured}: a run from before the heavy organization`,
       met: null,
     };
-  return { area: AREA, target, measured, met: share <= MAX_LATER_PAGE_SHARE };
+  return { kind, area: AREA, target, measured, met: share <= MAX_LATER_PAGE_SHARE };
 }
 
 /** The noisy-neighbour targets on the largest multi-tenant run that measured them. */
@@ -174,21 +173,23 @@ export function noisyChecks(r: BenchResults): TargetCheck[] {
   if (largest === undefined) {
     const measured = "not run (needs the multi-tenant set with queries)";
     return [
-      { area, target: small, measured, met: null },
-      { area, target: redis, measured, met: null },
-      { area, target: PAGING_TARGET, measured, met: null },
+      { kind: "noisyP99", area, target: small, measured, met: null },
+      { kind: "noisyRedisCommand", area, target: redis, measured, met: null },
+      { kind: "noisyPaging", area, target: PAGING_TARGET, measured, met: null },
     ];
   }
   const n = largest.noisyNeighbour;
   const ratio = n.withHeavy.small.p99 / n.alone.small.p99;
   return [
     {
+      kind: "noisyP99",
       area,
       target: `${small} (at ${runLabel(largest)})`,
       measured: `×${f(ratio, 2)} (${ms(n.withHeavy.small.p99)} vs ${ms(n.alone.small.p99)})`,
       met: ratio <= MAX_SMALL_P99_RATIO,
     },
     {
+      kind: "noisyRedisCommand",
       area,
       target: `${redis} (at ${runLabel(largest)})`,
       measured:

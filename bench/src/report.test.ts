@@ -15,4 +15,31 @@ describe("renderReport", () => {
     expect(renderReport(complete)).not.toMatch(/partial run/);
     expect(renderReport({ ...complete, partial: true })).toMatch(/\*\*A partial run\*\*/);
   });
+
+  it("has its own sections as its only top headings, the hand-written reading below one of them", () => {
+    const headings = renderReport(committed).match(/^#{1,2} .*$/gm);
+    expect(headings).toEqual([
+      "# Benchmark report",
+      "## Machine",
+      "## Targets",
+      "## What limits the missed targets",
+      "## Reading of this run (hand-written)",
+      "## Data set",
+      "## Ingest: Kafka → worker → Redis",
+      "## Redis memory",
+      "## Multi-tenant data set against single-org",
+      "## Noisy neighbour: a small organization beside a heavy one",
+      "## Freshness: produce → visible in the API",
+      "## Dashboard queries: our API vs PostgreSQL",
+      "## Embedded analytics engines on the same raw events",
+      `## Throughput: ${committed.throughputConnections} connections`,
+    ]);
+  });
+
+  it("says next to the cached figures that they are the result cache, measured while nothing writes", () => {
+    const report = renderReport(committed);
+    expect(report).toMatch(/\*\*\d+ of the \d+ rows met are cached rows\*\*/);
+    expect(report).toContain("a kept answer (result cache) against PostgreSQL computing every answer: p50");
+    expect(report.match(/its write stamp never moves/g)?.length).toBeGreaterThanOrEqual(3);
+  });
 });

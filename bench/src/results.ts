@@ -22,6 +22,8 @@ export interface IngestResult {
     redisCommands: Array<{ command: string; calls: number; usec: number }>;
     /** Top self-time functions of the worker, when run with --profile. */
     profile?: ProfileEntry[];
+    /** How often its /metrics was read while the rate was timed (absent in older results). */
+    metricsPollMs?: number;
   };
   /** Worker events/s ÷ bare consumer events/s. */
   ratio: number;

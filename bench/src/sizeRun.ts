@@ -223,6 +223,7 @@ export async function runSize(
           metrics: ingest.metrics,
           cpu: ingest.cpu,
           redisCommands: ingest.redisCommands,
+          metricsPollMs: ingest.metricsPollMs,
           ...(workerProfile ? { profile: summarizeProfile(workerProfile) } : {}),
         },
         ratio,

@@ -1,5 +1,29 @@
-/** One row of the report's target table (targets.ts, tenantTargets.ts). */
+/** Which target a row checks: each has one bound in targetBounds.ts (correctness has none). */
+export type TargetKind =
+  | "engineSpeedup"
+  | "postgresSpeedup"
+  | "zone"
+  | "throughput"
+  | "scaling"
+  | "memory"
+  | "ingest"
+  | "freshness"
+  | "tenantMemory"
+  | "tenantIngest"
+  | "storage"
+  | "noisyP99"
+  | "noisyRedisCommand"
+  | "noisyPaging"
+  | "correctness";
+
+/** One row of the report's target table (targets.ts, tenantTargets.ts, noisyReport.ts). */
 export interface TargetCheck {
+  kind: TargetKind;
+  /**
+   * The API's side of the row is the cached run: a repeated request answered from the result
+   * cache, while PostgreSQL and the engines compute every answer.
+   */
+  cached?: boolean;
   area: string;
   target: string;
   measured: string;

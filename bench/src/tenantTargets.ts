@@ -8,23 +8,25 @@ import {
   sizePairs,
   tenantIngestRatio,
 } from "./results";
+import {
+  MAX_REDIS_OVER_CLICKHOUSE,
+  MAX_TENANT_BYTES_PER_EVENT,
+  MIN_TENANT_INGEST_RATIO,
+} from "./targetBounds";
 import type { TargetCheck } from "./targetCheck";
-
-/** The multi-tenant targets' bounds. */
-const MAX_TENANT_BYTES_PER_EVENT = 300;
-const MIN_TENANT_INGEST_RATIO = 0.7;
-const MAX_REDIS_OVER_CLICKHOUSE = 10;
 
 const SHAPE_NAMES: Record<Shape, string> = { single: "single-org", many: "multi-tenant" };
 
 function memoryCheck(results: BenchResults): TargetCheck {
+  const kind = "tenantMemory";
   const target = `Redis ≤ ${MAX_TENANT_BYTES_PER_EVENT} bytes per event (used_memory Δ ÷ events)`;
   const largest = runsOf(results, "many").at(-1);
   if (largest === undefined)
-    return { area: "Multi-tenant memory", target, measured: "not run (`--shapes`)", met: null };
+    return { kind, area: "Multi-tenant memory", target, measured: "not run (`--shapes`)", met: null };
   const perEvent = redisBytesPerEvent(largest);
   const split = largest.memory.perEvent;
   return {
+    kind,
     area: "Multi-tenant memory",
     target: `${target} (at ${runLabel(largest)})`,
     measured:
@@ -43,6 +45,7 @@ function ingestCheck(results: BenchResults): TargetCheck {
     .at(-1);
   if (pair?.single === undefined || pair.many === undefined)
     return {
+      kind: "tenantIngest",
       area: "Multi-tenant ingest",
       target,
       measured: "not run: needs both shapes at one size",
@@ -50,6 +53,7 @@ function ingestCheck(results: BenchResults): TargetCheck {
     };
   const ratio = tenantIngestRatio(pair);
   return {
+    kind: "tenantIngest",
     area: "Multi-tenant ingest",
     target: `${target} (at ${sizeLabel(pair.size)})`,
     measured: `×${f(ratio, 2)} (${f(pair.many.ingest.worker.rate.eventsPerSecond)} vs ${f(pair.single.ingest.worker.rate.eventsPerSecond)} events/s)`,
@@ -64,6 +68,7 @@ function storageCheck(results: BenchResults, shape: Shape): TargetCheck {
   const clickhouse = largest ? clickhouseBytesPerEvent(largest) : Number.NaN;
   if (largest === undefined || !Number.isFinite(clickhouse))
     return {
+      kind: "storage",
       area,
       target,
       measured: largest
@@ -74,6 +79,7 @@ function storageCheck(results: BenchResults, shape: Shape): TargetCheck {
   const redis = redisBytesPerEvent(largest);
   const ratio = redis / clickhouse;
   return {
+    kind: "storage",
     area,
     target: `${target} (at ${runLabel(largest)})`,
     measured: `×${f(ratio, 1)} (${f(redis, 1)} B vs ${f(clickhouse, 1)} B)`,

@@ -58,6 +58,16 @@ export function pairedIndex(
   return bucketIndex(previousStarts, Math.min(Math.max(moved, previous.startMs), previous.endMs - 1));
 }
 
+/** (current − previous) ÷ previous of two counts, as summaryChange rounds it; null when previous is 0. */
+export function relativeChangeOf(current: number, previous: number): Rounded | null {
+  if (previous === 0) return null;
+  const numerator = BigInt(current - previous);
+  const magnitude = roundBig(numerator < 0n ? -numerator : numerator, BigInt(previous));
+  return numerator < 0n && magnitude.value !== 0
+    ? { value: -magnitude.value, ...(magnitude.tie === undefined ? {} : { tie: -magnitude.tie }) }
+    : magnitude;
+}
+
 /** A summary field as an exact fraction of the sums. */
 const FRACTIONS: Record<string, (s: Sums) => [number, number]> = {
   total_recordings: (s) => [s.count, 1],

@@ -15,5 +15,12 @@ export {
 } from "./params";
 export { ExpectedBadRequest, type OracleRange, resolveRange } from "./range";
 export { type CountedRecording, countRecordings, type StreamedMessage } from "./recordings";
-export { type Answer, answerStats, type ExpectedRow, type ExpectedStats, type OracleOptions } from "./stats";
+export {
+  type Answer,
+  answerStats,
+  type ExpectedRow,
+  type ExpectedStats,
+  type OracleOptions,
+  type RowFields,
+} from "./stats";
 export { answerDimensions, answerSummary, type ExpectedDimensions, type ExpectedSummary } from "./summary";

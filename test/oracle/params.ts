@@ -20,8 +20,8 @@ const RANGE_KEYS = ["start_date", "end_date", "timezone"];
 const FILTER_KEYS = DIMENSIONS.map((d) => `filter[${d}]`);
 const EXCLUDE_KEYS = DIMENSIONS.map((d) => `exclude[${d}]`);
 const SEED_SHARED_KEYS = [...RANGE_KEYS, ...FILTER_KEYS];
-/** The seed's summary parameters, then docs/contract.md §7's. */
-export const SUMMARY_KEYS: readonly string[] = [...SEED_SHARED_KEYS, ...EXCLUDE_KEYS, "compare"];
+/** The seed's summary parameters, then docs/contract.md §7's, then §9's. */
+export const SUMMARY_KEYS: readonly string[] = [...SEED_SHARED_KEYS, ...EXCLUDE_KEYS, "compare", "include"];
 export const STATS_KEYS: readonly string[] = [
   ...SEED_SHARED_KEYS,
   "granularity",
@@ -38,7 +38,13 @@ export const STATS_KEYS: readonly string[] = [
   "compare",
   // docs/contract.md §9
   "week_start",
+  "include",
 ];
+
+/** docs/contract.md §9 `include=active_members`: whether rows (and the summary) count members. */
+export function readActiveMembers(params: Map<string, string>): boolean {
+  return readEnum(params, "include", ["active_members"] as const) !== undefined;
+}
 
 /**
  * The parameters as a record, after the checks that need no dates: each given at most once, none

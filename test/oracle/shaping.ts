@@ -1,6 +1,6 @@
 import { compareCodePoints } from "./byteOrder";
 import { emptySums, type RowMetric, rowMetrics, type Sums } from "./metrics";
-import { DIMENSIONS, type Dimension } from "./params";
+import { DIMENSIONS, type Dimension, readActiveMembers } from "./params";
 import { ExpectedBadRequest } from "./range";
 
 // docs/contract.md §7's parameters of /stats that shape the rows (several group_by dimensions,
@@ -19,6 +19,8 @@ const MAX_LIMIT = 1000;
 /** docs/contract.md §7: a zero fill that would make more rows than this is a 400 naming `fill`. */
 export const MAX_FILLED_ROWS = 500_000;
 export const OTHER = "(other)";
+/** docs/contract.md §9: the field `include=active_members` adds, which `sort` may name then. */
+export const ACTIVE_MEMBERS = "active_members";
 
 export interface SortKey {
   field: string;
@@ -31,6 +33,8 @@ export interface Shape {
   limit: number | undefined;
   other: boolean;
   fill: boolean;
+  /** docs/contract.md §9 `include=active_members`. */
+  activeMembers: boolean;
 }
 
 const items = (text: string) => text.split(",").map((item) => item.trim());
@@ -51,7 +55,9 @@ function readSort(text: string | undefined): SortKey[] {
     descending: item.startsWith("-"),
   }));
   const known = (field: string) =>
-    METRICS.includes(field as RowMetric) || DIMENSIONS.includes(field as Dimension);
+    METRICS.includes(field as RowMetric) ||
+    DIMENSIONS.includes(field as Dimension) ||
+    field === ACTIVE_MEMBERS;
   if (keys.some((k) => !known(k.field)) || new Set(keys.map((k) => k.field)).size !== keys.length)
     throw new ExpectedBadRequest("sort");
   return keys;
@@ -76,31 +82,40 @@ export function readShape(params: Map<string, string>): Shape {
     throw new ExpectedBadRequest("other");
   const fillText = params.get("fill");
   if (fillText !== undefined && fillText !== "zero") throw new ExpectedBadRequest("fill");
-  return { groupBy, sort, limit, other: otherText === "true", fill: fillText === "zero" };
+  const activeMembers = readActiveMembers(params);
+  return { groupBy, sort, limit, other: otherText === "true", fill: fillText === "zero", activeMembers };
 }
 
 /** The checks between parameters, which come after every value is read and before the range. */
 export function checkShape(shape: Shape): void {
-  if (
-    shape.sort.some(
-      (k) => !METRICS.includes(k.field as RowMetric) && !shape.groupBy.includes(k.field as Dimension),
-    )
-  )
-    throw new ExpectedBadRequest("sort");
+  const hasField = (field: string) =>
+    METRICS.includes(field as RowMetric) ||
+    shape.groupBy.includes(field as Dimension) ||
+    (field === ACTIVE_MEMBERS && shape.activeMembers);
+  if (shape.sort.some((k) => !hasField(k.field))) throw new ExpectedBadRequest("sort");
   if (shape.other && (shape.limit === undefined || shape.groupBy.length === 0))
     throw new ExpectedBadRequest("other");
 }
 
-/** A bucket's row before it is rendered: its group's values (one per group_by dimension) and sums. */
-export interface ShapedRow {
-  group: Array<string | null>;
+/** What a row holds of its recordings: their sums, and who recorded them (docs/contract.md §9). */
+export interface Tally {
   sums: Sums;
-  /** docs/contract.md §7 `compare`: the same group's sums in the paired previous bucket. */
-  previous?: Sums;
+  members: Set<string>;
 }
 
-/** A bucket's (by index) group's previous sums (docs/contract.md §7 `compare`). */
-export type PreviousOf = (bucket: number, group: Array<string | null>) => Sums;
+export const emptyTally = (): Tally => ({ sums: emptySums(), members: new Set() });
+
+/** A bucket's row before it is rendered: its group's values (one per group_by dimension) and tally. */
+export interface ShapedRow extends Tally {
+  group: Array<string | null>;
+  /** docs/contract.md §7 `compare`: the same group's tally in the paired previous bucket. */
+  previous?: Tally;
+  /** The (other) row's: its folded groups' member counts added up (more than its members when they overlap). */
+  summedMembers?: number;
+}
+
+/** A bucket's (by index) group's previous tally (docs/contract.md §7 `compare`). */
+export type PreviousOf = (bucket: number, group: Array<string | null>) => Tally;
 
 const groupOrder = (a: ShapedRow, b: ShapedRow) => {
   for (let i = 0; i < a.group.length; i++) {
@@ -114,11 +129,12 @@ function sortRows(rows: ShapedRow[], shape: Shape): ShapedRow[] {
   const byDefault = [...rows].sort(groupOrder);
   if (shape.sort.length === 0) return byDefault;
   const metrics = new Map(rows.map((row) => [row, rowMetrics(row.sums)]));
-  const shown = (row: ShapedRow, field: string) => metrics.get(row)?.[field as RowMetric].value ?? 0;
+  const shown = (row: ShapedRow, field: string) =>
+    field === ACTIVE_MEMBERS ? row.members.size : (metrics.get(row)?.[field as RowMetric].value ?? 0);
   const compare = (a: ShapedRow, b: ShapedRow) => {
     for (const { field, descending } of shape.sort) {
       let order: number;
-      if (METRICS.includes(field as RowMetric)) {
+      if (METRICS.includes(field as RowMetric) || field === ACTIVE_MEMBERS) {
         order = shown(a, field) - shown(b, field);
       } else {
         const i = shape.groupBy.indexOf(field as Dimension);
@@ -132,8 +148,10 @@ function sortRows(rows: ShapedRow[], shape: Shape): ShapedRow[] {
   return byDefault.sort(compare);
 }
 
-function addSums(into: Sums, s: Sums): void {
-  for (const key of Object.keys(into) as Array<keyof Sums>) into[key] += s[key];
+/** Adds a tally's recordings to another: the sums added, the members united. */
+function addTally(into: Tally, t: Tally): void {
+  for (const key of Object.keys(into.sums) as Array<keyof Sums>) into.sums[key] += t.sums[key];
+  for (const member of t.members) into.members.add(member);
 }
 
 /**
@@ -157,7 +175,7 @@ export function shapeBuckets(buckets: ShapedRow[][], shape: Shape, previousOf?: 
       const wanted = shape.groupBy.length === 0 ? [[]] : [...present.values()];
       const zeros = wanted
         .filter((g) => !has.has(JSON.stringify(g)))
-        .map((group) => ({ group, sums: emptySums() }));
+        .map((group) => ({ group, ...emptyTally() }));
       rows = [...rows, ...zeros];
     }
     if (previousOf) rows = rows.map((row) => ({ ...row, previous: previousOf(b, row.group) }));
@@ -165,12 +183,13 @@ export function shapeBuckets(buckets: ShapedRow[][], shape: Shape, previousOf?: 
     if (shape.limit === undefined || rows.length <= shape.limit) return rows;
     const kept = rows.slice(0, shape.limit);
     if (!shape.other) return kept;
-    const rest: ShapedRow = { group: shape.groupBy.map(() => OTHER), sums: emptySums() };
-    // The (other) row's previous sums are those of the groups it folds.
-    if (previousOf) rest.previous = emptySums();
+    const rest: ShapedRow = { group: shape.groupBy.map(() => OTHER), ...emptyTally(), summedMembers: 0 };
+    // The (other) row's previous tally is that of the groups it folds.
+    if (previousOf) rest.previous = emptyTally();
     for (const row of rows.slice(shape.limit)) {
-      addSums(rest.sums, row.sums);
-      if (rest.previous && row.previous) addSums(rest.previous, row.previous);
+      addTally(rest, row);
+      rest.summedMembers = (rest.summedMembers ?? 0) + row.members.size;
+      if (rest.previous && row.previous) addTally(rest.previous, row.previous);
     }
     return [...kept, rest];
   });

@@ -3,7 +3,7 @@ import { compareCodePoints } from "./byteOrder";
 import { type CompareKind, pairedIndex, previousOf, readCompare, shiftOf } from "./compare";
 import { formatIn } from "./dates";
 import { isOnKeptGrid } from "./keptGrid";
-import { addRecording, emptySums, type Rounded, type RowMetric, rowMetrics, type Sums } from "./metrics";
+import { addRecording, type Rounded, type RowMetric, rowMetrics } from "./metrics";
 import {
   type Dimension,
   GRANULARITIES,
@@ -19,19 +19,35 @@ import {
 } from "./params";
 import { ExpectedBadRequest, type OracleRange, resolveRange } from "./range";
 import type { CountedRecording } from "./recordings";
-import { checkShape, readShape, type ShapedRow, shapeBuckets } from "./shaping";
+import {
+  ACTIVE_MEMBERS,
+  checkShape,
+  emptyTally,
+  readShape,
+  type ShapedRow,
+  shapeBuckets,
+  type Tally,
+} from "./shaping";
 
 /** docs/contract.md §7 `granularity=all`: one bucket, the whole range. */
 const STATS_GRANULARITIES = [...GRANULARITIES, "all"] as const;
 type StatsGranularity = (typeof STATS_GRANULARITIES)[number];
 
+/**
+ * A row's metrics in the order the row shows them: the seed's, then docs/contract.md §9's
+ * `active_members` when asked.
+ */
+export type RowFields = Record<RowMetric, Rounded> & { [ACTIVE_MEMBERS]?: Rounded };
+
 export interface ExpectedRow {
   time_bucket: string;
   /** The group's values when grouped, one per group_by dimension (null: no language model). */
   group?: Array<string | null>;
-  metrics: Record<RowMetric, Rounded>;
+  metrics: RowFields;
   /** docs/contract.md §7 `compare`: the `previous_<metric>` values. */
-  previous?: Record<RowMetric, Rounded>;
+  previous?: RowFields;
+  /** Not shown: an (other) row's folded groups' member counts added up (what coverage looks for). */
+  summedMembers?: number;
   /**
    * docs/contract.md §9, when rows carry `complete`: where the row's bucket ends within the range
    * (the next bucket's start, or the range's end). `complete` is whether that is at or before the
@@ -40,11 +56,20 @@ export interface ExpectedRow {
   endMs?: number;
 }
 
+/** A row's fields from its tally; `active_members` (the distinct members) only when counted. */
+function rowFields(tally: Tally, activeMembers: boolean): RowFields {
+  const fields: RowFields = rowMetrics(tally.sums);
+  if (activeMembers) fields[ACTIVE_MEMBERS] = { value: tally.members.size };
+  return fields;
+}
+
 export interface ExpectedStats {
   status: 200;
   format: "json" | "csv";
   /** The group_by dimensions in the order asked; empty when not grouped. */
   groupBy: Dimension[];
+  /** docs/contract.md §9 `include=active_members`: the rows (and the CSV header) have the field. */
+  activeMembers: boolean;
   /** docs/contract.md §9: every row ends with `complete` (a §9 parameter was named). */
   complete: boolean;
   rows: ExpectedRow[];
@@ -126,7 +151,7 @@ export function answerStats(
     const buckets = collect(range, starts);
 
     // docs/contract.md §7 `compare`: the previous range's buckets, and which one each bucket pairs with.
-    let previous: ((bucket: number, group: Array<string | null>) => Sums) | undefined;
+    let previous: ((bucket: number, group: Array<string | null>) => Tally) | undefined;
     let previousRange: OracleRange | undefined;
     if (compare !== undefined) {
       previousRange = previousOf(compare, range);
@@ -140,7 +165,7 @@ export function answerStats(
       previous = (bucket, group) => {
         const index = paired[bucket];
         const row = index === undefined ? undefined : previousBuckets[index]?.get(JSON.stringify(group));
-        return row?.sums ?? emptySums();
+        return row ?? emptyTally();
       };
     }
 
@@ -153,10 +178,11 @@ export function answerStats(
     shaped.forEach((groups, i) => {
       const label = formatIn(starts[i] ?? 0, range.zone);
       const endMs = Math.min(starts[i + 1] ?? range.endMs, range.endMs);
-      for (const { group, sums, previous: before } of groups) {
-        const row: ExpectedRow = { time_bucket: label, metrics: rowMetrics(sums) };
-        if (groupBy.length > 0) row.group = group;
-        if (before) row.previous = rowMetrics(before);
+      for (const tally of groups) {
+        const row: ExpectedRow = { time_bucket: label, metrics: rowFields(tally, shape.activeMembers) };
+        if (groupBy.length > 0) row.group = tally.group;
+        if (tally.previous) row.previous = rowFields(tally.previous, shape.activeMembers);
+        if (shape.activeMembers && tally.summedMembers !== undefined) row.summedMembers = tally.summedMembers;
         if (complete) row.endMs = endMs;
         rows.push(row);
       }
@@ -166,6 +192,7 @@ export function answerStats(
       status: 200,
       format,
       groupBy,
+      activeMembers: shape.activeMembers,
       complete,
       rows: pageRows,
       pagination: {
@@ -221,9 +248,10 @@ function collectBuckets(
     }
     const group = groupBy.map((d) => r[d]);
     const key = JSON.stringify(group);
-    const row = buckets[index]?.get(key) ?? { group, sums: emptySums() };
+    const row = buckets[index]?.get(key) ?? { group, ...emptyTally() };
     buckets[index]?.set(key, row);
     addRecording(row.sums, r);
+    row.members.add(r.member_email);
   }
   return buckets;
 }

@@ -1,18 +1,28 @@
 import { firstAtOrAfter } from "./buckets";
 import { compareCodePoints } from "./byteOrder";
-import { previousOf, readCompare, summaryChange } from "./compare";
+import { previousOf, readCompare, relativeChangeOf, summaryChange } from "./compare";
 import { isOnKeptGrid } from "./keptGrid";
 import { addRecording, emptySums, type Rounded, type SummaryField, summaryMetrics } from "./metrics";
-import { matchesAll, type QueryPairs, readFilters, readPairs, SUMMARY_KEYS } from "./params";
+import {
+  matchesAll,
+  type QueryPairs,
+  readActiveMembers,
+  readFilters,
+  readPairs,
+  SUMMARY_KEYS,
+} from "./params";
 import { ExpectedBadRequest, type OracleRange, resolveRange } from "./range";
 import type { CountedRecording } from "./recordings";
 import type { Answer, OracleOptions } from "./stats";
 
+/** The summary's fields in order: the seed's, then docs/contract.md §9's `active_members` when asked. */
+type SummaryFields = Record<SummaryField, Rounded> & { active_members?: Rounded };
+
 export interface ExpectedSummary {
   status: 200;
-  metrics: Record<SummaryField, Rounded>;
+  metrics: SummaryFields;
   /** docs/contract.md §7 `compare`: the previous range's fields and each field's change. */
-  previous?: Record<SummaryField, Rounded>;
+  previous?: SummaryFields;
   change?: Record<string, Rounded | null>;
 }
 
@@ -26,6 +36,7 @@ export function answerSummary(
     const params = readPairs(pairs, SUMMARY_KEYS);
     const filters = [...readFilters(params), ...readFilters(params, "exclude")];
     const compare = readCompare(params);
+    const activeMembers = readActiveMembers(params);
     const range = resolveRange(Object.fromEntries(params), options.nowMs);
     const before = compare === undefined ? undefined : previousOf(compare, range);
     const edges = [range.startMs, range.endMs, ...(before ? [before.startMs, before.endMs] : [])];
@@ -33,22 +44,27 @@ export function answerSummary(
     if (edge !== undefined) return { status: "not-comparable", edge };
     const sumOver = (r: OracleRange) => {
       const sums = emptySums();
+      const members = new Set<string>();
       for (let i = firstAtOrAfter(recordings, r.startMs); i < recordings.length; i++) {
         const rec = recordings[i] as CountedRecording;
         if (rec.atMs >= r.endMs) break;
-        if (matchesAll(rec, filters)) addRecording(sums, rec);
+        if (!matchesAll(rec, filters)) continue;
+        addRecording(sums, rec);
+        members.add(rec.member_email);
       }
-      return sums;
+      return { sums, members: members.size };
     };
-    const sums = sumOver(range);
-    if (before === undefined) return { status: 200, metrics: summaryMetrics(sums) };
+    // docs/contract.md §9: the range's distinct members, last, when asked.
+    const fieldsOf = (t: ReturnType<typeof sumOver>): SummaryFields =>
+      activeMembers
+        ? { ...summaryMetrics(t.sums), active_members: { value: t.members } }
+        : summaryMetrics(t.sums);
+    const current = sumOver(range);
+    if (before === undefined) return { status: 200, metrics: fieldsOf(current) };
     const previous = sumOver(before);
-    return {
-      status: 200,
-      metrics: summaryMetrics(sums),
-      previous: summaryMetrics(previous),
-      change: summaryChange(sums, previous),
-    };
+    const change = summaryChange(current.sums, previous.sums);
+    if (activeMembers) change.active_members = relativeChangeOf(current.members, previous.members);
+    return { status: 200, metrics: fieldsOf(current), previous: fieldsOf(previous), change };
   } catch (error) {
     if (error instanceof ExpectedBadRequest) return { status: 400, parameter: error.parameter };
     throw error;

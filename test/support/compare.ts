@@ -6,7 +6,7 @@ import type {
   ExpectedStats,
   ExpectedSummary,
   Rounded,
-  RowMetric,
+  RowFields,
 } from "../oracle";
 import type { HttpReply } from "./httpClient";
 
@@ -110,12 +110,14 @@ export function diffStatsCsv(reply: HttpReply, expected: ExpectedStats): string 
 
   const records = parse(reply.text, { bom: false }) as string[][];
   const compared = expected.meta.compare !== undefined;
-  const previousColumns = compared ? STATS_METRIC_COLUMNS.map((c) => `previous_${c}`) : [];
+  // docs/contract.md §9: active_members after the metrics, and after the previous ones; complete last.
+  const metricColumns = [...STATS_METRIC_COLUMNS, ...(expected.activeMembers ? ["active_members"] : [])];
+  const previousColumns = compared ? metricColumns.map((c) => `previous_${c}`) : [];
   const completeColumn = expected.complete ? ["complete"] : [];
   const columns = [
     "time_bucket",
     ...expected.groupBy,
-    ...STATS_METRIC_COLUMNS,
+    ...metricColumns,
     ...previousColumns,
     ...completeColumn,
   ];
@@ -139,8 +141,8 @@ export function diffStatsCsv(reply: HttpReply, expected: ExpectedStats): string 
         continue;
       }
       const metric = column.startsWith("previous_")
-        ? want.previous?.[column.slice("previous_".length) as RowMetric]
-        : want.metrics[column as RowMetric];
+        ? want.previous?.[column.slice("previous_".length) as keyof RowFields]
+        : want.metrics[column as keyof RowFields];
       if (metric === undefined) return `${where}: ${column} not expected`;
       const cell = cells[c] ?? "";
       if (cell === "" || !sameNumber(Number(cell), metric))

@@ -89,9 +89,24 @@ export const REQUIRED_COVERAGE = [
   "§9 400",
   "complete on a bucket ended before now",
   "complete on a bucket ending after now",
+  // docs/contract.md §9 `include=active_members`, with §7's parameters, in zones other than UTC.
+  "active_members",
+  "active_members grouped",
+  "active_members filtered or excluded",
+  "active_members sort",
+  "active_members (other) row",
+  "active_members (other) fewer than summed",
+  "active_members fill",
+  "active_members compare",
+  "active_members granularity all",
+  "active_members with format:csv",
+  "active_members in a zone not UTC",
+  "active_members older than 35 days",
+  "summary active_members",
+  "summary active_members compare",
 ] as const;
 
-const BEYOND_SEED = /^(exclude\[|sort$|limit$|other$|fill$|compare$)/;
+const BEYOND_SEED = /^(exclude\[|sort$|limit$|other$|fill$|compare$|include$)/;
 
 /** Tallies the features of the queries compared (printed, and checked against REQUIRED_COVERAGE). */
 export function coverageOf(
@@ -131,6 +146,7 @@ export function coverageOf(
     if (filters.length > 1) add("filters combined");
     beyondSeedCoverage(query, answer, nowMs, add);
     section9Coverage(query, answer, nowMs, add);
+    activeMembersCoverage(query, answer, nowMs, add);
     if (answer && answer.status === 200 && "metrics" in answer) {
       summaryCoverage(query, add);
       if (answer.change && Object.values(answer.change).some((v) => v === null)) add("summary change null");
@@ -228,6 +244,39 @@ function section9Coverage(
     add("complete on a bucket ended before now");
   if (answer.rows.some((r) => r.endMs !== undefined && r.endMs > nowMs))
     add("complete on a bucket ending after now");
+}
+
+/** What docs/contract.md §9's `include=active_members` (and the answers to it) exercised. */
+function activeMembersCoverage(
+  query: QueryCase,
+  answer: ReturnType<typeof expectationOf> | undefined,
+  nowMs: number,
+  add: (key: string) => void,
+): void {
+  const params = new Map(query.pairs);
+  if (params.get("include") !== "active_members" || answer?.status !== 200) return;
+  if ("metrics" in answer) {
+    add("summary active_members");
+    if (params.has("compare")) add("summary active_members compare");
+    return;
+  }
+  if (!("meta" in answer)) return;
+  add("active_members");
+  if (answer.meta.group_by) add("active_members grouped");
+  if (query.pairs.some(([k]) => k.startsWith("filter[") || k.startsWith("exclude[")))
+    add("active_members filtered or excluded");
+  if (params.get("sort")?.includes("active_members")) add("active_members sort");
+  const others = answer.rows.filter((r) => r.group?.includes("(other)"));
+  if (others.length > 0) add("active_members (other) row");
+  // Members of the folded groups overlap: a sum of their counts would be more.
+  if (others.some((r) => (r.metrics.active_members?.value ?? 0) < (r.summedMembers ?? 0)))
+    add("active_members (other) fewer than summed");
+  if (params.has("fill")) add("active_members fill");
+  if (params.has("compare")) add("active_members compare");
+  if (answer.meta.granularity === "all") add("active_members granularity all");
+  if (answer.format === "csv") add("active_members with format:csv");
+  if (answer.meta.timezone !== "UTC") add("active_members in a zone not UTC");
+  if (Date.parse(answer.meta.start_date) < nowMs - 35 * 86_400_000) add("active_members older than 35 days");
 }
 
 /** What docs/contract.md §7's parameters of /stats/summary exercised. */

@@ -36,6 +36,7 @@ const KEYS = [
   "compare",
   // docs/contract.md §9
   "week_start",
+  "include",
 ];
 
 const ZONES = [
@@ -139,6 +140,10 @@ const valueText = fc.oneof(
     "(other)",
     "previous_period",
     "previous_year",
+    // docs/contract.md §9
+    "active_members",
+    "-active_members",
+    "active_members,member_emails",
   ),
   fc.string({ unit: "grapheme", maxLength: 30 }),
   fc.string({ unit: "binary", maxLength: 30 }),
@@ -220,11 +225,13 @@ const plausibleQuery = fc
           "avg_wpm",
           "-language_model",
           "words",
+          "-active_members,app_name",
         ),
         limit: numberText,
         other: fc.constantFrom("true", "false", "yes"),
         fill: fc.constantFrom("zero", "none"),
         compare: fc.constantFrom("previous_period", "previous_year", "previous_month"),
+        include: fc.constantFrom("active_members", "active_members", "members"),
       },
       { requiredKeys: [] },
     ),

@@ -83,6 +83,8 @@ const BROKEN: ReadonlyArray<readonly [string, string]> = [
   ["week_start", "saturday"],
   ["week_start", "Sunday"],
   ["granularity", "Quarter"],
+  ["include", "active_member"],
+  ["include", "member_emails"],
 ];
 
 function breakOne(pairs: Array<[string, string]>, random: Random): Array<[string, string]> {
@@ -104,6 +106,11 @@ function comparePairs(random: Random): Array<[string, string]> {
   return [["compare", random.pick(["previous_period", "previous_year"])]];
 }
 
+/** docs/contract.md §9 `include=active_members`, on a third of the queries that carry §7's parameters. */
+function includePairs(random: Random): Array<[string, string]> {
+  return random.chance(0.67) ? [] : [["include", "active_members"]];
+}
+
 /** One to four dimensions in a random order, written with a blank now and then. */
 function groupByList(random: Random): string {
   const dims = random.some(DIMENSIONS, 4);
@@ -111,20 +118,30 @@ function groupByList(random: Random): string {
 }
 
 /**
- * docs/contract.md §7's shaping parameters: sort keys (metrics, the grouped fields, now and then a
- * field not grouped, which is a 400), a limit with or without other=true, fill=zero.
+ * docs/contract.md §7's shaping parameters: sort keys (metrics, the grouped fields, §9's
+ * active_members when counted, now and then a field the rows lack, which is a 400), a limit with
+ * or without other=true, fill=zero.
  */
-function shapePairs(groupBy: readonly string[], granularity: string | undefined, random: Random) {
+function shapePairs(
+  groupBy: readonly string[],
+  granularity: string | undefined,
+  activeMembers: boolean,
+  random: Random,
+) {
   const pairs: Array<[string, string]> = [];
   if (random.chance(0.4)) {
+    const counted = activeMembers ? ["active_members", "active_members"] : [];
     const fields = random.chance(0.05)
-      ? [...STATS_METRIC_COLUMNS, ...DIMENSIONS]
-      : [...STATS_METRIC_COLUMNS, ...groupBy];
+      ? [...STATS_METRIC_COLUMNS, ...DIMENSIONS, "active_members"]
+      : [...STATS_METRIC_COLUMNS, ...groupBy, ...counted];
     const keys = random.some(fields, 3);
     pairs.push(["sort", keys.map((k) => (random.chance(0.6) ? `-${k}` : k)).join(",")]);
   }
-  if (random.chance(0.45)) {
-    pairs.push(["limit", String(random.pick([1, 1, 2, 3, 5, 1000]))]);
+  // Counting members, more often a short limit with a rest: the (other) row is where a count of
+  // distinct members differs from a sum.
+  const cutting = activeMembers && groupBy.length > 0;
+  if (random.chance(cutting ? 0.7 : 0.45)) {
+    pairs.push(["limit", String(random.pick(cutting ? [1, 1, 2, 3] : [1, 1, 2, 3, 5, 1000]))]);
     if (random.chance(0.8))
       pairs.push(["other", groupBy.length > 0 && random.chance(0.9) ? "true" : "false"]);
   } else if (random.chance(0.03)) {
@@ -138,9 +155,9 @@ function shapePairs(groupBy: readonly string[], granularity: string | undefined,
 /**
  * A random query: endpoint, organization, range (see queryRanges), granularity, grouping, filters,
  * paging inside and past the end, JSON or CSV; about 4% carry one invalid parameter. Half the
- * /stats and /stats/summary queries add docs/contract.md §7's parameters (the other half are what
- * a seed client sends); a third of /stats queries add §9's calendar (quarters, years, week_start),
- * with or without §7's.
+ * /stats and /stats/summary queries add docs/contract.md §7's parameters and §9's
+ * `include=active_members` (the other half are what a seed client sends); a third of /stats
+ * queries add §9's calendar (quarters, years, week_start), with or without §7's and `include`.
  */
 export function generateQuery(orgs: readonly OrgVocabulary[], ctx: RangeContext, random: Random): QueryCase {
   const org = random.pick(orgs);
@@ -173,12 +190,15 @@ export function generateQuery(orgs: readonly OrgVocabulary[], ctx: RangeContext,
       pairs.push(["group_by", list]);
       groupBy = list.split(",").map((d) => d.trim());
     }
-    if (beyondSeed)
+    if (beyondSeed) {
+      const included = includePairs(random);
       pairs.push(
         ...excludePairs(org, random),
-        ...shapePairs(groupBy, granularity, random),
+        ...shapePairs(groupBy, granularity, included.length > 0, random),
         ...comparePairs(random),
+        ...included,
       );
+    }
     // Small pages of shaped answers, so that paging through them is exercised too.
     if (beyondSeed && random.chance(0.2)) {
       pairs.push(["page_size", String(random.int(1, 3))], ["page", "2"]);
@@ -189,7 +209,7 @@ export function generateQuery(orgs: readonly OrgVocabulary[], ctx: RangeContext,
     if (random.chance(0.3)) pairs.push(["format", "csv"]);
     else if (random.chance(0.1)) pairs.push(["format", "json"]);
   } else if (beyondSeed) {
-    pairs.push(...excludePairs(org, random), ...comparePairs(random));
+    pairs.push(...excludePairs(org, random), ...comparePairs(random), ...includePairs(random));
   }
   if (random.chance(0.04)) return { endpoint, org: org.id, pairs: breakOne(pairs, random) };
   // Parameter order never matters.

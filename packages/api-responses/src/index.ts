@@ -1,6 +1,8 @@
 export {
+  ACTIVE_MEMBERS_FIELD,
   type Dimensions,
   dimensionsSchema,
+  PREVIOUS_ACTIVE_MEMBERS_FIELD,
   PREVIOUS_METRIC_COLUMNS,
   type PreviousMetricColumn,
   type Problem,

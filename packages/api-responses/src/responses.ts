@@ -62,6 +62,20 @@ export const STATS_METRIC_COLUMNS = Object.entries(statsRowSchema.shape)
   .map(([column]) => column) as readonly StatsMetricColumn[];
 
 /**
+ * docs/contract.md §9 `include=active_members`: the field a row (and the summary) gains, after the
+ * metrics; with `compare`, `previous_active_members` after the previous metrics.
+ */
+export const ACTIVE_MEMBERS_FIELD = "active_members";
+export const PREVIOUS_ACTIVE_MEMBERS_FIELD = `previous_${ACTIVE_MEMBERS_FIELD}` as const;
+
+const activeMembersFields = {
+  [ACTIVE_MEMBERS_FIELD]: z.number().optional().meta({
+    description:
+      "With include=active_members: how many distinct members have at least one recording in the row (the (other) row: in the groups it holds, each member once)",
+  }),
+};
+
+/**
  * docs/contract.md §9: whether a row's bucket can still grow, sent last in every row when the
  * request names any of §9's parameters of /stats.
  */
@@ -74,14 +88,21 @@ const completeField = {
 
 /**
  * The row with its `previous_<metric>` fields (docs/contract.md §7 `compare`), in the metrics'
- * order, and `complete` (§9).
+ * order, docs/contract.md §9's `active_members` and `previous_active_members`, and `complete` (§9) last.
  */
 const comparedRowSchema = statsRowSchema
+  .extend(activeMembersFields)
   .extend(
     previousFields(STATS_METRIC_COLUMNS) as {
       [K in StatsMetricColumn as `previous_${K}`]: z.ZodOptional<z.ZodNumber>;
     },
   )
+  .extend({
+    [PREVIOUS_ACTIVE_MEMBERS_FIELD]: z.number().optional().meta({
+      description:
+        "With include=active_members and compare: active_members of the same group in the paired bucket of the previous range",
+    }),
+  })
   .extend(completeField)
   .meta({ id: "StatsRow" });
 
@@ -137,13 +158,27 @@ const summaryFieldsSchema = z.object({
     .number()
     .meta({ description: "Average language-model processing time, seconds" }),
   avg_voice_processing_seconds: z.number().meta({ description: "Average voice processing time, seconds" }),
+  [ACTIVE_MEMBERS_FIELD]: z.number().optional().meta({
+    description:
+      "With include=active_members: how many distinct members have at least one recording in the range",
+  }),
 });
 
-/** docs/contract.md §7 `compare`: each field's relative change, null where the previous value is 0. */
+/**
+ * docs/contract.md §7 `compare`: each field's relative change, null where the previous value is 0;
+ * `active_members` only when asked (§9).
+ */
 const summaryChangeSchema = z
   .object(
-    Object.fromEntries(Object.keys(summaryFieldsSchema.shape).map((k) => [k, z.number().nullable()])) as {
-      [K in keyof typeof summaryFieldsSchema.shape]: z.ZodNullable<z.ZodNumber>;
+    Object.fromEntries(
+      Object.entries(summaryFieldsSchema.shape).map(([k, field]) => [
+        k,
+        field instanceof z.ZodOptional ? z.number().nullable().optional() : z.number().nullable(),
+      ]),
+    ) as {
+      [K in keyof typeof summaryFieldsSchema.shape]: (typeof summaryFieldsSchema.shape)[K] extends z.ZodOptional
+        ? z.ZodOptional<z.ZodNullable<z.ZodNumber>>
+        : z.ZodNullable<z.ZodNumber>;
     },
   )
   .meta({

@@ -1,6 +1,7 @@
 // What end-to-end tests and benchmarks need to run the API in-process.
 
 export { STATS_METRIC_COLUMNS } from "@vu/api-responses";
+export { LARGE_READ_NICE } from "./apiProcesses";
 export { type ApiConfig, type ApiDeps, createApp } from "./app";
 export {
   createToken,

@@ -30,7 +30,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Totals for a date range */
+    /**
+     * Totals for a date range
+     * @description Beyond the seed (all optional; a request with none of them answers as the seed's did): exclude[...] lists, compare (previous and change), include=active_members (the range's distinct members). Every 200 has a strong ETag; If-None-Match with it is a 304.
+     */
     get: operations["getSummary"];
     put?: never;
     post?: never;
@@ -49,7 +52,7 @@ export interface paths {
     };
     /**
      * Time-series statistics with grouping, filters and pagination
-     * @description Beyond the seed (all optional; a request with none of them answers as the seed's did): exclude[...] lists, group_by with up to four dimensions, granularity=all, sort, limit with other=true (top N per bucket and an exact rest), fill=zero, compare; granularity=quarter and year, week_start=sunday, and with any of those a complete field on every row. A bad value, or a parameter that needs another it lacks, is a 400 naming it; an unknown parameter is still a 400. Every 200 has a strong ETag; If-None-Match with it is a 304.
+     * @description Beyond the seed (all optional; a request with none of them answers as the seed's did): exclude[...] lists, group_by with up to four dimensions, granularity=all, sort, limit with other=true (top N per bucket and an exact rest), fill=zero, compare, include=active_members (each row's distinct members; the (other) row's counted once each, not summed); granularity=quarter and year, week_start=sunday, and with any of those a complete field on every row. A bad value, or a parameter that needs another it lacks, is a 400 naming it; an unknown parameter is still a 400. Every 200 has a strong ETag; If-None-Match with it is a 304.
      */
     get: operations["getStats"];
     put?: never;
@@ -94,6 +97,8 @@ export interface components {
       avg_llm_processing_seconds: number;
       /** @description Average voice processing time, seconds */
       avg_voice_processing_seconds: number;
+      /** @description With include=active_members: how many distinct members have at least one recording in the range */
+      active_members?: number;
       /** @description With compare: the same fields for the previous range */
       previous?: {
         /** @description Count of recordings in the range */
@@ -106,6 +111,8 @@ export interface components {
         avg_llm_processing_seconds: number;
         /** @description Average voice processing time, seconds */
         avg_voice_processing_seconds: number;
+        /** @description With include=active_members: how many distinct members have at least one recording in the range */
+        active_members?: number;
       };
       change?: components["schemas"]["SummaryChange"];
     };
@@ -116,6 +123,7 @@ export interface components {
       total_words: number | null;
       avg_llm_processing_seconds: number | null;
       avg_voice_processing_seconds: number | null;
+      active_members?: number | null;
     };
     StatsPage: {
       data: components["schemas"]["StatsRow"][];
@@ -165,6 +173,8 @@ export interface components {
       /** @description Milliseconds */
       avg_voice_processing_time: number;
       avg_wpm: number;
+      /** @description With include=active_members: how many distinct members have at least one recording in the row (the (other) row: in the groups it holds, each member once) */
+      active_members?: number;
       /** @description With compare: recording_count of the same group in the paired bucket of the previous range */
       previous_recording_count?: number;
       /** @description With compare: total_words of the same group in the paired bucket of the previous range */
@@ -177,6 +187,8 @@ export interface components {
       previous_avg_voice_processing_time?: number;
       /** @description With compare: avg_wpm of the same group in the paired bucket of the previous range */
       previous_avg_wpm?: number;
+      /** @description With include=active_members and compare: active_members of the same group in the paired bucket of the previous range */
+      previous_active_members?: number;
       /** @description Sent when the request has week_start or granularity=quarter|year: false when the row's bucket (its part of the range) ends after X-Data-As-Of, so it may still grow; true when it ends at or before it. Without X-Data-As-Of every row is false. */
       complete?: boolean;
     };
@@ -282,6 +294,8 @@ export interface operations {
         "exclude[app_name]"?: string;
         /** @description Also answers for the previous range: previous_period ends where the range starts and is as long on the wall clock; previous_year is one calendar year earlier in the query zone. /stats rows gain previous_<metric> (the same group in the paired bucket); the summary gains previous and change. */
         compare?: "previous_period" | "previous_year";
+        /** @description `active_members`: each row (on /stats/summary, the summary) gains active_members, the exact number of distinct members with at least one recording in it; with compare, previous_active_members too (the summary: in previous and change). */
+        include?: "active_members";
       };
       header?: {
         /** @description `no-cache` (or `no-store`): compute the answer now instead of serving the kept one. Kept answers are exact: they are served only while no recording of the organization was counted since. */
@@ -393,6 +407,8 @@ export interface operations {
         fill?: "zero";
         /** @description Also answers for the previous range: previous_period ends where the range starts and is as long on the wall clock; previous_year is one calendar year earlier in the query zone. /stats rows gain previous_<metric> (the same group in the paired bucket); the summary gains previous and change. */
         compare?: "previous_period" | "previous_year";
+        /** @description `active_members`: each row (on /stats/summary, the summary) gains active_members, the exact number of distinct members with at least one recording in it; with compare, previous_active_members too (the summary: in previous and change). */
+        include?: "active_members";
         page?: number;
         page_size?: number;
         format?: "json" | "csv";

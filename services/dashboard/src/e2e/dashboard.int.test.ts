@@ -201,6 +201,12 @@ describe("the dashboard in headless Chromium", () => {
     // The 30 days before had recordings too: every card shows a change, in numbers and in words.
     const { change } = (await readCards(page)) as { change: Record<string, number | null> };
     expect(Object.values(change).every((v) => typeof v === "number")).toBe(true);
+    // docs/contract.md §9: a card counts the members who recorded in the range, as the API does
+    // (readCards compared its number with the summary's), and the table has their column.
+    const activeCard = page.locator('.card[data-field="active_members"]');
+    expect(await activeCard.locator(".card-label").textContent()).toBe("Active members");
+    expect(Number(await activeCard.getAttribute("data-value"))).toBeGreaterThan(0);
+    expect(await page.locator("table.stats thead th").allTextContents()).toContain("Active members");
     expect(await page.locator(".card-change").first().textContent()).toMatch(/%.* in the previous period$/);
     // The header says how current the numbers are: the summary's X-Data-As-Of, in the view's zone.
     const asOf = summaryAsOf();
@@ -325,6 +331,11 @@ describe("the dashboard in headless Chromium", () => {
     const members = await readTopTable(page, "member_email");
     expect(members).toHaveLength(11);
     expect(members.at(-1)?.member_email).toBe("(other)");
+    // Every member recorded: the card counts them all, each ranked row is one member, and the rest
+    // row is every other member, each once.
+    expect((await readCards(page)).active_members).toBe(everyone.member_emails.length);
+    expect(members.slice(0, 10).every((row) => row.active_members === 1)).toBe(true);
+    expect(members.at(-1)?.active_members).toBe(everyone.member_emails.length - 10);
 
     // Two dimensions: app × voice model, one column and one chart series per combination.
     await act(page, recorder, () =>
@@ -495,6 +506,7 @@ describe("the dashboard in headless Chromium", () => {
       /filename="([^"]+)"/.exec(res.headers.get("content-disposition") ?? "")?.[1],
     );
     expect(expected.split("\n")[0]).toContain("app_name");
+    expect(expected.split("\n")[0]).toContain("active_members");
     await context.close();
   });
 

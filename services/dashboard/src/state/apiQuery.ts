@@ -38,9 +38,18 @@ export function summaryQuery(view: ViewState, range: ZonedRange): SummaryQuery {
   return query;
 }
 
-/** The cards' `/stats/summary`: the view's totals and, beside them, the previous period's and the change. */
+/**
+ * docs/contract.md §9: the cards, the table (and its CSV) and the top tables show how many distinct
+ * members recorded; the chart plots sums only, and does not ask.
+ */
+const COUNT_MEMBERS = { include: "active_members" } as const;
+
+/**
+ * The cards' `/stats/summary`: the view's totals and active members and, beside them, the previous
+ * period's and the change.
+ */
 export function cardsQuery(view: ViewState, range: ZonedRange): SummaryQuery {
-  return { ...summaryQuery(view, range), compare: view.compare };
+  return { ...summaryQuery(view, range), compare: view.compare, ...COUNT_MEMBERS };
 }
 
 export interface StatsPaging {
@@ -50,11 +59,10 @@ export interface StatsPaging {
 }
 
 /**
- * The parameters of `/stats` for the table and the CSV: the summary's plus granularity, the week's
- * first day (named even when it is Monday, so that every row says whether it is complete),
- * group_by and paging.
+ * The view's time series: the summary's parameters plus granularity, the week's first day (named
+ * even when it is Monday, so that every row says whether it is complete), group_by and paging.
  */
-export function statsQuery(view: ViewState, range: ZonedRange, paging: StatsPaging): StatsQuery {
+function seriesQuery(view: ViewState, range: ZonedRange, paging: StatsPaging): StatsQuery {
   return {
     ...summaryQuery(view, range),
     granularity: view.granularity,
@@ -66,17 +74,23 @@ export function statsQuery(view: ViewState, range: ZonedRange, paging: StatsPagi
   };
 }
 
+/** The parameters of `/stats` for the table and the CSV: the series, each row's active members too. */
+export function statsQuery(view: ViewState, range: ZonedRange, paging: StatsPaging): StatsQuery {
+  return { ...seriesQuery(view, range, paging), ...COUNT_MEMBERS };
+}
+
 /**
- * The chart's `/stats`: the table's with every bucket of the range (`fill=zero`), so an empty
- * bucket is a zero the API answered, not one the page made up.
+ * The chart's `/stats`: the table's series with every bucket of the range (`fill=zero`), so an
+ * empty bucket is a zero the API answered, not one the page made up.
  */
 export function chartQuery(view: ViewState, range: ZonedRange, paging: StatsPaging): StatsQuery {
-  return { ...statsQuery(view, range, paging), fill: "zero" };
+  return { ...seriesQuery(view, range, paging), fill: "zero" };
 }
 
 /**
  * A "top 10" table: one bucket for the whole range (`granularity=all`), the dimension's groups by
- * minutes, the first TOP_N and one exact "(other)" row for the rest (`limit`, `other=true`).
+ * minutes, the first TOP_N and one exact "(other)" row for the rest (`limit`, `other=true`), whose
+ * active members are the rest's, each once.
  */
 export function topQuery(view: ViewState, range: ZonedRange, dimension: Dimension): StatsQuery {
   return {
@@ -87,5 +101,6 @@ export function topQuery(view: ViewState, range: ZonedRange, dimension: Dimensio
     limit: TOP_N,
     other: "true",
     page_size: TOP_N + 1,
+    ...COUNT_MEMBERS,
   };
 }

@@ -112,6 +112,7 @@ describe("view state → API parameters", () => {
       page: 2,
       page_size: 50,
       format: "csv",
+      include: "active_members",
     });
   });
 
@@ -127,7 +128,11 @@ describe("view state → API parameters", () => {
     };
     expect(summaryQuery(view, range)).toMatchObject(exclusions);
     // The cards compare with the previous period; nothing else asks for it.
-    expect(cardsQuery(view, range)).toEqual({ ...summaryQuery(view, range), compare: "previous_period" });
+    expect(cardsQuery(view, range)).toEqual({
+      ...summaryQuery(view, range),
+      compare: "previous_period",
+      include: "active_members",
+    });
     // Or with the same dates a year back, when the view says so.
     expect(cardsQuery({ ...view, compare: "previous_year" }, range).compare).toBe("previous_year");
     expect(chartQuery(view, range, { page: 1, pageSize: 1000 })).not.toHaveProperty("compare");
@@ -137,6 +142,8 @@ describe("view state → API parameters", () => {
       fill: "zero",
     });
     expect(statsQuery(view, range, { page: 1, pageSize: 50 }).fill).toBeUndefined();
+    // The chart plots sums: it does not ask for the members the table shows.
+    expect(chartQuery(view, range, { page: 1, pageSize: 1000 })).not.toHaveProperty("include");
   });
 
   it("asks the top 10 of a dimension over the whole range by minutes, with the exact rest", () => {
@@ -155,6 +162,7 @@ describe("view state → API parameters", () => {
       limit: 10,
       other: "true",
       page_size: 11,
+      include: "active_members",
     });
   });
 

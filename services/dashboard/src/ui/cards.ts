@@ -24,6 +24,8 @@ const CARDS: readonly { field: SummaryField; label: string; unit: string; format
       unit: "s",
       format: formatPrecise,
     },
+    // docs/contract.md §9: distinct members with a recording in the range, when the summary has it.
+    { field: "active_members", label: "Active members", unit: "", format: formatInteger },
   ];
 
 /**
@@ -57,24 +59,26 @@ function changeLine(
   );
 }
 
-/** The summary cards; each carries the API's exact number in `data-value` beside the rounded text. */
+/**
+ * The summary cards, one per field the summary has; each carries the API's exact number in
+ * `data-value` beside the rounded text.
+ */
 export function renderCards(summary: Summary, compare: Comparison): HTMLElement {
-  return el(
-    "ul",
-    { class: "cards" },
-    ...CARDS.map(({ field, label, unit, format }) =>
+  const cards = CARDS.flatMap(({ field, label, unit, format }) => {
+    const value = summary[field];
+    if (value === undefined) return [];
+    return el(
+      "li",
+      { class: "card", "data-field": field, "data-value": value },
+      el("span", { class: "card-label" }, label),
       el(
-        "li",
-        { class: "card", "data-field": field, "data-value": summary[field] },
-        el("span", { class: "card-label" }, label),
-        el(
-          "span",
-          { class: "card-value" },
-          format(summary[field]),
-          unit ? el("span", { class: "unit" }, ` ${unit}`) : null,
-        ),
-        changeLine(summary, field, format, compare),
+        "span",
+        { class: "card-value" },
+        format(value),
+        unit ? el("span", { class: "unit" }, ` ${unit}`) : null,
       ),
-    ),
-  );
+      changeLine(summary, field, format, compare),
+    );
+  });
+  return el("ul", { class: "cards" }, ...cards);
 }

@@ -6,11 +6,15 @@ import { DIMENSION_LABELS, PAGE_SIZES } from "../state/vocabulary";
 import { el, scrollRegion } from "./dom";
 import { formatBucket, formatDecimal, formatInteger, formatPrecise } from "./format";
 
+/** A row's number fields, those the seed's rows always have and those a parameter adds. */
 type MetricField = {
-  [K in keyof StatsRow]-?: StatsRow[K] extends number ? K : never;
+  [K in keyof StatsRow]-?: NonNullable<StatsRow[K]> extends number ? K : never;
 }[keyof StatsRow];
 
-/** The row fields shown, in the API's order and units (rows are in milliseconds). */
+/**
+ * The row fields shown, in the API's order and units (rows are in milliseconds), and the distinct
+ * members the view asks for (docs/contract.md §9).
+ */
 export const COLUMNS: readonly { field: MetricField; label: string; format: (n: number) => string }[] = [
   { field: "recording_count", label: "Recordings", format: formatInteger },
   { field: "total_words", label: "Words", format: formatInteger },
@@ -18,6 +22,7 @@ export const COLUMNS: readonly { field: MetricField; label: string; format: (n: 
   { field: "avg_voice_processing_time", label: "Avg voice (ms)", format: formatPrecise },
   { field: "avg_llm_processing_time", label: "Avg LLM (ms)", format: formatPrecise },
   { field: "avg_wpm", label: "Avg WPM", format: formatPrecise },
+  { field: "active_members", label: "Active members", format: formatInteger },
 ];
 
 /**
@@ -38,11 +43,13 @@ export const groupCells = (row: StatsRow, groupBy: readonly Dimension[]): HTMLEl
     );
   });
 
-/** A row's metrics, rounded for reading, exact in `data-value`. */
+/** A row's metrics, rounded for reading, exact in `data-value`; a field the row lacks is an empty cell. */
 export const metricCells = (row: StatsRow): HTMLElement[] =>
-  COLUMNS.map((c) =>
-    el("td", { class: "num", "data-field": c.field, "data-value": row[c.field] }, c.format(row[c.field])),
-  );
+  COLUMNS.map((c) => {
+    const value = row[c.field];
+    if (value === undefined) return el("td", { class: "num" });
+    return el("td", { class: "num", "data-field": c.field, "data-value": value }, c.format(value));
+  });
 
 export interface TablePaging {
   onPage: (page: number) => void;

@@ -1,8 +1,9 @@
 import type { Dimension } from "@vu/events";
 import { InvalidParameterError } from "../planner";
 import type { GroupValues } from "./groupTable";
+import { unionOf } from "./rowMembers";
 import { type Candidate, type SortKey, sortCandidates } from "./rowOrder";
-import { type RowTable, RowTableBuilder, type TableBucket, WIDTH } from "./rowTable";
+import { type PreviousPart, type RowTable, RowTableBuilder, type TableBucket, WIDTH } from "./rowTable";
 
 /** What a row of the rest reads in every group field (docs/contract.md §7 `other=true`). */
 export const OTHER_GROUP = "(other)";
@@ -33,13 +34,14 @@ export interface ShapeOptions {
   previous?: PreviousLookup | undefined;
 }
 
-/** Where a row's previous sums are (WIDTH values from `at`), or undefined for none. */
-export type PreviousLookup = (
-  label: string,
-  group: number,
-) => { values: Float64Array; at: number } | undefined;
+/**
+ * Where a row's previous sums are (WIDTH values from `at`) and, when counted, its members; or
+ * undefined for none.
+ */
+export type PreviousLookup = (label: string, group: number) => PreviousPart | undefined;
 
 const ZEROS = new Float64Array(WIDTH);
+const NO_MEMBERS = new Int32Array(0);
 
 /** The groups that have a row anywhere in the table (ungrouped: the one empty group, always). */
 function groupsPresent(table: RowTable): number[] {
@@ -71,7 +73,9 @@ function shapeBucket(
   let candidates = rows;
   if (options.fill) {
     const has = new Set(rows.map((r) => r.group));
-    const zeros = fillGroups.filter((g) => !has.has(g)).map((group) => ({ group, sums: ZEROS, at: 0 }));
+    const zeros = fillGroups
+      .filter((g) => !has.has(g))
+      .map((group) => ({ group, sums: ZEROS, at: 0, members: NO_MEMBERS }));
     candidates = [...rows, ...zeros];
   }
   // Rows come in the default order; a fill's zero rows must join it, a sort reorders.
@@ -98,7 +102,9 @@ function sumOf(parts: ReadonlyArray<{ values: Float64Array; at: number } | undef
  * The answer's rows after docs/contract.md §7's `fill`, `sort`, `limit` and `other`, in that order,
  * bucket by bucket: buckets stay in time order, and each is shaped on its own (top N per bucket).
  * The "(other)" row comes last in its bucket; its sums are the exact sum of the rows cut.
- * With `previous` (docs/contract.md §7 `compare`) each row carries its previous sums too.
+ * With `previous` (docs/contract.md §7 `compare`) each row carries its previous sums too. When the
+ * table counts members (docs/contract.md §9), so do the rows: a zero row has none, the "(other)"
+ * row has the members of the rows it folds, each once (in its previous bucket too).
  */
 export function shapeRows(table: RowTable, options: ShapeOptions): RowTable {
   const shaping =
@@ -116,23 +122,37 @@ export function shapeRows(table: RowTable, options: ShapeOptions): RowTable {
   groupValues.push(table.dimensions.map(() => OTHER_GROUP));
   const ranks = Int32Array.from([...table.ranks, table.ranks.length]);
 
-  const out = new RowTableBuilder({ withPrevious: previous !== undefined });
+  const members = table.members;
+  const out = new RowTableBuilder({
+    withPrevious: previous !== undefined,
+    withMembers: members !== undefined,
+  });
   let i = 0;
   buckets.forEach((bucket, b) => {
     const rows: Candidate[] = [];
     // The table's buckets are a subsequence of `buckets` (same labels, same order).
     while (i < table.length && table.buckets[table.bucketOf[i] as number]?.label === bucket.label) {
-      rows.push({ group: table.groupOf[i] as number, sums: table.sumsOf, at: WIDTH * i });
+      rows.push({
+        group: table.groupOf[i] as number,
+        sums: table.sumsOf,
+        at: WIDTH * i,
+        members: members?.of(i),
+      });
       i++;
     }
     const { kept, rest, cut } = shapeBucket(rows, table, options, fillGroups);
     const previousOf = (group: number) => previous?.(bucket.label, group);
-    for (const row of kept) out.push(b, row.group, row.sums, row.at, previousOf(row.group));
+    for (const row of kept)
+      out.push(b, row.group, row.sums, row.at, { previous: previousOf(row.group), members: row.members });
     if (rest) {
-      const restBefore = previous
-        ? { values: sumOf(cut.map((row) => previousOf(row.group))), at: 0 }
-        : undefined;
-      out.push(b, otherGroup, rest, 0, restBefore);
+      const before = previous && cut.map((row) => previousOf(row.group));
+      const restBefore = before && {
+        values: sumOf(before),
+        at: 0,
+        members: members && unionOf(before.map((part) => part?.members)),
+      };
+      const restMembers = members && unionOf(cut.map((row) => row.members));
+      out.push(b, otherGroup, rest, 0, { previous: restBefore, members: restMembers });
     }
   });
   if (i !== table.length) throw new Error("shapeRows: a row's bucket is not among the range's buckets");

@@ -11,6 +11,11 @@ export interface CellAccumulator {
    * order the groups were first added to; then starts empty.
    */
   drainInto(rows: RowTableBuilder, bucket: number): void;
+  /**
+   * As drainInto, handing each group with recordings to `visit` instead (its sums are WIDTH
+   * values from `at` in `sums`, valid during the call only).
+   */
+  drain(visit: (group: number, sums: Float64Array, at: number) => void): void;
 }
 
 /**
@@ -33,6 +38,16 @@ export function createCellAccumulator(): CellAccumulator {
     touched = grownTouched;
   }
 
+  function drain(visit: (group: number, sums: Float64Array, at: number) => void): void {
+    for (const group of order) {
+      const at = WIDTH * group;
+      if ((sums[at] as number) > 0) visit(group, sums, at);
+      sums.fill(0, at, at + WIDTH);
+      touched[group] = 0;
+    }
+    order.length = 0;
+  }
+
   return {
     add(group, cell, sign) {
       if (group >= touched.length) grow(group);
@@ -43,13 +58,8 @@ export function createCellAccumulator(): CellAccumulator {
       addPackedSlots(sums, WIDTH * group, cell, sign);
     },
     drainInto(rows, bucket) {
-      for (const group of order) {
-        const at = WIDTH * group;
-        if ((sums[at] as number) > 0) rows.push(bucket, group, sums, at);
-        sums.fill(0, at, at + WIDTH);
-        touched[group] = 0;
-      }
-      order.length = 0;
+      drain((group, from, at) => rows.push(bucket, group, from, at));
     },
+    drain,
   };
 }

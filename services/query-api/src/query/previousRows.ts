@@ -22,6 +22,9 @@ export function previousLookup(
   return (label, group) => {
     const paired = pairedLabel.get(label);
     const row = paired === undefined ? undefined : rowsByBucket.get(paired)?.get(groupKeys[group] ?? "");
-    return row === undefined ? undefined : { values: previous.sumsOf, at: WIDTH * row };
+    if (row === undefined) return undefined;
+    // docs/contract.md §9: the previous row's members, when they are counted.
+    const members = previous.members?.of(row);
+    return { values: previous.sumsOf, at: WIDTH * row, members };
   };
 }

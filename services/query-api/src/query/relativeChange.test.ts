@@ -31,4 +31,13 @@ describe("relativeChange (docs/contract.md §7 compare)", () => {
       avg_voice_processing_seconds: null,
     });
   });
+
+  it("adds active_members' change last when members are counted (docs/contract.md §9)", () => {
+    const none = emptySums();
+    const change = summaryChange(none, none, { current: 3, previous: 4 });
+    expect(Object.keys(change).at(-1)).toBe("active_members");
+    expect(change.active_members).toBe(-0.25);
+    expect(summaryChange(none, none, { current: 3, previous: 0 }).active_members).toBeNull();
+    expect(summaryChange(none, none)).not.toHaveProperty("active_members");
+  });
 });

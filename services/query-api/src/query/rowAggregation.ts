@@ -18,6 +18,7 @@ import type { PlannedBucket } from "../planner";
 import { type CellAccumulator, createCellAccumulator } from "./cellAccumulator";
 import { comboMatches, type DimensionFilter, valuePasses } from "./filters";
 import { GroupTable } from "./groupTable";
+import { createPairFolding, MemberPairs } from "./memberPairs";
 import { type RowTable, RowTableBuilder } from "./rowTable";
 
 /** What aggregation needs of a planned bucket (a summary's one interval has no end of its own). */
@@ -32,17 +33,31 @@ export interface AggregateOptions {
    * (docs/contract.md §7 `compare`: the range's, then the previous range's).
    */
   firstBlock?: number;
+  /**
+   * docs/contract.md §9 `include=active_members`: each row's members too (memberPairs.ts). Needs
+   * cells that name their member: the combinations view or the members' projection.
+   */
+  activeMembers?: boolean;
 }
 
 /** The class of a stored field whose field proper starts at `from` (see createClassifier). */
 type Classifier = (field: Buffer, from: number) => number;
 
-/** A field's class: the index of the group it adds to, or EXCLUDED by a filter. */
+/**
+ * A field's class: the index of the slot it adds to (its group, or counting members its (group,
+ * member) pair), or EXCLUDED by a filter.
+ */
 const EXCLUDED = -1;
 const UNKNOWN = -2;
 
+/** Where the groups and, when counting members, the pairs are numbered. */
+interface Slots {
+  groups: GroupTable;
+  pairs?: MemberPairs | undefined;
+}
+
 /**
- * How each stored field counts for the query: excluded by a filter, or the group it adds to.
+ * How each stored field counts for the query: excluded by a filter, or the slot it adds to.
  * Decided once per distinct field, so the per-cell work is an array or map lookup and seven adds.
  * The store reads the fields (combination ids; projection fields by a key that needs no decoding,
  * decoded only the first time they are seen): this file never parses a field's bytes.
@@ -51,7 +66,7 @@ function createClassifier(
   view: View,
   combos: BlockSnapshot["combos"],
   { filters, groupBy = [] }: AggregateOptions,
-  groups: GroupTable,
+  { groups, pairs }: Slots,
 ) {
   if (view !== "combos" && view !== "total") {
     // A projection answers only queries that filter and group on its own dimension.
@@ -59,20 +74,28 @@ function createClassifier(
     if (foreign || groupBy.some((d) => d !== view))
       throw new Error(`the ${view} view cannot answer this query`);
   }
+  // Only cells that name their member can be counted by member.
+  if (pairs && view !== "combos" && view !== "member_email")
+    throw new Error(`the ${view} view cannot count members`);
   const ungrouped = groups.indexOf([]);
+  const slotOf = (group: number, member: string) => (pairs ? pairs.indexOf(group, member) : group);
   const byName = new Map<string, number>();
   const classifyValue = (projected: string | null): number => {
     if (view === "total") return ungrouped;
     if (!filters.every((filter) => valuePasses(filter, projected))) return EXCLUDED;
-    return groupBy.length > 0 ? groups.indexOf([projected]) : ungrouped;
+    const group = groupBy.length > 0 ? groups.indexOf([projected]) : ungrouped;
+    // The members' projection: the value is the member.
+    return slotOf(group, projected ?? "");
   };
   const groupIndexes = groupBy.map((d) => DIMENSION_INDEX[d]);
+  const memberIndex = DIMENSION_INDEX.member_email;
   let byCombo = new Int32Array(256).fill(UNKNOWN);
   const classifyCombo = (id: number): number => {
     const values = combos.get(String(id));
     if (values === undefined) throw new Error(`rollup cell refers to unknown combination ${id}`);
     if (!comboMatches(values, filters)) return EXCLUDED;
-    return groupBy.length > 0 ? groups.indexOf(groupIndexes.map((i) => values[i] ?? null)) : ungrouped;
+    const group = groupBy.length > 0 ? groups.indexOf(groupIndexes.map((i) => values[i] ?? null)) : ungrouped;
+    return slotOf(group, values[memberIndex] as string);
   };
 
   /** The class of the field in bytes [from, end) of `field`. */
@@ -216,12 +239,16 @@ function* aggregationSteps(
   options: AggregateOptions,
 ): Generator<void, RowTable, void> {
   const groups = new GroupTable();
+  // Counting members, cells are summed per (group, member) pair, folded into rows per bucket.
+  const pairs = options.activeMembers ? new MemberPairs() : undefined;
+  const slots = { groups, pairs };
   const classifiers = {
-    view: createClassifier(snapshot.view, snapshot.combos, options, groups),
-    combos: createClassifier("combos", snapshot.combos, options, groups),
+    view: createClassifier(snapshot.view, snapshot.combos, options, slots),
+    combos: createClassifier("combos", snapshot.combos, options, slots),
   };
   const accumulator = createCellAccumulator();
-  const rows = new RowTableBuilder();
+  const rows = new RowTableBuilder({ withMembers: pairs !== undefined });
+  const fold = pairs && createPairFolding(pairs);
   let blockIndex = options.firstBlock ?? 0;
   for (let b = 0; b < buckets.length; b++) {
     const bucket = buckets[b] as AggregatedBucket;
@@ -233,7 +260,8 @@ function* aggregationSteps(
       }
     }
     blockIndex += bucket.blocks.length;
-    accumulator.drainInto(rows, b);
+    if (fold) fold(accumulator, rows, b);
+    else accumulator.drainInto(rows, b);
   }
   // Groups are ranked once for the whole query, so rows sort by an integer, not by their text.
   return rows.build(buckets, groups.values, options.groupBy ?? [], groups.ranks());

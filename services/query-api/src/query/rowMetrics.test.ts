@@ -35,6 +35,25 @@ describe("row metrics", () => {
     expect(row.avg_wpm).toBe(0);
   });
 
+  it("shows active_members after the metrics, and its previous value after the previous metrics", () => {
+    const row = toStatsRow("t", sums, undefined, {
+      previous: sums,
+      activeMembers: 2,
+      previousActiveMembers: 1,
+    });
+    const keys = Object.keys(row);
+    expect(keys.indexOf("active_members")).toBe(keys.indexOf("avg_wpm") + 1);
+    expect(keys.at(-1)).toBe("previous_active_members");
+    expect(keys.at(-2)).toBe("previous_avg_wpm");
+    expect([row.active_members, row.previous_active_members]).toEqual([2, 1]);
+    // Not counted, not shown: a row without the parameter is the row it always was.
+    expect(toStatsRow("t", sums, undefined, { previous: sums })).not.toHaveProperty(
+      "previous_active_members",
+    );
+    expect(toSummary(sums, 0)).toMatchObject({ active_members: 0 });
+    expect(Object.keys(toSummary(sums, 4)).at(-1)).toBe("active_members");
+  });
+
   it("reports the summary in minutes and seconds", () => {
     expect(toSummary(sums)).toEqual({
       total_recordings: 3,

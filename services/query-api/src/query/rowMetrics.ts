@@ -1,6 +1,14 @@
-import type { StatsMetricColumn, StatsRow, SummaryChange, SummaryFields } from "@vu/api-responses";
+import {
+  ACTIVE_MEMBERS_FIELD,
+  PREVIOUS_ACTIVE_MEMBERS_FIELD,
+  type StatsMetricColumn,
+  type StatsRow,
+  type SummaryChange,
+  type SummaryFields,
+} from "@vu/api-responses";
 import type { Dimension } from "@vu/events";
 import type { Sums } from "@vu/store";
+import type { AggregatedRow } from "./rowTable";
 
 /**
  * numerator ÷ denominator rounded half up to 3 decimal places (docs/contract.md §2), exactly: every metric
@@ -34,11 +42,20 @@ export interface RowGroup {
   values: ReadonlyArray<string | null>;
 }
 
+/** What a row may show beside its metrics: docs/contract.md §7 `compare`, §9 `include=active_members`. */
+export type ShownExtras = Pick<AggregatedRow, "previous" | "activeMembers" | "previousActiveMembers">;
+
 /**
  * A statistics row (milliseconds), with the group fields right after `time_bucket` when grouped,
- * and with `previous` (docs/contract.md §7 `compare`) a `previous_<metric>` after the metrics.
+ * `active_members` after the metrics when counted (docs/contract.md §9), and with `previous`
+ * (docs/contract.md §7 `compare`) a `previous_<metric>` for each of them after those.
  */
-export function toStatsRow(timeBucket: string, sums: Sums, group?: RowGroup, previous?: Sums): StatsRow {
+export function toStatsRow(
+  timeBucket: string,
+  sums: Sums,
+  group?: RowGroup,
+  { previous, activeMembers, previousActiveMembers }: ShownExtras = {},
+): StatsRow {
   const row = { time_bucket: timeBucket } as Record<string, string | number | boolean | null>;
   // The group's fields right after time_bucket, in the order asked (JSON keeps insertion order);
   // only language_model can be null, which the store's combination values respect.
@@ -46,28 +63,38 @@ export function toStatsRow(timeBucket: string, sums: Sums, group?: RowGroup, pre
     row[dimension] = group.values[i] ?? null;
   });
   Object.assign(row, rowMetricValues(sums));
+  if (activeMembers !== undefined) row[ACTIVE_MEMBERS_FIELD] = activeMembers;
   if (previous) {
     for (const [metric, value] of Object.entries(rowMetricValues(previous)))
       row[`previous_${metric}`] = value;
+    if (previousActiveMembers !== undefined) row[PREVIOUS_ACTIVE_MEMBERS_FIELD] = previousActiveMembers;
   }
   return row as StatsRow;
 }
 
+/** The summary's fields that derive from its sums: all but docs/contract.md §9's `active_members`. */
+type SummedField = Exclude<keyof SummaryFields, typeof ACTIVE_MEMBERS_FIELD>;
+
 /** Each summary field as an exact fraction of integer sums: minutes and seconds, unlike the rows. */
-const SUMMARY_FRACTIONS: Record<keyof SummaryFields, (s: Sums) => readonly [bigint, bigint]> = {
+const SUMMARY_FRACTIONS: Record<SummedField, (s: Sums) => readonly [bigint, bigint]> = {
   total_recordings: (s) => [big(s.count), 1n],
   total_duration_minutes: (s) => [big(s.durationMs), 60_000n],
   total_words: (s) => [big(s.words), 1n],
   avg_llm_processing_seconds: (s) => [big(s.llmMsSum), big(s.llmMsCount) * 1000n],
   avg_voice_processing_seconds: (s) => [big(s.voiceMsSum), big(s.voiceMsCount) * 1000n],
 };
-const SUMMARY_KEYS = Object.keys(SUMMARY_FRACTIONS) as Array<keyof SummaryFields>;
+const SUMMARY_KEYS = Object.keys(SUMMARY_FRACTIONS) as SummedField[];
 
-/** The summary object (the seed's note on units); an average over nothing is 0 (§2). */
-export function toSummary(sums: Sums): SummaryFields {
-  return Object.fromEntries(
+/**
+ * The summary object (the seed's note on units); an average over nothing is 0 (§2). With
+ * `activeMembers` (docs/contract.md §9), `active_members` last.
+ */
+export function toSummary(sums: Sums, activeMembers?: number): SummaryFields {
+  const summary = Object.fromEntries(
     SUMMARY_KEYS.map((key) => [key, ratio3(...SUMMARY_FRACTIONS[key](sums))]),
   ) as SummaryFields;
+  if (activeMembers !== undefined) summary[ACTIVE_MEMBERS_FIELD] = activeMembers;
+  return summary;
 }
 
 /** ratio3 for a signed numerator (positive denominator): halves round away from zero. */
@@ -88,12 +115,26 @@ export function relativeChange(current: readonly [bigint, bigint], previous: rea
   return signedRatio3(cn * pd - pn * cd, cd * pn);
 }
 
-/** docs/contract.md §7 `compare` on the summary: the relative change of each field. */
-export function summaryChange(current: Sums, previous: Sums): SummaryChange {
-  return Object.fromEntries(
+/**
+ * docs/contract.md §7 `compare` on the summary: the relative change of each field; with
+ * `activeMembers` (the range's and the previous range's, docs/contract.md §9), of that one too.
+ */
+export function summaryChange(
+  current: Sums,
+  previous: Sums,
+  activeMembers?: { current: number; previous: number },
+): SummaryChange {
+  const change = Object.fromEntries(
     SUMMARY_KEYS.map((key) => [
       key,
       relativeChange(SUMMARY_FRACTIONS[key](current), SUMMARY_FRACTIONS[key](previous)),
     ]),
   ) as SummaryChange;
+  if (activeMembers) {
+    change[ACTIVE_MEMBERS_FIELD] = relativeChange(
+      [big(activeMembers.current), 1n],
+      [big(activeMembers.previous), 1n],
+    );
+  }
+  return change;
 }

@@ -1,9 +1,12 @@
 import type { Dimension } from "@vu/events";
 import { emptySums, SUM_FIELDS, type Sums } from "@vu/store";
 import type { GroupValues } from "./groupTable";
+import { type RowMembers, RowMembersBuilder } from "./rowMembers";
 
 /** Numbers per row: the seven sums, in SUM_FIELDS order. */
 export const WIDTH = SUM_FIELDS.length;
+
+const NO_MEMBERS = new Int32Array(0);
 
 /** What a row table needs of a bucket. */
 export interface TableBucket {
@@ -19,6 +22,24 @@ export interface AggregatedRow {
   sums: Sums;
   /** docs/contract.md §7 `compare`: the sums of the same group in the paired previous bucket. */
   previous?: Sums;
+  /** docs/contract.md §9 `include=active_members`: the row's distinct members. */
+  activeMembers?: number;
+  /** With `compare` too: the paired previous row's. */
+  previousActiveMembers?: number;
+}
+
+/** docs/contract.md §7 `compare`: a row's previous sums (WIDTH values from `at`) and members. */
+export interface PreviousPart {
+  values: Float64Array;
+  at: number;
+  members?: ArrayLike<number> | undefined;
+}
+
+/** What a row may carry beside its sums. */
+export interface RowExtras {
+  previous?: PreviousPart | undefined;
+  /** docs/contract.md §9 `include=active_members`: the row's members' ids (rowMembers.ts). */
+  members?: ArrayLike<number> | undefined;
 }
 
 /** The sums (SUM_FIELDS order) stored from `at` in `values`. */
@@ -51,6 +72,8 @@ export class RowTable {
     readonly ranks: Int32Array,
     /** docs/contract.md §7 `compare`: per row, the previous sums from WIDTH × row. */
     readonly previousOf?: Float64Array,
+    /** docs/contract.md §9 `include=active_members`: per row, its distinct members. */
+    readonly members?: RowMembers,
   ) {}
 
   sums(i: number): Sums {
@@ -62,7 +85,29 @@ export class RowTable {
     const row: AggregatedRow = { label: bucket.label, startMs: bucket.startMs, sums: this.sums(i) };
     if (this.dimensions.length > 0) row.group = this.groupValues[this.groupOf[i] as number] ?? [];
     if (this.previousOf) row.previous = sumsAt(this.previousOf, WIDTH * i);
+    if (this.members) {
+      row.activeMembers = this.members.count(i);
+      const previous = this.members.previousCounts;
+      if (previous) row.previousActiveMembers = previous[i] as number;
+    }
     return row;
+  }
+
+  /** The table with its members counted only (RowMembers.compacted): what an answer keeps. */
+  withMembersCompacted(): RowTable {
+    if (this.members?.ids === undefined) return this;
+    return new RowTable(
+      this.buckets,
+      this.groupValues,
+      this.dimensions,
+      this.bucketOf,
+      this.groupOf,
+      this.sumsOf,
+      this.length,
+      this.ranks,
+      this.previousOf,
+      this.members.compacted(),
+    );
   }
 
   /** Rows [from, to) as objects. */
@@ -90,22 +135,22 @@ export class RowTableBuilder {
   private length = 0;
   /** docs/contract.md §7 `compare`: each row's previous sums (zeros where none is pushed). */
   private previousOf: Float64Array | undefined;
+  /** docs/contract.md §9 `include=active_members`: each row's members (none where none are pushed). */
+  private readonly members: RowMembersBuilder | undefined;
 
-  constructor(options: { withPrevious?: boolean } = {}) {
+  constructor(options: { withPrevious?: boolean; withMembers?: boolean } = {}) {
     if (options.withPrevious) this.previousOf = new Float64Array(256 * WIDTH);
+    if (options.withMembers) this.members = new RowMembersBuilder(options.withPrevious ?? false);
   }
 
   /**
-   * Adds a row: `bucket`'s sums for `group`, the seven values at `from[at..]`; with `previous`
-   * (a builder made withPrevious), the row's previous sums at `previous.values[previous.at..]`.
+   * Adds a row: `bucket`'s sums for `group`, the seven values at `from[at..]`; with
+   * `extras.previous` (a builder made withPrevious), the row's previous sums at
+   * `previous.values[previous.at..]`; with `extras.members` (a builder made withMembers), its
+   * members, and its previous row's count from `previous.members`.
    */
-  push(
-    bucket: number,
-    group: number,
-    from: Float64Array,
-    at: number,
-    previous?: { values: Float64Array; at: number },
-  ): void {
+  push(bucket: number, group: number, from: Float64Array, at: number, extras: RowExtras = {}): void {
+    const previous = extras.previous;
     if (this.length === this.bucketOf.length) this.grow();
     const i = this.length++;
     this.bucketOf[i] = bucket;
@@ -118,6 +163,7 @@ export class RowTableBuilder {
       for (let k = 0, to = WIDTH * i; k < WIDTH; k++)
         into[to + k] = previous.values[previous.at + k] as number;
     }
+    this.members?.push(extras.members ?? NO_MEMBERS, previous?.members?.length ?? 0);
   }
 
   private grow(): void {
@@ -156,6 +202,7 @@ export class RowTableBuilder {
       n,
       ranks,
       this.previousOf?.slice(0, n * WIDTH),
+      this.members?.build(),
     );
   }
 
@@ -173,6 +220,8 @@ export class RowTableBuilder {
     // A bucket's rows sorted by (rank, row within the bucket) packed into one number, so the typed
     // array sorts numerically in native code, without a comparator call per comparison.
     const keys = new Float64Array(n);
+    // Which pushed row each row of the table is, for the members to follow their rows.
+    const order = new Int32Array(n);
     for (let start = 0; start < n; ) {
       let end = start + 1;
       while (end < n && this.bucketOf[end] === this.bucketOf[start]) end++;
@@ -182,12 +231,25 @@ export class RowTableBuilder {
       keys.subarray(start, end).sort();
       for (let to = start; to < end; to++) {
         const from = start + ((keys[to] as number) % span);
+        order[to] = from;
         bucketOf[to] = this.bucketOf[from] as number;
         groupOf[to] = this.groupOf[from] as number;
         for (let k = 0; k < WIDTH; k++) sumsOf[WIDTH * to + k] = this.sumsOf[WIDTH * from + k] as number;
       }
       start = end;
     }
-    return new RowTable(buckets, groupValues, dimensions, bucketOf, groupOf, sumsOf, n, ranks);
+    const members = this.members?.buildInOrder(order);
+    return new RowTable(
+      buckets,
+      groupValues,
+      dimensions,
+      bucketOf,
+      groupOf,
+      sumsOf,
+      n,
+      ranks,
+      undefined,
+      members,
+    );
   }
 }

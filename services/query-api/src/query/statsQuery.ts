@@ -1,4 +1,4 @@
-import type { StatsRow, Summary } from "@vu/api-responses";
+import { ACTIVE_MEMBERS_FIELD, type StatsRow, type Summary } from "@vu/api-responses";
 import type { Dimension } from "@vu/events";
 import { type ReadOptions, type RollupReader, viewFor } from "@vu/store";
 import {
@@ -52,22 +52,24 @@ function readOptions(filters: readonly DimensionFilter[], admission: Admission):
 
 /**
  * A plan and its blocks, read in one consistent state from the cheapest view that can answer
- * `filters` grouped by `groupBy` (several dimensions together: the combinations view).
+ * `filters` grouped by `groupBy` (several dimensions together: the combinations view). Counting
+ * members (docs/contract.md §9) needs cells that name their member: as if grouped by member too.
  */
 function readPlanned<P>(
   org: string,
-  filters: readonly DimensionFilter[],
-  groupBy: readonly Dimension[],
+  question: { filters: readonly DimensionFilter[]; groupBy: readonly Dimension[]; activeMembers: boolean },
   context: PlanContext,
   deps: QueryDeps,
   admission: Admission,
   plan: ConsistentReadOptions<P>["plan"],
 ) {
+  const { filters, groupBy, activeMembers } = question;
+  const members: Dimension[] = activeMembers ? ["member_email"] : [];
   return readConsistently({
     reader: deps.reader,
     context: { ...context, maxBlocks: deps.maxBlocksPerRequest },
     org,
-    view: viewFor([...filters.map((f) => f.dimension), ...groupBy]),
+    view: viewFor([...filters.map((f) => f.dimension), ...groupBy, ...members]),
     read: readOptions(filters, admission),
     plan,
   });
@@ -82,6 +84,8 @@ interface CommonRequest extends RangeParams {
   noCache?: boolean;
   /** docs/contract.md §7 `compare`: also answer for the previous range. */
   compare?: CompareKind | undefined;
+  /** docs/contract.md §9 `include=active_members`: count each row's distinct members. */
+  activeMembers?: boolean;
 }
 
 export interface StatsRequest extends CommonRequest {
@@ -169,10 +173,10 @@ async function statsRows(
   admission: Admission,
 ) {
   const filters = parseFilters(request.filters, request.exclusions);
+  const activeMembers = request.activeMembers ?? false;
   const { plan, snapshot, view } = await readPlanned(
     org,
-    filters,
-    request.groupBy,
+    { filters, groupBy: request.groupBy, activeMembers },
     context,
     deps,
     admission,
@@ -192,6 +196,7 @@ async function statsRows(
   const aggregated = await aggregateRowsInTurns(current.buckets, snapshot, {
     filters,
     groupBy: request.groupBy,
+    activeMembers,
   });
   const before =
     previous &&
@@ -199,14 +204,17 @@ async function statsRows(
       filters,
       groupBy: request.groupBy,
       firstBlock: plan.firstPrevious,
+      activeMembers,
     }));
-  const rows = shapeRows(aggregated, {
+  const shaped = shapeRows(aggregated, {
     sort: request.sort,
     limit: request.limit,
     other: request.other,
     fill: request.fill ? current.rangeBuckets : undefined,
     previous: previous && before && previousLookup(aggregated, before, previous.pairedLabel),
   });
+  // Shaped, the rows need their members' count only (what a kept answer holds).
+  const rows = shaped.withMembersCompacted();
   const value = {
     rows,
     validator: {
@@ -260,7 +268,7 @@ function planPrevious(
 
 /** What one parameter of docs/contract.md §7 needs of another: refused before anything is read. */
 export function checkShapeParameters(request: StatsRequest): void {
-  checkSortKeys(request.sort, request.groupBy);
+  checkSortKeys(request.sort, { groupBy: request.groupBy, activeMembers: request.activeMembers ?? false });
   if (request.other && request.limit === undefined)
     throw new InvalidParameterError("other", "other=true needs limit: the rest is what the limit cuts");
   if (request.other && request.groupBy.length === 0)
@@ -271,19 +279,25 @@ export function checkShapeParameters(request: StatsRequest): void {
 function statsParameters(request: StatsRequest): unknown[] {
   const sort = request.sort.map((key) => (key.descending ? "-" : "") + key.field);
   const shape = [sort, request.limit ?? null, request.other, request.fill];
-  // compare, Sunday weeks and complete (the answer keeps its buckets' ends) join the key only when
-  // given, as exclusions do (answerKey).
-  const compared = request.compare ? [request.compare] : [];
+  // compare, include, Sunday weeks and complete (the answer keeps its buckets' ends) join the key
+  // only when given, as exclusions do (answerKey).
   const sundays = request.weekStart === "sunday" ? ["sunday"] : [];
   const complete = request.complete ? ["complete"] : [];
   return [
     request.granularity,
     request.groupBy.join(",") || null,
     ...shape,
-    ...compared,
+    ...givenParameters(request),
     ...sundays,
     ...complete,
   ];
+}
+
+/** The parameters of both operations that join an answer's key only when given. */
+function givenParameters(request: CommonRequest): unknown[] {
+  const compared = request.compare ? [request.compare] : [];
+  const included = request.activeMembers ? [ACTIVE_MEMBERS_FIELD] : [];
+  return [...compared, ...included];
 }
 
 /** One page of `/stats` from the query's rows, kept or computed. */
@@ -299,8 +313,8 @@ export async function queryStats(org: string, request: StatsRequest, deps: Query
   const data = (completeness?: Completeness) =>
     answer.rows.rows(from, to).map((row) => {
       const group = dimensions.length > 0 ? { dimensions, values: row.group ?? [] } : undefined;
-      const out = toStatsRow(row.label, row.sums, group, row.previous);
-      // Last, after the metrics and their previous values.
+      const out = toStatsRow(row.label, row.sums, group, row);
+      // Last, after the metrics, active_members and their previous values.
       if (completeness) out.complete = completeness.isComplete(row.label);
       return out;
     });
@@ -325,7 +339,9 @@ async function summaryTotal(
   admission: Admission,
 ) {
   const filters = parseFilters(request.filters, request.exclusions);
-  const { plan, snapshot, view } = await readPlanned(org, filters, [], context, deps, admission, (c) => {
+  const activeMembers = request.activeMembers ?? false;
+  const question = { filters, groupBy: [], activeMembers };
+  const { plan, snapshot, view } = await readPlanned(org, question, context, deps, admission, (c) => {
     const range = resolveRange(request, c);
     const current = planTotalRange(range, c);
     // docs/contract.md §7 `compare`: the previous range in the same read, within the block budget.
@@ -337,19 +353,23 @@ async function summaryTotal(
       blocks: previous ? [...current.blocks, ...previous.blocks] : current.blocks,
     };
   });
-  const totalOf = async (p: TotalPlan, firstBlock: number) =>
-    (
-      await aggregateRowsInTurns([{ label: "", startMs: p.range.startMs, blocks: p.blocks }], snapshot, {
-        filters,
-        firstBlock,
-      })
-    ).total();
+  const totalOf = async (p: TotalPlan, firstBlock: number) => {
+    const rows = await aggregateRowsInTurns(
+      [{ label: "", startMs: p.range.startMs, blocks: p.blocks }],
+      snapshot,
+      { filters, firstBlock, activeMembers },
+    );
+    return { sums: rows.total(), activeMembers: rows.members?.distinct() };
+  };
   const total = await totalOf(plan.current, 0);
-  const summary: Summary = toSummary(total);
+  const summary: Summary = toSummary(total.sums, total.activeMembers);
   if (plan.previous) {
     const before = await totalOf(plan.previous, plan.current.blocks.length);
-    summary.previous = toSummary(before);
-    summary.change = summaryChange(total, before);
+    summary.previous = toSummary(before.sums, before.activeMembers);
+    const members = activeMembers
+      ? { current: total.activeMembers ?? 0, previous: before.activeMembers ?? 0 }
+      : undefined;
+    summary.change = summaryChange(total.sums, before.sums, members);
   }
   const validator = {
     state: answerState(view, snapshot.stamp),
@@ -364,7 +384,7 @@ export async function querySummary(
   deps: QueryDeps,
 ): Promise<{ summary: Summary; meta: RangeMeta; validator: AnswerValidator }> {
   const context = deps.planContext();
-  const key = answerKey("summary", request, request.compare ? [request.compare] : [], context);
+  const key = answerKey("summary", request, givenParameters(request), context);
   return answerOf(deps, org, key, request.noCache ?? false, (admission) =>
     summaryTotal(org, request, context, deps, admission),
   );

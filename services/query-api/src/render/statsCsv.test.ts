@@ -63,4 +63,45 @@ describe("renderStatsCsv", () => {
     expect(lines.slice(1, 3)).toEqual(["q1,2,10,60000,0,1.5,10,true", "q2,2,10,60000,0,1.5,10,false"]);
     expect(renderStatsCsv(rows).split("\r\n")[1]).toBe("q1,2,10,60000,0,1.5,10");
   });
+
+  it("writes active_members after the metrics, and its previous value last (docs/contract.md §9)", () => {
+    const row = toStatsRow("t", sums, undefined, {
+      previous: sums,
+      activeMembers: 2,
+      previousActiveMembers: 0,
+    });
+    const [header, line] = renderStatsCsv([row], { compared: true, activeMembers: true }).split("\r\n");
+    const columns = header?.split(",") ?? [];
+    expect(columns.slice(6, 8)).toEqual(["avg_wpm", "active_members"]);
+    expect(columns.at(-1)).toBe("previous_active_members");
+    expect(line?.split(",")[7]).toBe("2");
+    expect(line?.split(",").at(-1)).toBe("0");
+  });
+
+  it("writes the columns in the order of a row's fields, with every optional one (docs/contract.md §9)", () => {
+    const row = {
+      ...toStatsRow(
+        "t",
+        sums,
+        { dimensions: ["app_name"], values: ["Zoom"] },
+        {
+          previous: sums,
+          activeMembers: 2,
+          previousActiveMembers: 1,
+        },
+      ),
+      complete: false,
+    };
+    const [header, line] = renderStatsCsv([row], {
+      groupBy: ["app_name"],
+      compared: true,
+      activeMembers: true,
+      complete: true,
+    }).split("\r\n");
+    const columns = header?.split(",") ?? [];
+    expect(columns).toEqual(Object.keys(row));
+    expect(columns.slice(8, 10)).toEqual(["active_members", "previous_recording_count"]);
+    expect(columns.slice(-2)).toEqual(["previous_active_members", "complete"]);
+    expect(line?.split(",").slice(-2)).toEqual(["1", "false"]);
+  });
 });

@@ -1,4 +1,10 @@
-import { PREVIOUS_METRIC_COLUMNS, STATS_METRIC_COLUMNS, type StatsRow } from "@vu/api-responses";
+import {
+  ACTIVE_MEMBERS_FIELD,
+  PREVIOUS_ACTIVE_MEMBERS_FIELD,
+  PREVIOUS_METRIC_COLUMNS,
+  STATS_METRIC_COLUMNS,
+  type StatsRow,
+} from "@vu/api-responses";
 import type { Dimension } from "@vu/events";
 import { stringify } from "csv-stringify/sync";
 
@@ -8,25 +14,33 @@ export interface CsvColumnsOptions {
   groupBy?: readonly Dimension[] | undefined;
   /** docs/contract.md §7 `compare`: the `previous_<metric>` columns. */
   compared?: boolean;
+  /** docs/contract.md §9 `include=active_members`: the `active_members` column (and its previous). */
+  activeMembers?: boolean;
   /** docs/contract.md §9: the `complete` column. */
   complete?: boolean;
 }
 
 /**
- * time_bucket, the `group_by` dimensions in the order asked (none when not grouped), the metrics;
- * with docs/contract.md §7 `compare`, then the `previous_<metric>` columns in the metrics' order;
- * with §9's `complete`, that column last.
+ * time_bucket, the `group_by` dimensions in the order asked (none when not grouped), the metrics,
+ * then `active_members` when counted; with docs/contract.md §7 `compare`, then the
+ * `previous_<metric>` columns in the same order; with §9's `complete`, that column last. The
+ * order of a row's JSON fields.
  */
 export function csvColumns({
   groupBy = [],
   compared = false,
+  activeMembers = false,
   complete = false,
 }: CsvColumnsOptions = {}): string[] {
+  const metrics = activeMembers ? [...STATS_METRIC_COLUMNS, ACTIVE_MEMBERS_FIELD] : STATS_METRIC_COLUMNS;
+  const previous = activeMembers
+    ? [...PREVIOUS_METRIC_COLUMNS, PREVIOUS_ACTIVE_MEMBERS_FIELD]
+    : PREVIOUS_METRIC_COLUMNS;
   return [
     "time_bucket",
     ...groupBy,
-    ...STATS_METRIC_COLUMNS,
-    ...(compared ? PREVIOUS_METRIC_COLUMNS : []),
+    ...metrics,
+    ...(compared ? previous : []),
     ...(complete ? ["complete"] : []),
   ];
 }

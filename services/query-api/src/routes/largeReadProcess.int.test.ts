@@ -102,6 +102,16 @@ it("tags a large answer as any process would, and answers a conditional request 
   expect(largeReads.reads.blocks).toBe(readsBefore);
 });
 
+it("counts members (docs/contract.md §9) in the large-read process when the read is large", async () => {
+  const summary = "/api/v1/stats/summary?start_date=2026-11-19&end_date=2026-11-21&include=active_members";
+  const counted = await front.get(summary, front.tokenFor("wide"));
+  expect(counted.status).toBe(200);
+  expect(counted.headers.get("via")).toBe(LARGE_READ_VIA);
+  const body = await counted.text();
+  expect(JSON.parse(body).active_members).toBe(MEMBERS);
+  expect(body).toBe(await (await alone.get(summary, alone.tokenFor("wide"))).text());
+});
+
 it("answers a read in slices but under the large bound where it arrived", async () => {
   const sliced = await onTheSameStore({
     largeReadFields: 10 * MEMBERS,

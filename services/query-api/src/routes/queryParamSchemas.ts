@@ -1,4 +1,5 @@
 import "zod-openapi";
+import { ACTIVE_MEMBERS_FIELD } from "@vu/api-responses";
 import { DIMENSIONS, type Dimension } from "@vu/events";
 import { z } from "zod";
 import { COMPARE_KINDS } from "../planner";
@@ -99,6 +100,12 @@ export type FilterQuery = { [K in keyof typeof filterParams]?: string | undefine
 export function rawFilters(query: FilterQuery): RawFilters {
   return Object.fromEntries(DIMENSIONS.map((d) => [d, query[filterParam(d)]]));
 }
+
+/** docs/contract.md §9 `include`, on /stats and /stats/summary alike: what the answer adds. */
+export const includeParam = z.enum([ACTIVE_MEMBERS_FIELD]).optional().meta({
+  description:
+    "`active_members`: each row (on /stats/summary, the summary) gains active_members, the exact number of distinct members with at least one recording in it; with compare, previous_active_members too (the summary: in previous and change).",
+});
 
 /** docs/contract.md §7 `compare`, on /stats and /stats/summary alike. */
 export const compareParam = z.enum(COMPARE_KINDS).optional().meta({

@@ -1,5 +1,5 @@
 import "zod-openapi";
-import { STATS_METRIC_COLUMNS } from "@vu/api-responses";
+import { ACTIVE_MEMBERS_FIELD, STATS_METRIC_COLUMNS } from "@vu/api-responses";
 import { DIMENSIONS, type Dimension } from "@vu/events";
 import { z } from "zod";
 import type { SortKey } from "../query/rowOrder";
@@ -49,9 +49,12 @@ export const groupByParam = z
     },
   });
 
-const SORT_FIELDS: readonly string[] = [...STATS_METRIC_COLUMNS, ...DIMENSIONS];
+const SORT_FIELDS: readonly string[] = [...STATS_METRIC_COLUMNS, ACTIVE_MEMBERS_FIELD, ...DIMENSIONS];
 
-/** `sort=-total_words,app_name` (JSON:API): metrics or group fields, `-` descending. */
+/**
+ * `sort=-total_words,app_name` (JSON:API): metrics or group fields, `-` descending; §9's
+ * active_members too (with include=active_members, which the query checks).
+ */
 export const sortParam = z
   .string()
   .transform((text, ctx): SortKey[] => {
@@ -78,7 +81,7 @@ export const sortParam = z
     override: {
       type: "string",
       description:
-        "Orders the rows of each bucket (buckets stay in time order): comma-separated metrics or group_by fields, each led by - for descending; ties by the next key, then the default order. A metric orders by the value shown.",
+        "Orders the rows of each bucket (buckets stay in time order): comma-separated metrics or group_by fields (active_members with include=active_members), each led by - for descending; ties by the next key, then the default order. A metric orders by the value shown.",
       example: "-total_words,app_name",
     },
   });

@@ -21,6 +21,7 @@ import {
   compareParam,
   excludeParams,
   filterParams,
+  includeParam,
   intParam,
   rangeParams,
   rawExclusions,
@@ -47,6 +48,7 @@ export const statsQuerySchema = z
     other: otherParam,
     fill: fillParam,
     compare: compareParam,
+    include: includeParam,
     page: intParam(1, 1, Number.MAX_SAFE_INTEGER),
     page_size: intParam(200, 1, MAX_PAGE_SIZE),
     format: z.enum(["json", "csv"]).default("json"),
@@ -101,6 +103,7 @@ function statsRequestOf(query: StatsQuery, noCache: boolean): StatsRequest {
     other: query.other,
     fill: query.fill === "zero",
     compare: query.compare,
+    activeMembers: query.include === "active_members",
     page: query.page,
     pageSize: query.page_size,
     noCache,
@@ -148,6 +151,7 @@ export const registerV1Stats: Register = (router, deps) => {
           return renderStatsCsv(data, {
             groupBy: query.group_by,
             compared: query.compare !== undefined,
+            activeMembers: request.activeMembers ?? false,
             complete: withComplete,
           });
         // Typed as the published response, so a result that drifts from the schema does not compile.

@@ -13,6 +13,7 @@ import {
   compareParam,
   excludeParams,
   filterParams,
+  includeParam,
   rangeParams,
   rawExclusions,
   rawFilters,
@@ -21,9 +22,12 @@ import { type Register, withQuery } from "./routeDeps";
 
 export const SUMMARY_PATH = "/api/v1/stats/summary";
 
-/** The seed's parameters, then docs/contract.md §7's `exclude[...]` (as on /stats) and `compare`. */
+/**
+ * The seed's parameters, then docs/contract.md §7's `exclude[...]` (as on /stats) and `compare`,
+ * and §9's `include`.
+ */
 export const summaryQuerySchema = z
-  .object({ ...rangeParams, ...filterParams, ...excludeParams, compare: compareParam })
+  .object({ ...rangeParams, ...filterParams, ...excludeParams, compare: compareParam, include: includeParam })
   .strict();
 
 export const registerV1StatsSummary: Register = (router, deps) => {
@@ -38,6 +42,7 @@ export const registerV1StatsSummary: Register = (router, deps) => {
         filters: rawFilters(query),
         exclusions: rawExclusions(query),
         compare: query.compare,
+        activeMembers: query.include === "active_members",
         noCache: wantsFreshAnswer(req),
       };
       // One moment for the tag and the answer: a range without end_date ends at it.
