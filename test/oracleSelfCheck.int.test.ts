@@ -374,7 +374,7 @@ describe("the oracle's reading of docs/contract.md §9's calendar", () => {
     expect(iso(stJohns.rows[0]?.endMs)).toBe("2027-01-01T03:30:00.000Z");
   });
 
-  it("marks rows for complete with any §9 parameter, week_start=monday too", () => {
+  it("marks rows for complete with any §9 parameter, week_start=monday and include too", () => {
     const days = [
       ["start_date", "2026-11-01"],
       ["end_date", "2026-11-03"],
@@ -385,6 +385,10 @@ describe("the oracle's reading of docs/contract.md §9's calendar", () => {
       "2026-11-03T00:00:00.000Z",
       "2026-11-04T00:00:00.000Z",
     ]);
+    const counted = stats([...days, ["include", "active_members"]]);
+    expect(counted.complete).toBe(true);
+    expect(counted.rows.map((r) => iso(r.endMs))).toEqual(monday.rows.map((r) => iso(r.endMs)));
+    expect(stats([...days]).complete).toBe(false);
   });
 
   it("refuses other values of week_start and granularity", () => {

@@ -106,10 +106,12 @@ function offGridEdge(range: OracleRange, starts: readonly number[], nowMs: numbe
 
 /**
  * docs/contract.md §9: rows carry `complete` when the query names a §9 parameter of /stats:
- * `week_start` (any value) or a granularity §9 added.
+ * `week_start` (any value), a granularity §9 added, or `include`.
  */
 function namesSection9(params: Map<string, string>, granularity: StatsGranularity): boolean {
-  return params.has("week_start") || granularity === "quarter" || granularity === "year";
+  return (
+    params.has("week_start") || granularity === "quarter" || granularity === "year" || params.has("include")
+  );
 }
 
 /** `granularity=all`: the range's start alone (none for an empty range); undefined for calendar units. */

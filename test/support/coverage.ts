@@ -104,6 +104,9 @@ export const REQUIRED_COVERAGE = [
   "active_members older than 35 days",
   "summary active_members",
   "summary active_members compare",
+  // Naming include brings complete as §9's calendar does; the two together cut and count alike.
+  "active_members with §9's calendar",
+  "active_members complete without §9's calendar",
 ] as const;
 
 const BEYOND_SEED = /^(exclude\[|sort$|limit$|other$|fill$|compare$|include$)/;
@@ -277,6 +280,10 @@ function activeMembersCoverage(
   if (answer.format === "csv") add("active_members with format:csv");
   if (answer.meta.timezone !== "UTC") add("active_members in a zone not UTC");
   if (Date.parse(answer.meta.start_date) < nowMs - 35 * 86_400_000) add("active_members older than 35 days");
+  const granularity = params.get("granularity");
+  const calendar = params.has("week_start") || granularity === "quarter" || granularity === "year";
+  if (calendar) add("active_members with §9's calendar");
+  else if (answer.complete) add("active_members complete without §9's calendar");
 }
 
 /** What docs/contract.md §7's parameters of /stats/summary exercised. */

@@ -82,7 +82,7 @@ const activeMembersFields = {
 const completeField = {
   complete: z.boolean().optional().meta({
     description:
-      "Sent when the request has week_start or granularity=quarter|year: false when the row's bucket (its part of the range) ends after X-Data-As-Of, so it may still grow; true when it ends at or before it. Without X-Data-As-Of every row is false.",
+      "Sent when the request has week_start, granularity=quarter|year or include: false when the row's bucket (its part of the range) ends after X-Data-As-Of, so it may still grow; true when it ends at or before it. Without X-Data-As-Of every row is false.",
   }),
 };
 

@@ -52,7 +52,7 @@ export interface paths {
     };
     /**
      * Time-series statistics with grouping, filters and pagination
-     * @description Beyond the seed (all optional; a request with none of them answers as the seed's did): exclude[...] lists, group_by with up to four dimensions, granularity=all, sort, limit with other=true (top N per bucket and an exact rest), fill=zero, compare, include=active_members (each row's distinct members; the (other) row's counted once each, not summed); granularity=quarter and year, week_start=sunday, and with any of those a complete field on every row. A bad value, or a parameter that needs another it lacks, is a 400 naming it; an unknown parameter is still a 400. Every 200 has a strong ETag; If-None-Match with it is a 304.
+     * @description Beyond the seed (all optional; a request with none of them answers as the seed's did): exclude[...] lists, group_by with up to four dimensions, granularity=all, sort, limit with other=true (top N per bucket and an exact rest), fill=zero, compare, include=active_members (each row's distinct members; the (other) row's counted once each, not summed); granularity=quarter and year, week_start=sunday; with any of week_start, granularity=quarter|year and include, a complete field on every row. A bad value, or a parameter that needs another it lacks, is a 400 naming it; an unknown parameter is still a 400. Every 200 has a strong ETag; If-None-Match with it is a 304.
      */
     get: operations["getStats"];
     put?: never;
@@ -189,7 +189,7 @@ export interface components {
       previous_avg_wpm?: number;
       /** @description With include=active_members and compare: active_members of the same group in the paired bucket of the previous range */
       previous_active_members?: number;
-      /** @description Sent when the request has week_start or granularity=quarter|year: false when the row's bucket (its part of the range) ends after X-Data-As-Of, so it may still grow; true when it ends at or before it. Without X-Data-As-Of every row is false. */
+      /** @description Sent when the request has week_start, granularity=quarter|year or include: false when the row's bucket (its part of the range) ends after X-Data-As-Of, so it may still grow; true when it ends at or before it. Without X-Data-As-Of every row is false. */
       complete?: boolean;
     };
   };
@@ -294,7 +294,7 @@ export interface operations {
         "exclude[app_name]"?: string;
         /** @description Also answers for the previous range: previous_period ends where the range starts and is as long on the wall clock; previous_year is one calendar year earlier in the query zone. /stats rows gain previous_<metric> (the same group in the paired bucket); the summary gains previous and change. */
         compare?: "previous_period" | "previous_year";
-        /** @description `active_members`: each row (on /stats/summary, the summary) gains active_members, the exact number of distinct members with at least one recording in it; with compare, previous_active_members too (the summary: in previous and change). */
+        /** @description `active_members`: each row (on /stats/summary, the summary) gains active_members, the exact number of distinct members with at least one recording in it; with compare, previous_active_members too (the summary: in previous and change). On /stats, naming it adds complete to every row. */
         include?: "active_members";
       };
       header?: {
@@ -407,7 +407,7 @@ export interface operations {
         fill?: "zero";
         /** @description Also answers for the previous range: previous_period ends where the range starts and is as long on the wall clock; previous_year is one calendar year earlier in the query zone. /stats rows gain previous_<metric> (the same group in the paired bucket); the summary gains previous and change. */
         compare?: "previous_period" | "previous_year";
-        /** @description `active_members`: each row (on /stats/summary, the summary) gains active_members, the exact number of distinct members with at least one recording in it; with compare, previous_active_members too (the summary: in previous and change). */
+        /** @description `active_members`: each row (on /stats/summary, the summary) gains active_members, the exact number of distinct members with at least one recording in it; with compare, previous_active_members too (the summary: in previous and change). On /stats, naming it adds complete to every row. */
         include?: "active_members";
         page?: number;
         page_size?: number;

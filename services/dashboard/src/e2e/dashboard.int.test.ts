@@ -160,9 +160,11 @@ async function expectPageMatchesApi(page: Page, urls: URL[]): Promise<void> {
   // The top 10 tables: the API's ranking, "(other)" last; together they are the whole range.
   for (const [i, dimension] of TOP.entries()) {
     const top = await apiJson<StatsPage>(topUrls[i] as URL);
-    // One bucket, the whole range: the table leaves out its time_bucket.
+    // One bucket, the whole range: the table leaves out its time_bucket, and the complete that
+    // include=active_members brings (docs/contract.md §9), the same on every row of that bucket.
     expect(new Set(top.data.map((r) => r.time_bucket))).toEqual(new Set([top.meta.start_date]));
-    const ranked = top.data.map(({ time_bucket: _, ...row }) => row);
+    expect(top.data.every((r) => typeof r.complete === "boolean")).toBe(true);
+    const ranked = top.data.map(({ time_bucket: _, complete: __, ...row }) => row);
     expect(await readTopTable(page, dimension), dimension).toEqual(ranked);
     expect(top.data.reduce((n, r) => n + r.recording_count, 0)).toBe(summary.total_recordings);
   }
