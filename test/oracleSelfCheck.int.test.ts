@@ -287,7 +287,7 @@ describe("the oracle's reading of docs/contract.md §7", () => {
     expect(bad([["group_by", "app_name,app_name"]])).toEqual({ status: 400, parameter: "group_by" });
     expect(bad([["limit", "0"]])).toEqual({ status: 400, parameter: "limit" });
     expect(bad([["fill", "one"]])).toEqual({ status: 400, parameter: "fill" });
-    expect(bad([["granularity", "year"]])).toEqual({ status: 400, parameter: "granularity" });
+    expect(bad([["granularity", "decade"]])).toEqual({ status: 400, parameter: "granularity" });
   });
 
   it("counts each row's distinct members, the (other) row's once each, and the summary's (§9)", () => {
@@ -324,5 +324,77 @@ describe("the oracle's reading of docs/contract.md §7", () => {
     const bad = (pairs: QueryPairs) => answerStats(recordings, pairs, { nowMs });
     expect(bad([["sort", "active_members"]])).toEqual({ status: 400, parameter: "sort" });
     expect(bad([["include", "members"]])).toEqual({ status: 400, parameter: "include" });
+  });
+});
+
+describe("the oracle's reading of docs/contract.md §9's calendar", () => {
+  const iso = (ms: number | undefined) => new Date(ms ?? 0).toISOString();
+
+  it("starts weeks on Sunday's local midnight with week_start=sunday, on Monday's without", () => {
+    const range = [
+      ["start_date", "2026-11-01"],
+      ["end_date", "2026-11-14"],
+      ["timezone", "Europe/Berlin"],
+      ["granularity", "week"],
+    ] as const;
+    const sundays = stats([...range, ["week_start", "sunday"]]);
+    expect(labels(sundays)).toEqual([
+      ["2026-11-01T00:00:00.000+01:00", undefined, 3],
+      ["2026-11-08T00:00:00.000+01:00", undefined, 2],
+    ]);
+    // Each row's bucket ends at the next Sunday's local midnight, the last at the range's end.
+    expect(sundays.rows.map((r) => iso(r.endMs))).toEqual([
+      "2026-11-07T23:00:00.000Z",
+      "2026-11-14T23:00:00.000Z",
+    ]);
+    expect(sundays.complete).toBe(true);
+    const mondays = stats([...range]);
+    expect(labels(mondays)).toEqual([
+      ["2026-11-02T00:00:00.000+01:00", undefined, 3],
+      ["2026-11-09T00:00:00.000+01:00", undefined, 2],
+    ]);
+    expect(mondays.complete).toBe(false);
+    expect(mondays.rows.map((r) => r.endMs)).toEqual([undefined, undefined]);
+  });
+
+  it("cuts quarters and years at the zone's local midnight of 1 January, April, July and October", () => {
+    const year = [
+      ["start_date", "2026-01-01"],
+      ["end_date", "2026-12-31"],
+    ] as const;
+    expect(labels(stats([...year, ["granularity", "quarter"]]))).toEqual([
+      ["2026-10-01T00:00:00.000Z", undefined, 5],
+    ]);
+    expect(labels(stats([...year, ["granularity", "year"]]))).toEqual([
+      ["2026-01-01T00:00:00.000Z", undefined, 5],
+    ]);
+    // St John's keeps summer time (−02:30) until 1 November 2026; its year ends at −03:30.
+    const stJohns = stats([...year, ["granularity", "quarter"], ["timezone", "America/St_Johns"]]);
+    expect(labels(stJohns)).toEqual([["2026-10-01T00:00:00.000-02:30", undefined, 5]]);
+    expect(iso(stJohns.rows[0]?.endMs)).toBe("2027-01-01T03:30:00.000Z");
+  });
+
+  it("marks rows for complete with any §9 parameter, week_start=monday and include too", () => {
+    const days = [
+      ["start_date", "2026-11-01"],
+      ["end_date", "2026-11-03"],
+    ] as const;
+    const monday = stats([...days, ["week_start", "monday"]]);
+    expect(monday.complete).toBe(true);
+    expect(monday.rows.map((r) => iso(r.endMs))).toEqual([
+      "2026-11-03T00:00:00.000Z",
+      "2026-11-04T00:00:00.000Z",
+    ]);
+    const counted = stats([...days, ["include", "active_members"]]);
+    expect(counted.complete).toBe(true);
+    expect(counted.rows.map((r) => iso(r.endMs))).toEqual(monday.rows.map((r) => iso(r.endMs)));
+    expect(stats([...days]).complete).toBe(false);
+  });
+
+  it("refuses other values of week_start and granularity", () => {
+    const bad = (pairs: QueryPairs) => answerStats(recordings, pairs, { nowMs });
+    expect(bad([["week_start", "saturday"]])).toEqual({ status: 400, parameter: "week_start" });
+    expect(bad([["week_start", "Sunday"]])).toEqual({ status: 400, parameter: "week_start" });
+    expect(bad([["granularity", "Quarter"]])).toEqual({ status: 400, parameter: "granularity" });
   });
 });

@@ -4,7 +4,15 @@ export { compareCodePoints } from "./byteOrder";
 export { formatIn, type QueryZone, queryZone, readDate, wallToInstant } from "./dates";
 export { isOnKeptGrid, keptGridStep } from "./keptGrid";
 export { type Rounded, type RowMetric, round3, type Sums } from "./metrics";
-export { DIMENSIONS, type Dimension, GRANULARITIES, type Granularity, type QueryPairs } from "./params";
+export {
+  CALENDAR_GRANULARITIES,
+  DIMENSIONS,
+  type Dimension,
+  GRANULARITIES,
+  type Granularity,
+  type QueryPairs,
+  SEED_GRANULARITIES,
+} from "./params";
 export { ExpectedBadRequest, type OracleRange, resolveRange } from "./range";
 export { type CountedRecording, countRecordings, type StreamedMessage } from "./recordings";
 export {

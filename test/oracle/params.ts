@@ -1,8 +1,15 @@
 import { DIMENSIONS, type Dimension } from "@vu/events/vocabulary";
 import { ExpectedBadRequest } from "./range";
 
-export const GRANULARITIES = ["hour", "day", "week", "month"] as const;
+/** The seed's calendar units of `granularity`. */
+export const SEED_GRANULARITIES = ["hour", "day", "week", "month"] as const;
+/** docs/contract.md §9's. */
+export const CALENDAR_GRANULARITIES = ["quarter", "year"] as const;
+export const GRANULARITIES = [...SEED_GRANULARITIES, ...CALENDAR_GRANULARITIES] as const;
 export type Granularity = (typeof GRANULARITIES)[number];
+/** docs/contract.md §9 `week_start`. */
+export const WEEK_STARTS = ["monday", "sunday"] as const;
+export type WeekStart = (typeof WEEK_STARTS)[number];
 /** The event's dimensions, declared once (@vu/events); the contract filters and groups by each. */
 export { DIMENSIONS, type Dimension };
 
@@ -30,6 +37,7 @@ export const STATS_KEYS: readonly string[] = [
   "fill",
   "compare",
   // docs/contract.md §9
+  "week_start",
   "include",
 ];
 

@@ -1,4 +1,4 @@
-import { bucketIndex, bucketStartOf, bucketStarts, firstAtOrAfter } from "./buckets";
+import { bucketIndex, bucketStartOf, bucketStarts, type Calendar, firstAtOrAfter } from "./buckets";
 import { compareCodePoints } from "./byteOrder";
 import { type CompareKind, pairedIndex, previousOf, readCompare, shiftOf } from "./compare";
 import { formatIn } from "./dates";
@@ -15,6 +15,7 @@ import {
   readInt,
   readPairs,
   STATS_KEYS,
+  WEEK_STARTS,
 } from "./params";
 import { ExpectedBadRequest, type OracleRange, resolveRange } from "./range";
 import type { CountedRecording } from "./recordings";
@@ -47,6 +48,12 @@ export interface ExpectedRow {
   previous?: RowFields;
   /** Not shown: an (other) row's folded groups' member counts added up (what coverage looks for). */
   summedMembers?: number;
+  /**
+   * docs/contract.md §9, when rows carry `complete`: where the row's bucket ends within the range
+   * (the next bucket's start, or the range's end). `complete` is whether that is at or before the
+   * answer's `X-Data-As-Of` (false without one), which only the reply tells.
+   */
+  endMs?: number;
 }
 
 /** A row's fields from its tally; `active_members` (the distinct members) only when counted. */
@@ -63,6 +70,8 @@ export interface ExpectedStats {
   groupBy: Dimension[];
   /** docs/contract.md §9 `include=active_members`: the rows (and the CSV header) have the field. */
   activeMembers: boolean;
+  /** docs/contract.md §9: every row ends with `complete` (a §9 parameter was named). */
+  complete: boolean;
   rows: ExpectedRow[];
   pagination: { page: number; page_size: number; total_rows: number; total_pages: number; count: number };
   meta: {
@@ -95,6 +104,16 @@ function offGridEdge(range: OracleRange, starts: readonly number[], nowMs: numbe
   return edges.find((t) => !isOnKeptGrid(t, nowMs));
 }
 
+/**
+ * docs/contract.md §9: rows carry `complete` when the query names a §9 parameter of /stats:
+ * `week_start` (any value), a granularity §9 added, or `include`.
+ */
+function namesSection9(params: Map<string, string>, granularity: StatsGranularity): boolean {
+  return (
+    params.has("week_start") || granularity === "quarter" || granularity === "year" || params.has("include")
+  );
+}
+
 /** `granularity=all`: the range's start alone (none for an empty range); undefined for calendar units. */
 function wholeRange(granularity: StatsGranularity, range: OracleRange): number[] | undefined {
   if (granularity !== "all") return undefined;
@@ -110,6 +129,8 @@ export function answerStats(
   try {
     const params = readPairs(pairs, STATS_KEYS);
     const granularity = readEnum(params, "granularity", STATS_GRANULARITIES) ?? "day";
+    const weekStart = readEnum(params, "week_start", WEEK_STARTS) ?? "monday";
+    const complete = namesSection9(params, granularity);
     const shape = readShape(params);
     const groupBy = shape.groupBy;
     const page = readInt(params, "page", 1, Number.MAX_SAFE_INTEGER);
@@ -119,14 +140,14 @@ export function answerStats(
     const compare = readCompare(params);
     checkShape(shape);
     const range = resolveRange(Object.fromEntries(params), options.nowMs);
-    const startsOf = (r: OracleRange) =>
-      wholeRange(granularity, r) ?? bucketStarts(r, granularity as Granularity);
+    const calendar = { granularity: granularity as Granularity, weekStart };
+    const startsOf = (r: OracleRange) => wholeRange(granularity, r) ?? bucketStarts(r, calendar);
     const starts = startsOf(range);
     const edge = offGridEdge(range, starts, options.nowMs);
     if (edge !== undefined) return { status: "not-comparable", edge };
     const collect = (r: OracleRange, bucketStartsOf: readonly number[]) =>
       collectBuckets(recordings, r, bucketStartsOf, (rec) => matchesAll(rec, filters), groupBy, {
-        granularity,
+        calendar: granularity === "all" ? undefined : calendar,
         selfCheck: options.selfCheck ?? false,
       });
     const buckets = collect(range, starts);
@@ -158,11 +179,13 @@ export function answerStats(
     const rows: ExpectedRow[] = [];
     shaped.forEach((groups, i) => {
       const label = formatIn(starts[i] ?? 0, range.zone);
+      const endMs = Math.min(starts[i + 1] ?? range.endMs, range.endMs);
       for (const tally of groups) {
         const row: ExpectedRow = { time_bucket: label, metrics: rowFields(tally, shape.activeMembers) };
         if (groupBy.length > 0) row.group = tally.group;
         if (tally.previous) row.previous = rowFields(tally.previous, shape.activeMembers);
         if (shape.activeMembers && tally.summedMembers !== undefined) row.summedMembers = tally.summedMembers;
+        if (complete) row.endMs = endMs;
         rows.push(row);
       }
     });
@@ -172,6 +195,7 @@ export function answerStats(
       format,
       groupBy,
       activeMembers: shape.activeMembers,
+      complete,
       rows: pageRows,
       pagination: {
         page,
@@ -207,7 +231,7 @@ function collectBuckets(
   starts: readonly number[],
   passes: (r: CountedRecording) => boolean,
   groupBy: readonly Dimension[],
-  check: { granularity: StatsGranularity; selfCheck: boolean },
+  check: { calendar: Calendar | undefined; selfCheck: boolean },
 ): Array<Map<string, ShapedRow>> {
   const buckets = starts.map(() => new Map<string, ShapedRow>());
   for (let i = firstAtOrAfter(recordings, range.startMs); i < recordings.length; i++) {
@@ -217,11 +241,11 @@ function collectBuckets(
     const index = bucketIndex(starts, r.atMs);
     if (
       check.selfCheck &&
-      check.granularity !== "all" &&
-      bucketStartOf(r.atMs, check.granularity, range.zone) !== starts[index]
+      check.calendar !== undefined &&
+      bucketStartOf(r.atMs, check.calendar, range.zone) !== starts[index]
     ) {
       throw new Error(
-        `oracle self-check: ${r.atMs} ${check.granularity} ${range.zoneName} bucket ${starts[index]}`,
+        `oracle self-check: ${r.atMs} ${JSON.stringify(check.calendar)} ${range.zoneName} bucket ${starts[index]}`,
       );
     }
     const group = groupBy.map((d) => r[d]);

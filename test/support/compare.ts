@@ -1,6 +1,13 @@
 import { STATS_METRIC_COLUMNS } from "@vu/api-responses";
 import { parse } from "csv-parse/sync";
-import type { ExpectedDimensions, ExpectedStats, ExpectedSummary, Rounded, RowFields } from "../oracle";
+import type {
+  ExpectedDimensions,
+  ExpectedRow,
+  ExpectedStats,
+  ExpectedSummary,
+  Rounded,
+  RowFields,
+} from "../oracle";
 import type { HttpReply } from "./httpClient";
 
 /** Metrics compare exactly; at an exact half the message names the rounding direction expected. */
@@ -14,6 +21,15 @@ const expectation = (v: Rounded) =>
 const show = (v: unknown) => JSON.stringify(v);
 const keysOf = (v: unknown) => (typeof v === "object" && v !== null ? Object.keys(v).sort() : []);
 const sameKeys = (v: unknown, keys: readonly string[]) => show(keysOf(v)) === show([...keys].sort());
+
+/**
+ * docs/contract.md §9 `complete`, as the reply's `X-Data-As-Of` makes it: true when the row's
+ * bucket ends at or before that instant, false after it or when the reply has no such header.
+ */
+function completeOf(reply: HttpReply, row: ExpectedRow): boolean {
+  const asOf = reply.headers.get("x-data-as-of");
+  return asOf !== null && row.endMs !== undefined && row.endMs <= Date.parse(asOf);
+}
 
 /** The first difference between a JSON statistics page and the oracle's, or null. */
 export function diffStatsJson(reply: HttpReply, expected: ExpectedStats): string | null {
@@ -39,7 +55,14 @@ export function diffStatsJson(reply: HttpReply, expected: ExpectedStats): string
   for (const [i, want] of expected.rows.entries()) {
     const row = data[i] as Record<string, unknown>;
     const previousKeys = want.previous ? Object.keys(want.previous).map((k) => `previous_${k}`) : [];
-    const keys = ["time_bucket", ...expected.groupBy, ...Object.keys(want.metrics), ...previousKeys];
+    const completeKey = expected.complete ? ["complete"] : [];
+    const keys = [
+      "time_bucket",
+      ...expected.groupBy,
+      ...Object.keys(want.metrics),
+      ...previousKeys,
+      ...completeKey,
+    ];
     const where = `data[${i}] (${show(row)})`;
     // Members in order too: the group fields right after time_bucket, in the order asked.
     if (show(Object.keys(row ?? {})) !== show(keys))
@@ -55,6 +78,8 @@ export function diffStatsJson(reply: HttpReply, expected: ExpectedStats): string
     for (const [k, v] of Object.entries(want.previous ?? {})) {
       if (!sameNumber(row[`previous_${k}`], v)) return `${where}: previous_${k}, expected ${expectation(v)}`;
     }
+    if (expected.complete && row.complete !== completeOf(reply, want))
+      return `${where}: complete, expected ${completeOf(reply, want)} (bucket ends ${new Date(want.endMs ?? 0).toISOString()}, X-Data-As-Of ${reply.headers.get("x-data-as-of")})`;
   }
   return null;
 }
@@ -85,10 +110,17 @@ export function diffStatsCsv(reply: HttpReply, expected: ExpectedStats): string 
 
   const records = parse(reply.text, { bom: false }) as string[][];
   const compared = expected.meta.compare !== undefined;
-  // docs/contract.md §9: active_members after the metrics, and after the previous ones.
+  // docs/contract.md §9: active_members after the metrics, and after the previous ones; complete last.
   const metricColumns = [...STATS_METRIC_COLUMNS, ...(expected.activeMembers ? ["active_members"] : [])];
   const previousColumns = compared ? metricColumns.map((c) => `previous_${c}`) : [];
-  const columns = ["time_bucket", ...expected.groupBy, ...metricColumns, ...previousColumns];
+  const completeColumn = expected.complete ? ["complete"] : [];
+  const columns = [
+    "time_bucket",
+    ...expected.groupBy,
+    ...metricColumns,
+    ...previousColumns,
+    ...completeColumn,
+  ];
   if (show(records[0]) !== show(columns)) return `header ${show(records[0])}`;
   if (records.length - 1 !== expected.rows.length)
     return `${records.length - 1} rows, expected ${expected.rows.length}`;
@@ -103,6 +135,11 @@ export function diffStatsCsv(reply: HttpReply, expected: ExpectedStats): string 
     if (cells.length !== columns.length) return `${where}: ${cells.length} cells`;
     for (const [c, column] of columns.entries()) {
       if (c < text.length) continue;
+      if (column === "complete") {
+        if (cells[c] !== String(completeOf(reply, want)))
+          return `${where}: complete, expected ${completeOf(reply, want)}`;
+        continue;
+      }
       const metric = column.startsWith("previous_")
         ? want.previous?.[column.slice("previous_".length) as keyof RowFields]
         : want.metrics[column as keyof RowFields];

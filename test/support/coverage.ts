@@ -74,6 +74,21 @@ export const REQUIRED_COVERAGE = [
   "summary compare:previous_year",
   "summary compare with exclude",
   "summary change null",
+  // docs/contract.md §9's calendar (its granularities are among GRANULARITIES above), alone and
+  // with §7's parameters, in zones other than UTC.
+  "week_start:sunday",
+  "week_start:monday",
+  "week_start:sunday by week",
+  "§9 alone",
+  "§9 with §7",
+  "§9 with compare",
+  "§9 with fill",
+  "§9 with format:csv",
+  "§9 in a zone not UTC",
+  "§9 older than 35 days",
+  "§9 400",
+  "complete on a bucket ended before now",
+  "complete on a bucket ending after now",
   // docs/contract.md §9 `include=active_members`, with §7's parameters, in zones other than UTC.
   "active_members",
   "active_members grouped",
@@ -89,6 +104,9 @@ export const REQUIRED_COVERAGE = [
   "active_members older than 35 days",
   "summary active_members",
   "summary active_members compare",
+  // Naming include brings complete as §9's calendar does; the two together cut and count alike.
+  "active_members with §9's calendar",
+  "active_members complete without §9's calendar",
 ] as const;
 
 const BEYOND_SEED = /^(exclude\[|sort$|limit$|other$|fill$|compare$|include$)/;
@@ -130,6 +148,7 @@ export function coverageOf(
     for (const [k] of filters) add(`filter:${k.slice(7, -1)}`);
     if (filters.length > 1) add("filters combined");
     beyondSeedCoverage(query, answer, nowMs, add);
+    section9Coverage(query, answer, nowMs, add);
     activeMembersCoverage(query, answer, nowMs, add);
     if (answer && answer.status === 200 && "metrics" in answer) {
       summaryCoverage(query, add);
@@ -200,6 +219,36 @@ function beyondSeedCoverage(
   if (answer.meta.timezone !== "UTC") add("compare in a zone not UTC");
 }
 
+/** What docs/contract.md §9's calendar (and `complete`, which comes with it) exercised. */
+function section9Coverage(
+  query: QueryCase,
+  answer: ReturnType<typeof expectationOf> | undefined,
+  nowMs: number,
+  add: (key: string) => void,
+): void {
+  const params = new Map(query.pairs);
+  const weekStart = params.get("week_start");
+  const granularity = params.get("granularity");
+  if (weekStart === undefined && granularity !== "quarter" && granularity !== "year") return;
+  if (answer?.status === 400) add("§9 400");
+  if (!(answer && answer.status === 200 && "meta" in answer)) return;
+  if (weekStart !== undefined) add(`week_start:${weekStart}`);
+  if (weekStart === "sunday" && granularity === "week") add("week_start:sunday by week");
+  const keys = query.pairs.map(([k]) => k);
+  const section7 =
+    keys.some((k) => BEYOND_SEED.test(k)) || (params.get("group_by")?.split(",").length ?? 0) > 1;
+  add(section7 ? "§9 with §7" : "§9 alone");
+  if (params.has("compare")) add("§9 with compare");
+  if (params.has("fill")) add("§9 with fill");
+  if (answer.format === "csv") add("§9 with format:csv");
+  if (answer.meta.timezone !== "UTC") add("§9 in a zone not UTC");
+  if (Date.parse(answer.meta.start_date) < nowMs - 35 * 86_400_000) add("§9 older than 35 days");
+  if (answer.rows.some((r) => r.endMs !== undefined && r.endMs < nowMs - 3_600_000))
+    add("complete on a bucket ended before now");
+  if (answer.rows.some((r) => r.endMs !== undefined && r.endMs > nowMs))
+    add("complete on a bucket ending after now");
+}
+
 /** What docs/contract.md §9's `include=active_members` (and the answers to it) exercised. */
 function activeMembersCoverage(
   query: QueryCase,
@@ -231,6 +280,10 @@ function activeMembersCoverage(
   if (answer.format === "csv") add("active_members with format:csv");
   if (answer.meta.timezone !== "UTC") add("active_members in a zone not UTC");
   if (Date.parse(answer.meta.start_date) < nowMs - 35 * 86_400_000) add("active_members older than 35 days");
+  const granularity = params.get("granularity");
+  const calendar = params.has("week_start") || granularity === "quarter" || granularity === "year";
+  if (calendar) add("active_members with §9's calendar");
+  else if (answer.complete) add("active_members complete without §9's calendar");
 }
 
 /** What docs/contract.md §7's parameters of /stats/summary exercised. */

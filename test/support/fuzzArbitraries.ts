@@ -35,6 +35,7 @@ const KEYS = [
   "fill",
   "compare",
   // docs/contract.md §9
+  "week_start",
   "include",
 ];
 
@@ -201,7 +202,8 @@ const plausibleQuery = fc
     fc.record(
       {
         timezone: fc.constantFrom(...ZONES),
-        granularity: fc.constantFrom("hour", "day", "week", "month", "all"),
+        granularity: fc.constantFrom("hour", "day", "week", "month", "quarter", "year", "all"),
+        week_start: fc.constantFrom("monday", "sunday", "saturday", ""),
         group_by: fc.constantFrom(
           "member_email",
           "voice_model",

@@ -1,5 +1,11 @@
 import { STATS_METRIC_COLUMNS } from "@vu/api-responses";
-import { DIMENSIONS, type Dimension, GRANULARITIES, type QueryPairs } from "../oracle";
+import {
+  CALENDAR_GRANULARITIES,
+  DIMENSIONS,
+  type Dimension,
+  type QueryPairs,
+  SEED_GRANULARITIES,
+} from "../oracle";
 import type { Random } from "../support/random";
 import { generateRange, type RangeContext } from "./queryRanges";
 import type { OrgVocabulary } from "./vocabulary";
@@ -59,7 +65,7 @@ const BROKEN: ReadonlyArray<readonly [string, string]> = [
   ["end_date", "2026-11-01T24:00:00"],
   ["start_date", "2026-11-01 10:00"],
   // docs/contract.md §7
-  ["granularity", "year"],
+  ["granularity", "decade"],
   ["group_by", "app_name,app_name"],
   ["group_by", "app_name,team"],
   ["group_by", "app_name,"],
@@ -74,6 +80,9 @@ const BROKEN: ReadonlyArray<readonly [string, string]> = [
   ["exclude[team]", "x"],
   ["compare", "previous_month"],
   // docs/contract.md §9
+  ["week_start", "saturday"],
+  ["week_start", "Sunday"],
+  ["granularity", "Quarter"],
   ["include", "active_member"],
   ["include", "member_emails"],
 ];
@@ -147,7 +156,8 @@ function shapePairs(
  * A random query: endpoint, organization, range (see queryRanges), granularity, grouping, filters,
  * paging inside and past the end, JSON or CSV; about 4% carry one invalid parameter. Half the
  * /stats and /stats/summary queries add docs/contract.md §7's parameters and §9's
- * `include=active_members` (the other half are what a seed client sends).
+ * `include=active_members` (the other half are what a seed client sends); a third of /stats
+ * queries add §9's calendar (quarters, years, week_start), with or without §7's and `include`.
  */
 export function generateQuery(orgs: readonly OrgVocabulary[], ctx: RangeContext, random: Random): QueryCase {
   const org = random.pick(orgs);
@@ -156,14 +166,24 @@ export function generateQuery(orgs: readonly OrgVocabulary[], ctx: RangeContext,
   if (endpoint === "dimensions") return { endpoint, org: org.id, pairs: [] };
 
   const beyondSeed = random.chance(0.5);
-  const calendar = endpoint === "stats" && random.chance(0.85) ? random.pick(GRANULARITIES) : undefined;
-  const granularity = beyondSeed && random.chance(0.2) ? "all" : calendar;
+  // docs/contract.md §9's calendar on a third of /stats queries, alone or with §7's parameters.
+  const section9 = endpoint === "stats" && random.chance(0.33);
+  const calendar = endpoint === "stats" && random.chance(0.85) ? random.pick(SEED_GRANULARITIES) : undefined;
+  const granularity =
+    section9 && random.chance(0.45)
+      ? random.pick(CALENDAR_GRANULARITIES)
+      : beyondSeed && random.chance(0.2)
+        ? "all"
+        : calendar;
   const pairs: Array<[string, string]> = [
     ...generateRange(granularity === "all" ? undefined : granularity, ctx, random).pairs,
   ];
   pairs.push(...filterPairs(org, random));
   if (endpoint === "stats") {
     if (granularity !== undefined) pairs.push(["granularity", granularity]);
+    // Sunday weeks mostly on weekly queries; any value of week_start asks for complete.
+    if (section9 && (granularity === "week" || random.chance(0.4)))
+      pairs.push(["week_start", random.chance(0.75) ? "sunday" : "monday"]);
     let groupBy: string[] = [];
     if (random.chance(0.55)) {
       const list = beyondSeed && random.chance(0.4) ? groupByList(random) : random.pick(DIMENSIONS);

@@ -76,8 +76,19 @@ const activeMembersFields = {
 };
 
 /**
+ * docs/contract.md §9: whether a row's bucket can still grow, sent last in every row when the
+ * request names any of §9's parameters of /stats.
+ */
+const completeField = {
+  complete: z.boolean().optional().meta({
+    description:
+      "Sent when the request has week_start, granularity=quarter|year or include: false when the row's bucket (its part of the range) ends after X-Data-As-Of, so it may still grow; true when it ends at or before it. Without X-Data-As-Of every row is false.",
+  }),
+};
+
+/**
  * The row with its `previous_<metric>` fields (docs/contract.md §7 `compare`), in the metrics'
- * order, and docs/contract.md §9's `active_members` and `previous_active_members`.
+ * order, docs/contract.md §9's `active_members` and `previous_active_members`, and `complete` (§9) last.
  */
 const comparedRowSchema = statsRowSchema
   .extend(activeMembersFields)
@@ -92,6 +103,7 @@ const comparedRowSchema = statsRowSchema
         "With include=active_members and compare: active_members of the same group in the paired bucket of the previous range",
     }),
   })
+  .extend(completeField)
   .meta({ id: "StatsRow" });
 
 /** A `previous_<metric>` field of a compared row. */
@@ -114,9 +126,9 @@ export const statsPageSchema = z
     meta: z.object({
       start_date: z.string(),
       end_date: z.string(),
-      granularity: z
-        .string()
-        .meta({ description: "hour, day, week, month, or all (one bucket, the whole range)" }),
+      granularity: z.string().meta({
+        description: "hour, day, week, month, quarter, year, or all (one bucket, the whole range)",
+      }),
       group_by: z.string().nullable().meta({
         description:
           "The group_by dimensions as asked, comma-separated (member_email,app_name); null without",

@@ -1,3 +1,4 @@
+export { CALENDAR_UNITS, type CalendarUnit, floorCalendar, nextCalendar } from "./calendarUnits";
 export {
   blockExpiresAt,
   DEFAULT_RETENTION,

@@ -4,7 +4,7 @@ import { DAY_MS, HOUR_MS, MINUTE_MS, QUARTER_MS, TIERS, type Tier, WEEK_MS } fro
 const FIRST_MONDAY_MS = 4 * DAY_MS;
 
 /** The first instant of a UTC month; unlike Date.UTC, years 0-99 are not read as 19xx. */
-function utcMonthStart(year: number, month: number): number {
+export function utcMonthStart(year: number, month: number): number {
   const d = new Date(0);
   d.setUTCFullYear(year, month, 1);
   return d.getTime();

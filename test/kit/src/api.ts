@@ -16,9 +16,14 @@ import { DAY_MS, DEFAULT_RETENTION } from "@vu/time-buckets";
 import { uniquePrefix } from "./names";
 import { redisUrl } from "./stackEnv";
 
+/** The partition `setDataAsOf` moves: the test server's store counts as one topic of one partition. */
+const AS_OF_PARTITION = "recordings:0";
+
 export interface ApiServerOptions {
   /** The API's clock, fixed so that expectations (and an oracle) agree on "now". */
   nowMs: number;
+  /** A clock that moves, for tests of what "now" changes (a range ending now); default: `nowMs`. */
+  clock?: () => number;
   /** The key prefix to read (and write) under. Default: one of this server's own. */
   prefix?: string;
   /** Default: the test stack's Redis. */
@@ -94,7 +99,7 @@ export async function startApiServer(options: ApiServerOptions) {
   storeRedis.on("error", () => undefined);
   const redis = options.redis ?? storeRedis;
   const keyspace = createKeyspace({ prefix: options.prefix ?? uniquePrefix("api") });
-  const now = () => options.nowMs;
+  const now = options.clock ?? (() => options.nowMs);
   const writer = createRollupWriter({ redis: storeRedis, keyspace, dedupeWindowMs: 7 * DAY_MS, now });
   if (options.openEpoch ?? true) await openLiveEpoch(storeRedis, keyspace);
   const tokens = createTokenStore({ redis: storeRedis, keyspace });
@@ -197,6 +202,24 @@ export async function startApiServer(options: ApiServerOptions) {
     redis: storeRedis,
     async write(org: string, recordings: CountableRecording[]): Promise<void> {
       await writer.apply(1, org, recordings);
+    },
+    /**
+     * Records `asOfMs` as the as-of of the store's one partition, as the worker does with its
+     * checkpoint: the API's `X-Data-As-Of` once its view (cached for a moment) is read again.
+     */
+    async setDataAsOf(asOfMs: number): Promise<void> {
+      const log = createLogPosition({ redis: storeRedis, keyspace });
+      const record = await log.read(1);
+      if (record.epoch === null) throw new Error("setDataAsOf: the store has no epoch");
+      const checkpoint = record.checkpoints.get(AS_OF_PARTITION) ?? null;
+      const next = checkpoint ?? "1";
+      await log.advance(1, {
+        epoch: record.epoch,
+        partition: AS_OF_PARTITION,
+        expected: checkpoint,
+        next,
+        asOfMs,
+      });
     },
     /** GET on the ops server (`/healthz`, `/readyz`, `/metrics`); the public port answers them 404. */
     ops(path: "/healthz" | "/readyz" | "/metrics"): Promise<Response> {

@@ -32,7 +32,7 @@ export interface paths {
     };
     /**
      * Totals for a date range
-     * @description Beyond the seed (all optional; a request with none of them answers as the seed's did): exclude[...] lists, compare (previous and change), include=active_members (the range's distinct members).
+     * @description Beyond the seed (all optional; a request with none of them answers as the seed's did): exclude[...] lists, compare (previous and change), include=active_members (the range's distinct members). Every 200 has a strong ETag; If-None-Match with it is a 304.
      */
     get: operations["getSummary"];
     put?: never;
@@ -52,7 +52,7 @@ export interface paths {
     };
     /**
      * Time-series statistics with grouping, filters and pagination
-     * @description Beyond the seed (all optional; a request with none of them answers as the seed's did): exclude[...] lists, group_by with up to four dimensions, granularity=all, sort, limit with other=true (top N per bucket and an exact rest), fill=zero, compare, include=active_members (each row's distinct members; the (other) row's counted once each, not summed). A bad value, or a parameter that needs another it lacks, is a 400 naming it; an unknown parameter is still a 400.
+     * @description Beyond the seed (all optional; a request with none of them answers as the seed's did): exclude[...] lists, group_by with up to four dimensions, granularity=all, sort, limit with other=true (top N per bucket and an exact rest), fill=zero, compare, include=active_members (each row's distinct members; the (other) row's counted once each, not summed); granularity=quarter and year, week_start=sunday; with any of week_start, granularity=quarter|year and include, a complete field on every row. A bad value, or a parameter that needs another it lacks, is a 400 naming it; an unknown parameter is still a 400. Every 200 has a strong ETag; If-None-Match with it is a 304.
      */
     get: operations["getStats"];
     put?: never;
@@ -137,7 +137,7 @@ export interface components {
       meta: {
         start_date: string;
         end_date: string;
-        /** @description hour, day, week, month, or all (one bucket, the whole range) */
+        /** @description hour, day, week, month, quarter, year, or all (one bucket, the whole range) */
         granularity: string;
         /** @description The group_by dimensions as asked, comma-separated (member_email,app_name); null without */
         group_by: string | null;
@@ -189,6 +189,8 @@ export interface components {
       previous_avg_wpm?: number;
       /** @description With include=active_members and compare: active_members of the same group in the paired bucket of the previous range */
       previous_active_members?: number;
+      /** @description Sent when the request has week_start, granularity=quarter|year or include: false when the row's bucket (its part of the range) ends after X-Data-As-Of, so it may still grow; true when it ends at or before it. Without X-Data-As-Of every row is false. */
+      complete?: boolean;
     };
   };
   responses: never;
@@ -292,12 +294,14 @@ export interface operations {
         "exclude[app_name]"?: string;
         /** @description Also answers for the previous range: previous_period ends where the range starts and is as long on the wall clock; previous_year is one calendar year earlier in the query zone. /stats rows gain previous_<metric> (the same group in the paired bucket); the summary gains previous and change. */
         compare?: "previous_period" | "previous_year";
-        /** @description `active_members`: each row (on /stats/summary, the summary) gains active_members, the exact number of distinct members with at least one recording in it; with compare, previous_active_members too (the summary: in previous and change). */
+        /** @description `active_members`: each row (on /stats/summary, the summary) gains active_members, the exact number of distinct members with at least one recording in it; with compare, previous_active_members too (the summary: in previous and change). On /stats, naming it adds complete to every row. */
         include?: "active_members";
       };
       header?: {
         /** @description `no-cache` (or `no-store`): compute the answer now instead of serving the kept one. Kept answers are exact: they are served only while no recording of the organization was counted since. */
         "cache-control"?: string;
+        /** @description Entity tags of answers the client holds (an ETag of an earlier 200): when one is the tag the answer has now, the answer is 304 Not Modified with no body, and is not computed. `*` matches any answer. */
+        "if-none-match"?: string;
       };
       path?: never;
       cookie?: never;
@@ -309,11 +313,24 @@ export interface operations {
         headers: {
           /** @description The instant (ISO 8601, UTC, milliseconds) up to which every partition of the topic has been applied: the answer holds every event produced before it. Absent while the store knows no such instant yet. */
           "X-Data-As-Of"?: string;
+          /** @description Strong entity tag of this answer: the same for every answer with the same body (the parameters as read, the organization's data, the range as resolved and, with complete, which buckets are complete), another whenever the body could differ. X-Data-As-Of is not covered. A compressed body's tag names its coding ("…-gzip", "…-br"). */
+          ETag: string;
           [name: string]: unknown;
         };
         content: {
           "application/json": components["schemas"]["Summary"];
         };
+      };
+      /** @description Not Modified: If-None-Match holds this answer's entity tag; no body. ETag names the answer the client holds; X-Data-As-Of is the current one. */
+      304: {
+        headers: {
+          /** @description The instant (ISO 8601, UTC, milliseconds) up to which every partition of the topic has been applied: the answer holds every event produced before it. Absent while the store knows no such instant yet. */
+          "X-Data-As-Of"?: string;
+          /** @description Strong entity tag of this answer: the same for every answer with the same body (the parameters as read, the organization's data, the range as resolved and, with complete, which buckets are complete), another whenever the body could differ. X-Data-As-Of is not covered. A compressed body's tag names its coding ("…-gzip", "…-br"). */
+          ETag: string;
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description Invalid parameters */
       400: {
@@ -378,8 +395,10 @@ export interface operations {
         "exclude[language_model]"?: string;
         /** @description Leaves out recordings whose value is one of these (NOT IN), ANDed with the filters. Application names. Comma-separated. */
         "exclude[app_name]"?: string;
-        /** @description Bucket size in the query zone; `all`: one bucket, the whole range, labelled with its start. */
-        granularity?: "hour" | "day" | "week" | "month" | "all";
+        /** @description Bucket size in the query zone's calendar (quarters start on 1 January, April, July and October); `all`: one bucket, the whole range, labelled with its start. */
+        granularity?: "hour" | "day" | "week" | "month" | "quarter" | "year" | "all";
+        /** @description The day weeks start on (granularity=week), at local midnight in the query zone: monday (ISO weeks, the default) or sunday. Naming it, either value, adds complete to every row. */
+        week_start?: "monday" | "sunday";
         group_by?: string;
         sort?: string;
         limit?: number;
@@ -388,7 +407,7 @@ export interface operations {
         fill?: "zero";
         /** @description Also answers for the previous range: previous_period ends where the range starts and is as long on the wall clock; previous_year is one calendar year earlier in the query zone. /stats rows gain previous_<metric> (the same group in the paired bucket); the summary gains previous and change. */
         compare?: "previous_period" | "previous_year";
-        /** @description `active_members`: each row (on /stats/summary, the summary) gains active_members, the exact number of distinct members with at least one recording in it; with compare, previous_active_members too (the summary: in previous and change). */
+        /** @description `active_members`: each row (on /stats/summary, the summary) gains active_members, the exact number of distinct members with at least one recording in it; with compare, previous_active_members too (the summary: in previous and change). On /stats, naming it adds complete to every row. */
         include?: "active_members";
         page?: number;
         page_size?: number;
@@ -397,6 +416,8 @@ export interface operations {
       header?: {
         /** @description `no-cache` (or `no-store`): compute the answer now instead of serving the kept one. Kept answers are exact: they are served only while no recording of the organization was counted since. */
         "cache-control"?: string;
+        /** @description Entity tags of answers the client holds (an ETag of an earlier 200): when one is the tag the answer has now, the answer is 304 Not Modified with no body, and is not computed. `*` matches any answer. */
+        "if-none-match"?: string;
       };
       path?: never;
       cookie?: never;
@@ -408,12 +429,25 @@ export interface operations {
         headers: {
           /** @description The instant (ISO 8601, UTC, milliseconds) up to which every partition of the topic has been applied: the answer holds every event produced before it. Absent while the store knows no such instant yet. */
           "X-Data-As-Of"?: string;
+          /** @description Strong entity tag of this answer: the same for every answer with the same body (the parameters as read, the organization's data, the range as resolved and, with complete, which buckets are complete), another whenever the body could differ. X-Data-As-Of is not covered. A compressed body's tag names its coding ("…-gzip", "…-br"). */
+          ETag: string;
           [name: string]: unknown;
         };
         content: {
           "application/json": components["schemas"]["StatsPage"];
           "text/csv": string;
         };
+      };
+      /** @description Not Modified: If-None-Match holds this answer's entity tag; no body. ETag names the answer the client holds; X-Data-As-Of is the current one. */
+      304: {
+        headers: {
+          /** @description The instant (ISO 8601, UTC, milliseconds) up to which every partition of the topic has been applied: the answer holds every event produced before it. Absent while the store knows no such instant yet. */
+          "X-Data-As-Of"?: string;
+          /** @description Strong entity tag of this answer: the same for every answer with the same body (the parameters as read, the organization's data, the range as resolved and, with complete, which buckets are complete), another whenever the body could differ. X-Data-As-Of is not covered. A compressed body's tag names its coding ("…-gzip", "…-br"). */
+          ETag: string;
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description Invalid parameters */
       400: {

@@ -27,7 +27,20 @@ describe("buildSeries", () => {
       x: [sec(D1), sec(D2)],
       series: [{ key: [], label: "Minutes", values: [1.5, 0.5], total: 2 }],
       otherGroups: 0,
+      stillCounting: [false, false],
     });
+  });
+
+  it("marks a bucket still counting when a row of it says complete: false (docs/contract.md §9)", () => {
+    const rows = [
+      row(D1, { app_name: "Zoom", complete: true }),
+      row(D2, { app_name: "Zoom", complete: true }),
+      row(D2, { app_name: "Slack", complete: false }),
+    ];
+    expect(buildSeries({ rows, groupBy: ["app_name"], metric: "recordings" }).stillCounting).toEqual([
+      false,
+      true,
+    ]);
   });
 
   it("plots the zero rows of fill=zero, and a group missing from a bucket as zero there", () => {

@@ -24,6 +24,8 @@ export interface ChartData {
   series: ChartSeries[];
   /** How many groups "Other" sums (0 when there is no "Other"). */
   otherGroups: number;
+  /** Per bucket of `x`: whether the API said it may still grow (a row with `complete: false`). */
+  stillCounting: boolean[];
 }
 
 /** The most series drawn in their own colour; more groups than this are summed as "Other". */
@@ -111,6 +113,10 @@ export function buildSeries({
 }: BuildSeriesOptions): ChartData {
   const { xMs, groups } = sumByGroup(rows, groupBy, metric);
   const x = xMs.map((ms) => ms / 1000);
+  const open = new Set(
+    rows.filter((row) => row.complete === false).map((row) => Date.parse(row.time_bucket)),
+  );
+  const stillCounting = xMs.map((ms) => open.has(ms));
   const finish = (key: SeriesKey, label: string, raw: readonly number[], total: number): ChartSeries => ({
     key,
     label,
@@ -120,7 +126,8 @@ export function buildSeries({
 
   if (groupBy.length === 0) {
     const only = groups[0] ?? { values: [], sums: new Array<number>(xMs.length).fill(0), total: 0 };
-    return { x, series: [finish([], CHART_METRIC_LABELS[metric], only.sums, only.total)], otherGroups: 0 };
+    const series = [finish([], CHART_METRIC_LABELS[metric], only.sums, only.total)];
+    return { x, series, otherGroups: 0, stillCounting };
   }
   const ranked = groups.sort((a, b) => b.total - a.total || compareValues(a.values, b.values));
   const shown = ranked.slice(0, topGroups);
@@ -137,7 +144,7 @@ export function buildSeries({
     const label = `Other (${rest.length} ${rest.length === 1 ? "group" : "groups"})`;
     series.push(finish(OTHER, label, other, total));
   }
-  return { x, series, otherGroups: rest.length };
+  return { x, series, otherGroups: rest.length, stillCounting };
 }
 
 /** Cumulative values for drawing a stack: series i is drawn up to the sum of series 0..i. */

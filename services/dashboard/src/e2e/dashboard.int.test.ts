@@ -160,9 +160,11 @@ async function expectPageMatchesApi(page: Page, urls: URL[]): Promise<void> {
   // The top 10 tables: the API's ranking, "(other)" last; together they are the whole range.
   for (const [i, dimension] of TOP.entries()) {
     const top = await apiJson<StatsPage>(topUrls[i] as URL);
-    // One bucket, the whole range: the table leaves out its time_bucket.
+    // One bucket, the whole range: the table leaves out its time_bucket, and the complete that
+    // include=active_members brings (docs/contract.md §9), the same on every row of that bucket.
     expect(new Set(top.data.map((r) => r.time_bucket))).toEqual(new Set([top.meta.start_date]));
-    const ranked = top.data.map(({ time_bucket: _, ...row }) => row);
+    expect(top.data.every((r) => typeof r.complete === "boolean")).toBe(true);
+    const ranked = top.data.map(({ time_bucket: _, complete: __, ...row }) => row);
     expect(await readTopTable(page, dimension), dimension).toEqual(ranked);
     expect(top.data.reduce((n, r) => n + r.recording_count, 0)).toBe(summary.total_recordings);
   }
@@ -422,6 +424,63 @@ describe("the dashboard in headless Chromium", () => {
     await expect.poll(() => page.getByLabel("And by").inputValue(), POLL).toBe("voice_model");
     expect(await page.getByRole("checkbox", { name: "Leave these out (App)" }).isChecked()).toBe(true);
     await expectPageMatchesApi(page, recorder.urls());
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it("cuts quarters and Sunday weeks and marks the periods still counting, as the API says", async () => {
+    const context = await stack.newContext({
+      viewport: { width: 1280, height: 800 },
+      timezoneId: "Europe/Berlin",
+    });
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on("pageerror", (e) => problems.push(e.message));
+    const recorder = recordApiRequests(page);
+    const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+    const from = day(Date.now() - 202 * 86_400_000);
+    await page.goto(
+      `/dashboard/?range=custom&from=${from}&to=${day(Date.now() + 86_400_000)}&granularity=quarter`,
+    );
+    expect(await act(page, recorder, () => signIn(page))).toBe("ready");
+    await expectPageMatchesApi(page, recorder.urls());
+    const quarters = last(tableQueries(recorder));
+    expect(quarters.searchParams.get("granularity")).toBe("quarter");
+    // Named though it is the default: the rows then say whether they are complete.
+    expect(quarters.searchParams.get("week_start")).toBe("monday");
+    const rows = await readTable(page);
+    // Over 200 days: earlier quarters have ended, the current one (ending tomorrow or later) has not.
+    expect(rows.map((row) => row.complete)).toContain(true);
+    expect(rows.at(-1)?.complete).toBe(false);
+    const periods = page.locator("table.stats tbody th");
+    for (const [i, row] of rows.entries()) {
+      const text = await periods.nth(i).textContent();
+      expect(text, String(row.time_bucket)).toMatch(row.complete ? /^Q[1-4] \d{4}$/ : /still counting$/);
+    }
+    expect(await page.locator("table.chart-data tbody tr").last().locator("th").textContent()).toMatch(
+      /still counting$/,
+    );
+
+    await act(page, recorder, () =>
+      page
+        .getByLabel("Granularity")
+        .selectOption("week")
+        .then(() => undefined),
+    );
+    await act(page, recorder, () =>
+      page
+        .getByLabel("Weeks start on")
+        .selectOption("sunday")
+        .then(() => undefined),
+    );
+    expect(new URL(page.url()).searchParams.get("week_start")).toBe("sunday");
+    expect(last(tableQueries(recorder)).searchParams.get("week_start")).toBe("sunday");
+    await expectPageMatchesApi(page, recorder.urls());
+    // Each row is labelled with its week's full local start, the first (cut by the range) too.
+    for (const row of await readTable(page))
+      expect(DateTime.fromISO(String(row.time_bucket), { zone: "Europe/Berlin" }).toFormat("ccc HH:mm")).toBe(
+        "Sun 00:00",
+      );
     expect(problems).toEqual([]);
     await context.close();
   });

@@ -32,20 +32,29 @@ export async function readCards(page: Page): Promise<Record<string, unknown>> {
   });
 }
 
-/** Rows of a table as the API's row objects (from each cell's `data-field` / `data-value`). */
-async function readRows(page: Page, rowSelector: string): Promise<Record<string, string | number | null>[]> {
+/**
+ * Rows of a table as the API's row objects (from each cell's `data-field` / `data-value`, and the
+ * period's `data-complete` when the row says whether it is complete).
+ */
+async function readRows(
+  page: Page,
+  rowSelector: string,
+): Promise<Record<string, string | number | boolean | null>[]> {
   return page.$$eval(rowSelector, (rows) =>
-    rows.map((row) =>
-      Object.fromEntries(
-        [...row.querySelectorAll("[data-field]")].map((cell) => {
-          const field = cell.getAttribute("data-field") ?? "";
-          const value = cell.getAttribute("data-value") ?? "";
-          const text =
-            field === "time_bucket" || cell.hasAttribute("data-null") || !/^-?[\d.e+-]+$/.test(value);
-          return [field, cell.hasAttribute("data-null") ? null : text ? value : Number(value)];
-        }),
-      ),
-    ),
+    rows.map((row) => {
+      const fields: [string, string | number | boolean | null][] = [
+        ...row.querySelectorAll("[data-field]"),
+      ].map((cell) => {
+        const field = cell.getAttribute("data-field") ?? "";
+        const value = cell.getAttribute("data-value") ?? "";
+        const text =
+          field === "time_bucket" || cell.hasAttribute("data-null") || !/^-?[\d.e+-]+$/.test(value);
+        return [field, cell.hasAttribute("data-null") ? null : text ? value : Number(value)];
+      });
+      const complete = row.querySelector("[data-complete]")?.getAttribute("data-complete");
+      if (complete !== undefined && complete !== null) fields.push(["complete", complete === "true"]);
+      return Object.fromEntries(fields);
+    }),
   );
 }
 

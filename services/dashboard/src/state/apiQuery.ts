@@ -58,11 +58,15 @@ export interface StatsPaging {
   format?: "json" | "csv";
 }
 
-/** The view's time series: the summary's parameters plus granularity, group_by and paging. */
+/**
+ * The view's time series: the summary's parameters plus granularity, the week's first day (named
+ * even when it is Monday, so that every row says whether it is complete), group_by and paging.
+ */
 function seriesQuery(view: ViewState, range: ZonedRange, paging: StatsPaging): StatsQuery {
   return {
     ...summaryQuery(view, range),
     granularity: view.granularity,
+    week_start: view.weekStart,
     ...(view.groupBy.length > 0 ? { group_by: view.groupBy.join(",") } : {}),
     page: paging.page,
     page_size: paging.pageSize,

@@ -11,6 +11,7 @@ describe("view state ⇄ URL", () => {
       to: "2026-03-31",
       timezone: "Asia/Kathmandu",
       granularity: "week" as const,
+      weekStart: "sunday" as const,
       groupBy: ["app_name", "voice_model"] as const,
       filters: {
         member_email: ["ada@example.com"],
@@ -27,7 +28,7 @@ describe("view state ⇄ URL", () => {
     const url = viewStateToUrl(view).toString();
     expect(viewStateFromUrl(url, "UTC")).toEqual(view);
     expect(url).toBe(
-      "range=custom&from=2026-03-01&to=2026-03-31&timezone=Asia%2FKathmandu&granularity=week&group_by=app_name%2Cvoice_model" +
+      "range=custom&from=2026-03-01&to=2026-03-31&timezone=Asia%2FKathmandu&granularity=week&week_start=sunday&group_by=app_name%2Cvoice_model" +
         "&filter%5Bmember_email%5D=ada%40example.com&filter%5Blanguage_model%5D=gpt-4o%2Cnull" +
         "&filter%5Bapp_name%5D=Zoom%2CSlack+%26+Teams&exclude%5Bvoice_model%5D=v2&metric=minutes&compare=previous_year&page=3&page_size=100",
     );
@@ -64,7 +65,7 @@ describe("view state ⇄ URL", () => {
 
   it("falls back to defaults for anything it does not understand", () => {
     const view = viewStateFromUrl(
-      "range=yesterday&timezone=Mars/Olympus&granularity=minute&group_by=org&metric=bytes&compare=previous_month&page=0&page_size=7",
+      "range=yesterday&timezone=Mars/Olympus&granularity=minute&week_start=saturday&group_by=org&metric=bytes&compare=previous_month&page=0&page_size=7",
       "UTC",
     );
     expect(view).toEqual(defaultViewState("UTC"));
@@ -106,6 +107,7 @@ describe("view state → API parameters", () => {
       timezone: "Europe/Berlin",
       "filter[app_name]": "Zoom,Slack",
       granularity: "hour",
+      week_start: "monday",
       group_by: "voice_model",
       page: 2,
       page_size: 50,

@@ -15,6 +15,8 @@ import {
   PAGE_SIZES,
   RANGE_PRESETS,
   type RangeChoice,
+  WEEK_STARTS,
+  type WeekStart,
 } from "./vocabulary";
 
 /** Everything a view shows, except the token: what a bookmark or a shared link must restore. */
@@ -25,6 +27,8 @@ export interface ViewState {
   to: string | null;
   timezone: string;
   granularity: Granularity;
+  /** The day weeks start on, at local midnight. */
+  weekStart: WeekStart;
   /** Up to MAX_GROUP_BY distinct dimensions, in the order asked; empty: no grouping. */
   groupBy: readonly Dimension[];
   /** Selected values per dimension; an empty list is no filter. */
@@ -45,6 +49,7 @@ export interface ViewState {
 const DEFAULTS = {
   range: "last_30_days",
   granularity: "day",
+  weekStart: "monday",
   metric: "recordings",
   compare: "previous_period",
   page: 1,
@@ -110,6 +115,8 @@ export function viewStateFromUrl(search: string | URLSearchParams, defaultZone: 
 
   const granularity = params.get("granularity");
   if (includes(GRANULARITIES, granularity)) view.granularity = granularity;
+  const weekStart = params.get("week_start");
+  if (includes(WEEK_STARTS, weekStart)) view.weekStart = weekStart;
   view.groupBy = parseGroupBy(params.get("group_by"));
   const metric = params.get("metric");
   if (includes(CHART_METRICS, metric)) view.metric = metric;
@@ -142,6 +149,7 @@ export function viewStateToUrl(view: ViewState): URLSearchParams {
   }
   params.set("timezone", view.timezone);
   if (view.granularity !== DEFAULTS.granularity) params.set("granularity", view.granularity);
+  if (view.weekStart !== DEFAULTS.weekStart) params.set("week_start", view.weekStart);
   if (view.groupBy.length > 0) params.set("group_by", view.groupBy.join(","));
   for (const dimension of DIMENSIONS) {
     const values = view.filters[dimension];

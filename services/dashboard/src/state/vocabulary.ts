@@ -4,8 +4,16 @@
 // nothing); only their labels are the dashboard's.
 import type { Dimension } from "@vu/events/vocabulary";
 
-export const GRANULARITIES = ["hour", "day", "week", "month"] as const;
+export const GRANULARITIES = ["hour", "day", "week", "month", "quarter", "year"] as const;
 export type Granularity = (typeof GRANULARITIES)[number];
+
+/**
+ * The day weeks start on (docs/contract.md §9 `week_start`). Every `/stats` request of the chart
+ * and the table names it, the default too, so that each row says whether its bucket is still
+ * counting (`complete`).
+ */
+export const WEEK_STARTS = ["monday", "sunday"] as const;
+export type WeekStart = (typeof WEEK_STARTS)[number];
 
 export const DIMENSION_LABELS: Readonly<Record<Dimension, string>> = {
   member_email: "Member",

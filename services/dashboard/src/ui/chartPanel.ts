@@ -5,6 +5,7 @@ import type { ViewState } from "../state/viewState";
 import { CHART_METRIC_LABELS, DIMENSION_LABELS } from "../state/vocabulary";
 import { el, scrollRegion } from "./dom";
 import { formatBucket, formatCompact, formatDecimal, formatInteger } from "./format";
+import { stillCounting } from "./statsTable";
 
 export interface ChartPanel {
   element: HTMLElement;
@@ -63,6 +64,7 @@ export function createChartPanel(data: ChartData, view: ViewState, truncated: bo
               DateTime.fromSeconds(seconds, { zone: view.timezone }).toISO() ?? "",
               view.granularity,
             ),
+            stillCounting(!data.stillCounting[i]),
           ),
           ...data.series.map((s) =>
             el("td", { class: "num", "data-value": s.values[i] ?? 0 }, formatValue(s.values[i] ?? 0)),
@@ -80,6 +82,13 @@ export function createChartPanel(data: ChartData, view: ViewState, truncated: bo
     { class: "chart-block" },
     el("p", { class: "chart-caption" }, `${metricLabel}${grouping}, per ${view.granularity}`),
     legend,
+    data.stillCounting.some(Boolean)
+      ? el(
+          "p",
+          { class: "note" },
+          "Periods marked “still counting” end after the data’s as-of time: recordings may still be added to them.",
+        )
+      : null,
     canvas,
     readout,
     truncated
@@ -106,11 +115,13 @@ export function createChartPanel(data: ChartData, view: ViewState, truncated: bo
         zone: view.timezone,
         formatValue,
         formatAxis: formatCompact,
-        formatTime: (seconds) =>
-          formatBucket(
+        formatTime: (seconds) => {
+          const period = formatBucket(
             DateTime.fromSeconds(seconds, { zone: view.timezone }).toISO() ?? "",
             view.granularity,
-          ),
+          );
+          return data.stillCounting[data.x.indexOf(seconds)] ? `${period} (still counting)` : period;
+        },
       });
     },
     destroy() {

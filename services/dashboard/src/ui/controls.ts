@@ -15,6 +15,7 @@ import {
   RANGE_LABELS,
   RANGE_PRESETS,
   type RangeChoice,
+  WEEK_STARTS,
 } from "../state/vocabulary";
 import { el } from "./dom";
 import { createMemberPicker } from "./memberPicker";
@@ -111,6 +112,12 @@ export function createControls(options: {
     GRANULARITIES.map((g) => [g, g[0]?.toUpperCase() + g.slice(1)]),
     initial.granularity,
   );
+  const weekStart = labelledSelect(
+    "week_start",
+    "Weeks start on",
+    WEEK_STARTS.map((d) => [d, d[0]?.toUpperCase() + d.slice(1)]),
+    initial.weekStart,
+  );
   const groupChoices = (none: string): [string, string][] => [
     ["", none],
     ...DIMENSIONS.map((d): [string, string] => [d, DIMENSION_LABELS[d]]),
@@ -172,7 +179,14 @@ export function createControls(options: {
       "fieldset",
       {},
       el("legend", {}, "Breakdown"),
-      el("div", { class: "row" }, granularity.field, ...groupSelects.map((g) => g.field), metric.field),
+      el(
+        "div",
+        { class: "row" },
+        granularity.field,
+        weekStart.field,
+        ...groupSelects.map((g) => g.field),
+        metric.field,
+      ),
     ),
     el(
       "fieldset",
@@ -191,6 +205,7 @@ export function createControls(options: {
     to.value = view.to ?? "";
     if (document.activeElement !== zone) zone.value = view.timezone;
     granularity.select.value = view.granularity;
+    weekStart.select.value = view.weekStart;
     groupSelects.forEach((g, position) => {
       g.select.value = view.groupBy[position] ?? "";
       // A second dimension needs a first.
@@ -235,6 +250,9 @@ export function createControls(options: {
   });
   granularity.select.addEventListener("change", () =>
     onChange({ granularity: granularity.select.value as ViewState["granularity"] }),
+  );
+  weekStart.select.addEventListener("change", () =>
+    onChange({ weekStart: weekStart.select.value as ViewState["weekStart"] }),
   );
   groupSelects.forEach((g, position) => {
     g.select.addEventListener("change", () => {

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { formatInstant } from "./format";
+import { formatBucket, formatInstant } from "./format";
+
+describe("formatBucket", () => {
+  it("writes quarters and years (docs/contract.md §9) as the API labels them, in their zone", () => {
+    expect(formatBucket("2026-04-01T00:00:00.000+02:00", "quarter")).toBe("Q2 2026");
+    expect(formatBucket("2026-10-01T00:00:00.000-02:30", "quarter")).toBe("Q4 2026");
+    expect(formatBucket("2026-01-01T00:00:00.000+01:00", "year")).toBe("2026");
+  });
+});
 
 describe("formatInstant", () => {
   it("writes an instant to the second in the view's zone", () => {

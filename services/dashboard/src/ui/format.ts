@@ -18,6 +18,8 @@ const BUCKET_FORMAT: Readonly<Record<Granularity, string>> = {
   day: "ccc d LLL yyyy",
   week: "'Week of' d LLL yyyy",
   month: "LLLL yyyy",
+  quarter: "'Q'q yyyy",
+  year: "yyyy",
 };
 
 /** A bucket's start as the API wrote it (with its offset), in words for its granularity. */

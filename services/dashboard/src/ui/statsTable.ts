@@ -25,6 +25,13 @@ export const COLUMNS: readonly { field: MetricField; label: string; format: (n: 
   { field: "active_members", label: "Active members", format: formatInteger },
 ];
 
+/**
+ * The mark of a bucket that may still grow (docs/contract.md §9 `complete: false`: it ends after
+ * the data's as-of instant), beside its period; nothing for a complete one.
+ */
+export const stillCounting = (complete: boolean | undefined): HTMLElement | null =>
+  complete === false ? el("span", { class: "still-counting" }, "still counting") : null;
+
 /** A row's group fields, one cell each, the API's value in `data-value` (null marked apart). */
 export const groupCells = (row: StatsRow, groupBy: readonly Dimension[]): HTMLElement[] =>
   groupBy.map((dimension) => {
@@ -67,8 +74,14 @@ export function renderStatsTable(page: StatsPage, view: ViewState, paging: Table
       {},
       el(
         "th",
-        { scope: "row", "data-field": "time_bucket", "data-value": row.time_bucket },
+        {
+          scope: "row",
+          "data-field": "time_bucket",
+          "data-value": row.time_bucket,
+          "data-complete": row.complete === undefined ? null : String(row.complete),
+        },
         formatBucket(row.time_bucket, view.granularity),
+        stillCounting(row.complete),
       ),
       ...groupCells(row, view.groupBy),
       ...metricCells(row),

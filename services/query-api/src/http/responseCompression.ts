@@ -1,6 +1,7 @@
 import compression from "compression";
 import type { Request, RequestHandler, Response } from "express";
 import { BROTLI_OPTIONS, CONTENT_CODINGS, type ContentCoding, encodeBody } from "./encodedBodies";
+import { codedTag } from "./entityTag";
 
 /** Smaller bodies go as they are (the `compression` package's default): the coding would not pay. */
 const THRESHOLD_BYTES = 1024;
@@ -30,8 +31,9 @@ function compressibleBody(res: Response, chunk: unknown, encoding: unknown): Buf
  * An answer is sent whole (`res.send`), so it is compressed whole, in one call: `compression`
  * would stream it through zlib in 16 KiB chunks, each a trip through the thread pool and the event
  * loop, which delays the answer behind whatever else the loop is doing. A kept page's encoding is
- * reused (encodedBodies.ts). What this does not take (deflate, streamed files) goes on to
- * `compression`, whose `end` is the one called here; it also adds `Vary` to what it leaves as is.
+ * reused (encodedBodies.ts); its entity tag, when it has one, names the coding. What this does not
+ * take (deflate, streamed files) goes on to `compression`, whose `end` is the one called here; it
+ * also adds `Vary` to what it leaves as is.
  */
 const compressWholeAnswers: RequestHandler = (req, res, next) => {
   const end = res.end as (this: Response, ...args: unknown[]) => Response;
@@ -43,6 +45,9 @@ const compressWholeAnswers: RequestHandler = (req, res, next) => {
       (bytes) => {
         res.vary("Accept-Encoding");
         res.setHeader("Content-Encoding", coding);
+        // Another representation, so another strong tag (docs/contract.md §9).
+        const tag = res.getHeader("ETag");
+        if (typeof tag === "string") res.setHeader("ETag", codedTag(tag, coding));
         res.setHeader("Content-Length", bytes.length);
         end.call(res, bytes);
       },

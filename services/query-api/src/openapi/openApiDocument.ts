@@ -24,8 +24,25 @@ const freshnessHeaders = z.object({
   }),
 });
 
+/** docs/contract.md §9: a conditional request, answered 304 without computing the answer. */
+const conditionalHeaders = freshnessHeaders.extend({
+  "if-none-match": z.string().optional().meta({
+    description:
+      "Entity tags of answers the client holds (an ETag of an earlier 200): when one is the tag the answer has now, the answer is 304 Not Modified with no body, and is not computed. `*` matches any answer.",
+    example: '"hG2h0H4cQXWf2s5ZxYb6Eg"',
+  }),
+});
+
+const entityTagHeader = {
+  ETag: z.string().meta({
+    description:
+      'Strong entity tag of this answer: the same for every answer with the same body (the parameters as read, the organization\'s data, the range as resolved and, with complete, which buckets are complete), another whenever the body could differ. X-Data-As-Of is not covered. A compressed body\'s tag names its coding ("…-gzip", "…-br").',
+    example: '"hG2h0H4cQXWf2s5ZxYb6Eg"',
+  }),
+};
+
 /** docs/contract.md §7: how complete the answer is, sent with every answer of /stats and /stats/summary. */
-const asOfHeaders = z.object({
+const asOfHeader = z.object({
   "X-Data-As-Of": z.string().optional().meta({
     format: "date-time",
     description:
@@ -33,6 +50,15 @@ const asOfHeaders = z.object({
     example: "2026-03-04T12:34:56.789Z",
   }),
 });
+
+/** The headers of every 200 of /stats and /stats/summary, and of their 304s. */
+const answerHeaders = asOfHeader.extend(entityTagHeader);
+
+const notModified = {
+  description:
+    "Not Modified: If-None-Match holds this answer's entity tag; no body. ETag names the answer the client holds; X-Data-As-Of is the current one.",
+  headers: answerHeaders,
+};
 
 /** OpenAPI 3.1 of the three operations, generated from the zod schemas that validate them. */
 export function createOpenApiDocument(): ReturnType<typeof createDocument> {
@@ -70,14 +96,15 @@ export function createOpenApiDocument(): ReturnType<typeof createDocument> {
           operationId: "getSummary",
           summary: "Totals for a date range",
           description:
-            "Beyond the seed (all optional; a request with none of them answers as the seed's did): exclude[...] lists, compare (previous and change), include=active_members (the range's distinct members).",
-          requestParams: { query: summaryQuerySchema, header: freshnessHeaders },
+            "Beyond the seed (all optional; a request with none of them answers as the seed's did): exclude[...] lists, compare (previous and change), include=active_members (the range's distinct members). Every 200 has a strong ETag; If-None-Match with it is a 304.",
+          requestParams: { query: summaryQuerySchema, header: conditionalHeaders },
           responses: {
             "200": {
               description: "Summary",
-              headers: asOfHeaders,
+              headers: answerHeaders,
               content: { "application/json": { schema: summarySchema } },
             },
+            "304": notModified,
             "400": problem("Invalid parameters"),
             ...common,
           },
@@ -88,17 +115,18 @@ export function createOpenApiDocument(): ReturnType<typeof createDocument> {
           operationId: "getStats",
           summary: "Time-series statistics with grouping, filters and pagination",
           description:
-            "Beyond the seed (all optional; a request with none of them answers as the seed's did): exclude[...] lists, group_by with up to four dimensions, granularity=all, sort, limit with other=true (top N per bucket and an exact rest), fill=zero, compare, include=active_members (each row's distinct members; the (other) row's counted once each, not summed). A bad value, or a parameter that needs another it lacks, is a 400 naming it; an unknown parameter is still a 400.",
-          requestParams: { query: statsQuerySchema, header: freshnessHeaders },
+            "Beyond the seed (all optional; a request with none of them answers as the seed's did): exclude[...] lists, group_by with up to four dimensions, granularity=all, sort, limit with other=true (top N per bucket and an exact rest), fill=zero, compare, include=active_members (each row's distinct members; the (other) row's counted once each, not summed); granularity=quarter and year, week_start=sunday; with any of week_start, granularity=quarter|year and include, a complete field on every row. A bad value, or a parameter that needs another it lacks, is a 400 naming it; an unknown parameter is still a 400. Every 200 has a strong ETag; If-None-Match with it is a 304.",
+          requestParams: { query: statsQuerySchema, header: conditionalHeaders },
           responses: {
             "200": {
               description: "A page of statistics (JSON), or a CSV file with format=csv",
-              headers: asOfHeaders,
+              headers: answerHeaders,
               content: {
                 "application/json": { schema: statsPageSchema },
                 "text/csv": { schema: z.string() },
               },
             },
+            "304": notModified,
             "400": problem("Invalid parameters"),
             ...common,
           },

@@ -49,7 +49,19 @@ describe("every operation answers as the served OpenAPI document says", () => {
     ["/api/v1/stats", "?start_date=2026-11-20&end_date=2026-11-21&timezone=Asia/Kathmandu&page=9"],
     [
       "/api/v1/stats",
+      "?start_date=2026-01-01&end_date=2026-12-31&granularity=quarter&timezone=America/St_Johns",
+    ],
+    [
+      "/api/v1/stats",
+      "?start_date=2026-11-01&end_date=2026-11-21&granularity=week&week_start=sunday&compare=previous_year",
+    ],
+    [
+      "/api/v1/stats",
       "?start_date=2026-11-20&end_date=2026-11-21&group_by=app_name&include=active_members&compare=previous_period",
+    ],
+    [
+      "/api/v1/stats",
+      "?start_date=2026-01-01&end_date=2026-12-31&granularity=quarter&include=active_members&compare=previous_year",
     ],
     ["/api/v1/stats/summary", "?start_date=2026-11-20&end_date=2026-11-21"],
     [

@@ -1,8 +1,8 @@
+import type { CalendarUnit } from "@vu/time-buckets";
 import { DAY_MS, HOUR_MS } from "@vu/time-buckets";
 import { DateTime, FixedOffsetZone, IANAZone, type Zone } from "luxon";
 import { describe, expect, it } from "vitest";
 import { cutBuckets, MAX_BUCKETS, type OutputBucket } from "./bucketCutting";
-import type { Granularity } from "./granularity";
 import { InvalidParameterError } from "./invalidParameterError";
 
 const UTC = FixedOffsetZone.utcInstance;
@@ -181,6 +181,122 @@ describe("cutBuckets in zones off the UTC hour", () => {
   });
 });
 
+describe("cutBuckets by quarter, year and Sunday week (docs/contract.md §9)", () => {
+  it("cuts UTC quarters and years on the first of January, April, July and October", () => {
+    expect(show(cutBuckets(range("2026-02-10T00:00:00Z", "2026-08-01T00:00:00Z"), "quarter", UTC))).toEqual([
+      "2026-01-01T00:00:00.000Z [2026-02-10T00:00:00.000Z, 2026-04-01T00:00:00.000Z)",
+      "2026-04-01T00:00:00.000Z [2026-04-01T00:00:00.000Z, 2026-07-01T00:00:00.000Z)",
+      "2026-07-01T00:00:00.000Z [2026-07-01T00:00:00.000Z, 2026-08-01T00:00:00.000Z)",
+    ]);
+    expect(
+      cutBuckets(range("2024-06-01T00:00:00Z", "2027-01-01T00:00:00Z"), "year", UTC).map((b) => b.label),
+    ).toEqual(["2024-01-01T00:00:00.000Z", "2025-01-01T00:00:00.000Z", "2026-01-01T00:00:00.000Z"]);
+  });
+
+  it("starts Berlin quarters at local midnight, whichever side of a DST change, and years at New Year's local midnight", () => {
+    const berlin = zone("Europe/Berlin");
+    // Q1 holds the spring change (a 23-hour day), Q4 starts in summer time's end (+01:00 again on 25 October).
+    const quarters = cutBuckets(range("2025-12-31T23:00:00Z", "2026-12-31T23:00:00Z"), "quarter", berlin);
+    expect(show(quarters)).toEqual([
+      "2026-01-01T00:00:00.000+01:00 [2025-12-31T23:00:00.000Z, 2026-03-31T22:00:00.000Z)",
+      "2026-04-01T00:00:00.000+02:00 [2026-03-31T22:00:00.000Z, 2026-06-30T22:00:00.000Z)",
+      "2026-07-01T00:00:00.000+02:00 [2026-06-30T22:00:00.000Z, 2026-09-30T22:00:00.000Z)",
+      "2026-10-01T00:00:00.000+02:00 [2026-09-30T22:00:00.000Z, 2026-12-31T23:00:00.000Z)",
+    ]);
+    // 90 days less the hour skipped in March; 92 days and the hour repeated in October.
+    expect(hoursLong(quarters)).toEqual([90 * 24 - 1, 91 * 24, 92 * 24, 92 * 24 + 1]);
+    const years = cutBuckets(range("2025-06-01T00:00:00Z", "2027-02-01T00:00:00Z"), "year", berlin);
+    expect(show(years)).toEqual([
+      "2025-01-01T00:00:00.000+01:00 [2025-06-01T00:00:00.000Z, 2025-12-31T23:00:00.000Z)",
+      "2026-01-01T00:00:00.000+01:00 [2025-12-31T23:00:00.000Z, 2026-12-31T23:00:00.000Z)",
+      "2027-01-01T00:00:00.000+01:00 [2026-12-31T23:00:00.000Z, 2027-02-01T00:00:00.000Z)",
+    ]);
+  });
+
+  it("starts quarters at the local midnight of St John's (−03:30/−02:30), Kathmandu (+05:45) and Adelaide (+10:30/+09:30)", () => {
+    const labels = (name: string) =>
+      cutBuckets(range("2026-01-01T00:00:00Z", "2027-01-01T00:00:00Z"), "quarter", zone(name)).map(
+        (b) => `${b.label} ${iso(b.startMs)}`,
+      );
+    expect(labels("America/St_Johns")).toEqual([
+      "2025-10-01T00:00:00.000-02:30 2026-01-01T00:00:00.000Z",
+      "2026-01-01T00:00:00.000-03:30 2026-01-01T03:30:00.000Z",
+      "2026-04-01T00:00:00.000-02:30 2026-04-01T02:30:00.000Z",
+      "2026-07-01T00:00:00.000-02:30 2026-07-01T02:30:00.000Z",
+      "2026-10-01T00:00:00.000-02:30 2026-10-01T02:30:00.000Z",
+    ]);
+    expect(labels("Asia/Kathmandu")).toEqual([
+      "2026-01-01T00:00:00.000+05:45 2026-01-01T00:00:00.000Z",
+      "2026-04-01T00:00:00.000+05:45 2026-03-31T18:15:00.000Z",
+      "2026-07-01T00:00:00.000+05:45 2026-06-30T18:15:00.000Z",
+      "2026-10-01T00:00:00.000+05:45 2026-09-30T18:15:00.000Z",
+      "2027-01-01T00:00:00.000+05:45 2026-12-31T18:15:00.000Z",
+    ]);
+    // Adelaide's summer time ends on the first Sunday of April and starts on the first of October.
+    expect(labels("Australia/Adelaide")).toEqual([
+      "2026-01-01T00:00:00.000+10:30 2026-01-01T00:00:00.000Z",
+      "2026-04-01T00:00:00.000+10:30 2026-03-31T13:30:00.000Z",
+      "2026-07-01T00:00:00.000+09:30 2026-06-30T14:30:00.000Z",
+      "2026-10-01T00:00:00.000+09:30 2026-09-30T14:30:00.000Z",
+      "2027-01-01T00:00:00.000+10:30 2026-12-31T13:30:00.000Z",
+    ]);
+  });
+
+  it("starts Sunday weeks at Sunday's local midnight, also across a DST change on that Sunday", () => {
+    // Berlin changes on Sunday 29 March and Sunday 25 October 2026 at 02:00/03:00.
+    const berlin = zone("Europe/Berlin");
+    const spring = cutBuckets(range("2026-03-21T23:00:00Z", "2026-04-05T22:00:00Z"), "sundayWeek", berlin);
+    expect(show(spring)).toEqual([
+      "2026-03-22T00:00:00.000+01:00 [2026-03-21T23:00:00.000Z, 2026-03-28T23:00:00.000Z)",
+      "2026-03-29T00:00:00.000+01:00 [2026-03-28T23:00:00.000Z, 2026-04-04T22:00:00.000Z)",
+      "2026-04-05T00:00:00.000+02:00 [2026-04-04T22:00:00.000Z, 2026-04-05T22:00:00.000Z)",
+    ]);
+    expect(hoursLong(spring)).toEqual([168, 167, 24]);
+    const autumn = cutBuckets(range("2026-10-24T22:00:00Z", "2026-11-07T23:00:00Z"), "sundayWeek", berlin);
+    expect(autumn.map((b) => b.label)).toEqual([
+      "2026-10-25T00:00:00.000+02:00",
+      "2026-11-01T00:00:00.000+01:00",
+    ]);
+    expect(hoursLong(autumn)).toEqual([169, 168]);
+  });
+
+  it("starts Sunday weeks in Adelaide, Kathmandu and St John's at their local midnight", () => {
+    const weeks = (name: string) =>
+      cutBuckets(range("2026-04-01T00:00:00Z", "2026-04-15T00:00:00Z"), "sundayWeek", zone(name)).map(
+        (b) => b.label,
+      );
+    // Adelaide leaves summer time on Sunday 5 April 2026 at 03:00 (+10:30 → +09:30).
+    expect(weeks("Australia/Adelaide")).toEqual([
+      "2026-03-29T00:00:00.000+10:30",
+      "2026-04-05T00:00:00.000+10:30",
+      "2026-04-12T00:00:00.000+09:30",
+    ]);
+    expect(weeks("Asia/Kathmandu")).toEqual([
+      "2026-03-29T00:00:00.000+05:45",
+      "2026-04-05T00:00:00.000+05:45",
+      "2026-04-12T00:00:00.000+05:45",
+    ]);
+    expect(weeks("America/St_Johns")).toEqual([
+      "2026-03-29T00:00:00.000-02:30",
+      "2026-04-05T00:00:00.000-02:30",
+      "2026-04-12T00:00:00.000-02:30",
+    ]);
+  });
+
+  it("starts a Sunday week where a zone skips Sunday's midnight (São Paulo, 2018-11-04 began at 01:00)", () => {
+    const weeks = cutBuckets(
+      range("2018-10-30T00:00:00Z", "2018-11-13T00:00:00Z"),
+      "sundayWeek",
+      zone("America/Sao_Paulo"),
+    );
+    expect(weeks.map((b) => b.label)).toEqual([
+      "2018-10-28T00:00:00.000-03:00",
+      "2018-11-04T01:00:00.000-02:00",
+      "2018-11-11T00:00:00.000-02:00",
+    ]);
+  });
+});
+
 describe("cutBuckets limit", () => {
   it("allows exactly 10,000 buckets and rejects one more naming granularity", () => {
     const start = Date.parse("2026-01-01T00:00:00Z");
@@ -208,15 +324,33 @@ describe("cutBuckets limit", () => {
   });
 });
 
+/**
+ * The reference start of a unit, written apart from the planner's: luxon's own units, and a
+ * Sunday week as the local day minus its weekday (luxon: Monday 1 … Sunday 7) counted mod 7.
+ */
+function referenceStartOf(dt: DateTime, unit: CalendarUnit): DateTime {
+  if (unit !== "sundayWeek") return dt.startOf(unit);
+  const day = dt.startOf("day");
+  return day.minus({ days: day.weekday % 7 }).startOf("day");
+}
+
 /** The reference: luxon's own stepping from the first local start, one bucket at a time. */
-function referenceStarts(startMs: number, endMs: number, granularity: Granularity, z: Zone): string[] {
-  const plural = { hour: "hours", day: "days", week: "weeks", month: "months" } as const;
+function referenceStarts(startMs: number, endMs: number, unit: CalendarUnit, z: Zone): string[] {
+  const plural = {
+    hour: "hours",
+    day: "days",
+    week: "weeks",
+    sundayWeek: "weeks",
+    month: "months",
+    quarter: "quarters",
+    year: "years",
+  } as const;
   const out: string[] = [];
-  let dt = DateTime.fromMillis(startMs, { zone: z }).startOf(granularity);
+  let dt = referenceStartOf(DateTime.fromMillis(startMs, { zone: z }), unit);
   while (dt.toMillis() < endMs) {
     out.push(dt.toISO() ?? "");
     let next = dt;
-    for (let k = 1; next <= dt; k++) next = dt.plus({ [plural[granularity]]: k }).startOf(granularity);
+    for (let k = 1; next <= dt; k++) next = referenceStartOf(dt.plus({ [plural[unit]]: k }), unit);
     dt = next;
   }
   return out;
@@ -228,18 +362,23 @@ describe("cutBuckets against luxon's stepping", () => {
     "America/New_York",
     "Asia/Kathmandu",
     "Australia/Lord_Howe",
+    "Australia/Adelaide",
     "Pacific/Chatham",
     "America/St_Johns",
     "America/Santiago",
+    "America/Sao_Paulo",
     "Pacific/Apia",
     "Africa/Casablanca",
   ];
-  const granularities: Granularity[] = ["hour", "day", "week", "month"];
-  const spans: Record<Granularity, number> = {
+  const units: CalendarUnit[] = ["hour", "day", "week", "sundayWeek", "month", "quarter", "year"];
+  const spans: Record<CalendarUnit, number> = {
     hour: 3 * DAY_MS,
     day: 60 * DAY_MS,
     week: 200 * DAY_MS,
+    sundayWeek: 200 * DAY_MS,
     month: 800 * DAY_MS,
+    quarter: 1500 * DAY_MS,
+    year: 4000 * DAY_MS,
   };
 
   it("labels and cuts exactly as luxon does, in zones with odd offset changes", () => {
@@ -249,18 +388,18 @@ describe("cutBuckets against luxon's stepping", () => {
       return seed / 2147483648;
     };
     for (const name of zones) {
-      for (const granularity of granularities) {
+      for (const unit of units) {
         for (let round = 0; round < 4; round++) {
-          // Around 2011-12 (Apia skipped a day) and the DST changes of 2026.
+          // Around 2011-12 (Apia skipped a day; Sao Paulo skipped midnights then) and the DST changes of 2026.
           const base = Date.parse(round % 2 === 0 ? "2011-12-25T00:00:00Z" : "2026-03-01T00:00:00Z");
           const startMs = base + Math.floor(random() * 300) * DAY_MS + Math.floor(random() * 1440) * 60_000;
-          const endMs = startMs + Math.floor(random() * spans[granularity]);
+          const endMs = startMs + Math.floor(random() * spans[unit]);
           const z = zone(name);
-          const buckets = cutBuckets({ startMs, endMs }, granularity, z);
+          const buckets = cutBuckets({ startMs, endMs }, unit, z);
           expect(
             buckets.map((b) => b.label),
-            `${name} ${granularity} ${iso(startMs)}`,
-          ).toEqual(referenceStarts(startMs, endMs, granularity, z));
+            `${name} ${unit} ${iso(startMs)}`,
+          ).toEqual(referenceStarts(startMs, endMs, unit, z));
           // Contiguous, and spanning the range exactly.
           if (buckets.length > 0) {
             expect(buckets[0]?.startMs).toBe(startMs);

@@ -26,11 +26,14 @@ export {
   type Granularity,
   STATS_GRANULARITIES,
   type StatsGranularity,
+  WEEK_STARTS,
+  type WeekStart,
   WHOLE_RANGE,
 } from "./granularity";
 export { formatInstant } from "./instantFormat";
 export { InvalidParameterError } from "./invalidParameterError";
 export {
+  cutRange,
   type PlannedBucket,
   planQuery,
   planStatsRange,

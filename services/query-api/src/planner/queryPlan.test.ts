@@ -106,6 +106,49 @@ describe("planQuery", () => {
     ]);
   });
 
+  it("plans quarters and years from month blocks, as months are read (docs/contract.md §9)", () => {
+    const year = { startDate: "2025-01-01", endDate: "2025-12-31" };
+    const quarters = planQuery({ ...year, granularity: "quarter" }, context);
+    expect(quarters.buckets.map((b) => `${b.label} ${JSON.stringify(tally(b.blocks))}`)).toEqual([
+      '2025-01-01T00:00:00.000Z {"month":3}',
+      '2025-04-01T00:00:00.000Z {"month":3}',
+      '2025-07-01T00:00:00.000Z {"month":3}',
+      '2025-10-01T00:00:00.000Z {"month":3}',
+    ]);
+    const years = planQuery({ ...year, granularity: "year" }, context);
+    expect(years.buckets.map((b) => tally(b.blocks))).toEqual([{ month: 12 }]);
+    expect(years.meta.granularity).toBe("year");
+    // In Berlin, a quarter is its UTC months moved by the hours between the local and UTC midnights
+    // (within the 400 days of hour blocks; before, the edges move to UTC days, as months' do).
+    const recent = { startDate: "2026-01-01", endDate: "2026-09-30", timezone: "Europe/Berlin" };
+    const berlin = planQuery({ ...recent, granularity: "quarter" }, context);
+    expectExactPlan(berlin);
+    expect(berlin.buckets.map((b) => b.label)).toEqual([
+      "2026-01-01T00:00:00.000+01:00",
+      "2026-04-01T00:00:00.000+02:00",
+      "2026-07-01T00:00:00.000+02:00",
+    ]);
+    expect(tally(berlin.buckets[1]?.blocks ?? [])).toEqual({ month: 3, hour: 4 });
+  });
+
+  it("plans Sunday weeks from the week block, moved back a day", () => {
+    // 2026-11-01 is a Sunday: the week from Monday 2 November, plus Sunday the 1st, minus Sunday the 8th.
+    const weeks = planQuery(
+      { startDate: "2026-11-01", endDate: "2026-11-14", granularity: "week", weekStart: "sunday" },
+      context,
+    );
+    expectExactPlan(weeks);
+    expect(weeks.buckets.map((b) => `${b.label} ${JSON.stringify(tally(b.blocks))}`)).toEqual([
+      '2026-11-01T00:00:00.000Z {"day":2,"week":1}',
+      '2026-11-08T00:00:00.000Z {"day":2,"week":1}',
+    ]);
+    // weekStart changes nothing but weeks.
+    const days = { startDate: "2026-11-01", endDate: "2026-11-14", granularity: "day" } as const;
+    expect(planQuery({ ...days, weekStart: "sunday" }, context).buckets).toEqual(
+      planQuery(days, context).buckets,
+    );
+  });
+
   it("plans Kolkata days on the exact local midnight, older than 35 days too (quarter hours)", () => {
     const old = planQuery(
       { startDate: "2026-10-01", endDate: "2026-10-02", timezone: "Asia/Kolkata" },
@@ -225,19 +268,22 @@ describe("planQuery: totals stay exact under snapping", () => {
       "-03:30",
       "+05:45",
     ];
-    const granularities: Granularity[] = ["hour", "day", "week", "month"];
+    const granularities: Granularity[] = ["hour", "day", "week", "month", "quarter", "year"];
     const spans: Record<Granularity, number> = {
       hour: 4 * DAY_MS,
       day: 60 * DAY_MS,
       week: 200 * DAY_MS,
       month: 900 * DAY_MS,
+      quarter: 900 * DAY_MS,
+      year: 2000 * DAY_MS,
     };
-    for (let round = 0; round < 120; round++) {
+    for (let round = 0; round < 160; round++) {
       const timezone = zones[round % zones.length] ?? "UTC";
-      const granularity = granularities[Math.floor(random() * 4)] ?? "day";
+      const granularity = granularities[Math.floor(random() * granularities.length)] ?? "day";
+      const weekStart = random() < 0.5 ? ("sunday" as const) : undefined;
       const startMs = now - Math.floor(random() * 900) * DAY_MS - Math.floor(random() * 1440) * 60_000;
       const endMs = Math.min(now, startMs + Math.floor(random() * spans[granularity]));
-      const params = { startDate: iso(startMs), endDate: iso(endMs), timezone, granularity };
+      const params = { startDate: iso(startMs), endDate: iso(endMs), timezone, granularity, weekStart };
       const plan = planQuery(params, context);
       expectExactPlan(plan);
       // Labels strictly increase: a snapped bucket is dropped, never reordered.

@@ -1,18 +1,30 @@
 import type { Zone } from "luxon";
+import { frameKey } from "./answerFrame";
 import { keptAt, type PlanContext, type SignedBlock, type TimeRange } from "./block";
-import { cutBuckets } from "./bucketCutting";
+import { cutBuckets, type OutputBucket } from "./bucketCutting";
 import { clampToExtent, mayHoldData } from "./dataExtent";
-import { DEFAULT_GRANULARITY, type StatsGranularity, WHOLE_RANGE } from "./granularity";
+import {
+  calendarUnitOf,
+  DEFAULT_GRANULARITY,
+  type StatsGranularity,
+  type WeekStart,
+  WHOLE_RANGE,
+} from "./granularity";
 import { formatInstant } from "./instantFormat";
 import { InvalidParameterError } from "./invalidParameterError";
 import { type RangeParams, type ResolvedRange, resolveRange } from "./rangeResolution";
 import { snapBuckets } from "./retentionGrid";
 import { coverSigned } from "./signedCover";
 
-export interface StatsPlanParams extends RangeParams {
-  /** Defaults to `day`; `all` is the whole range as one bucket. */
-  granularity?: StatsGranularity | undefined;
+/** How `/stats` cuts its range into buckets. */
+export interface Bucketing {
+  /** `all` is the whole range as one bucket. */
+  granularity: StatsGranularity;
+  /** docs/contract.md §9: the day weeks start on; Monday (ISO) when absent. */
+  weekStart?: WeekStart | undefined;
 }
+
+export interface StatsPlanParams extends RangeParams, Partial<Bucketing> {}
 
 /** The range members of `meta` (the HTTP layer adds `group_by`). */
 export interface RangeMeta {
@@ -42,15 +54,20 @@ export interface StatsPlan {
   buckets: PlannedBucket[];
   /**
    * Every bucket of the range, in order, those that cannot hold data included (docs/contract.md
-   * §7 `fill=zero`: every bucket appears). A bucket of `buckets` has the same label as one of these.
+   * §7 `fill=zero`: every bucket appears), each its part of the range before any edge is moved
+   * onto the stored grid. A bucket of `buckets` has the same label as one of these.
    */
-  rangeBuckets: ReadonlyArray<{ label: string; startMs: number }>;
+  rangeBuckets: readonly OutputBucket[];
+  /** What the answer is cut into, as a string (answerFrame.ts): the same for every plan of it. */
+  frame: string;
 }
 
 export interface TotalPlan {
   range: TimeRange;
   zoneName: string;
   meta: RangeMeta;
+  /** The range as a string (answerFrame.ts). */
+  frame: string;
   /** The blocks whose signed sum is exactly `range` (empty time outside the data extent is not read). */
   blocks: SignedBlock[];
 }
@@ -70,15 +87,42 @@ function rangeMeta(range: TimeRange, zone: Zone, zoneName: string): RangeMeta {
  * Throws InvalidParameterError for invalid parameters and for ranges needing too many buckets.
  */
 export function planQuery(params: StatsPlanParams, context: PlanContext): StatsPlan {
-  return planStatsRange(resolveRange(params, context), params.granularity ?? DEFAULT_GRANULARITY, context);
+  const bucketing = { granularity: params.granularity ?? DEFAULT_GRANULARITY, weekStart: params.weekStart };
+  return planStatsRange(resolveRange(params, context), bucketing, context);
+}
+
+/** A resolved range cut into buckets, before any block is chosen. */
+export interface RangeCut {
+  /** Every bucket of the range with its label, its part of the range as cut in the zone. */
+  rangeBuckets: OutputBucket[];
+  /** The same with their edges moved onto the stored grid (retentionGrid.ts), empty ones dropped. */
+  snapped: OutputBucket[];
+  /** What the answer is cut into, as a string (answerFrame.ts). */
+  frame: string;
+}
+
+/** The buckets of a resolved range, as `planStatsRange` cuts them; no block is covered. */
+export function cutRange(resolved: ResolvedRange, bucketing: Bucketing, context: PlanContext): RangeCut {
+  const range = { startMs: resolved.startMs, endMs: resolved.endMs };
+  if (bucketing.granularity === WHOLE_RANGE) {
+    // An empty range has no bucket, as it has none of any other size.
+    const label = formatInstant(range.startMs, resolved.zone);
+    const whole = range.endMs > range.startMs ? [{ label, ...range }] : [];
+    return { rangeBuckets: whole, snapped: whole, frame: frameKey(resolved) };
+  }
+  const unit = calendarUnitOf(bucketing.granularity, bucketing.weekStart);
+  const rangeBuckets = cutBuckets(range, unit, resolved.zone);
+  const snapped = snapBuckets(rangeBuckets, range, keptAt(context));
+  return { rangeBuckets, snapped, frame: frameKey(resolved, { rangeBuckets, snapped }) };
 }
 
 /** planQuery for a range already resolved (docs/contract.md §7 `compare`: the previous range). */
 export function planStatsRange(
   resolved: ResolvedRange,
-  granularity: StatsGranularity,
+  bucketing: Bucketing,
   context: PlanContext,
 ): StatsPlan {
+  const { granularity } = bucketing;
   if (granularity === WHOLE_RANGE) return planWholeRange(resolved, context);
   const { zone, zoneName, ...range } = resolved;
   const isKept = keptAt(context);
@@ -89,14 +133,14 @@ export function planStatsRange(
       : coverSigned(startMs, endMs, isKept);
   const meta = rangeMeta(range, zone, zoneName);
   const budget = blockBudget(meta, context.maxBlocks);
-  const rangeBuckets = cutBuckets(range, granularity, zone);
-  const buckets = snapBuckets(rangeBuckets, range, isKept)
+  const { rangeBuckets, snapped, frame } = cutRange(resolved, bucketing, context);
+  const buckets = snapped
     .filter((bucket) => mayHoldData(bucket, context.dataExtent))
     .map((bucket) => ({
       ...bucket,
       blocks: budget.spend(cover(bucket.startMs, bucket.endMs)),
     }));
-  return { range, zoneName, meta: { ...meta, granularity }, buckets, rangeBuckets };
+  return { range, zoneName, meta: { ...meta, granularity }, buckets, rangeBuckets, frame };
 }
 
 /**
@@ -104,10 +148,11 @@ export function planStatsRange(
  * the summary's interval is (so it reads only where the organization has data).
  */
 function planWholeRange(resolved: ResolvedRange, context: PlanContext): StatsPlan {
-  const { range, zoneName, meta, blocks } = planTotalRange(resolved, context);
+  const { range, zoneName, meta, blocks, frame } = planTotalRange(resolved, context);
   // An empty range has no bucket, as it has none of any other size.
   const buckets = range.endMs > range.startMs ? [{ label: meta.start_date, ...range, blocks }] : [];
-  return { range, zoneName, meta: { ...meta, granularity: WHOLE_RANGE }, buckets, rangeBuckets: buckets };
+  const whole = { ...meta, granularity: WHOLE_RANGE } as const;
+  return { range, zoneName, meta: whole, buckets, rangeBuckets: buckets, frame };
 }
 
 /** Plans `GET /api/v1/stats/summary`: the same range, answered as one interval. */
@@ -125,7 +170,7 @@ export function planTotalRange(resolved: ResolvedRange, context: PlanContext): T
   // No block spans more than 31 days, so a longer interval is refused before it is covered.
   if (read !== null) budget.require(Math.ceil((read.endMs - read.startMs) / (31 * 86_400_000)));
   const blocks = budget.spend(read === null ? [] : coverSigned(read.startMs, read.endMs, isKept));
-  return { range, zoneName, meta, blocks };
+  return { range, zoneName, meta, blocks, frame: frameKey(resolved) };
 }
 
 /**

@@ -56,7 +56,7 @@ export function toStatsRow(
   group?: RowGroup,
   { previous, activeMembers, previousActiveMembers }: ShownExtras = {},
 ): StatsRow {
-  const row = { time_bucket: timeBucket } as Record<string, string | number | null>;
+  const row = { time_bucket: timeBucket } as Record<string, string | number | boolean | null>;
   // The group's fields right after time_bucket, in the order asked (JSON keeps insertion order);
   // only language_model can be null, which the store's combination values respect.
   group?.dimensions.forEach((dimension, i) => {

@@ -17,8 +17,11 @@ import {
   type StatsGranularity,
   type StatsPlan,
   type TotalPlan,
+  type WeekStart,
 } from "../planner";
+import { type AnswerValidator, answerState, framesOf } from "./answerState";
 import { type AnswerDeps, answerOf } from "./answers";
+import { type BucketEnds, type Completeness, completenessAt } from "./bucketCompleteness";
 import { shapeRows } from "./bucketShaping";
 import { type ConsistentReadOptions, readConsistently } from "./consistentRead";
 import { comboMatches, type DimensionFilter, parseFilters, type RawFilters } from "./filters";
@@ -87,6 +90,10 @@ interface CommonRequest extends RangeParams {
 
 export interface StatsRequest extends CommonRequest {
   granularity: StatsGranularity;
+  /** docs/contract.md §9: the day weeks start on; Monday (ISO) when absent. */
+  weekStart?: WeekStart | undefined;
+  /** docs/contract.md §9: the rows will say whether they are complete (the answer keeps its buckets' ends). */
+  complete?: boolean;
   /** The dimensions to group by, in the order asked; empty when not grouped. */
   groupBy: readonly Dimension[];
   /** docs/contract.md §7 `sort`, `limit`, `other=true`, `fill=zero`. */
@@ -118,10 +125,18 @@ export interface StatsMeta {
 export interface StatsResult {
   pagination: Pagination;
   meta: StatsMeta;
-  data(): StatsRow[];
+  /** With `completeness` (docs/contract.md §9), each row ends with `complete`. */
+  data(completeness?: Completeness): StatsRow[];
   /** The answer the page comes from: the same object while it is kept (a key for rendered pages). */
   source: object;
+  /** The state the answer is exact for and what its range was cut into (its entity tag's). */
+  validator: AnswerValidator;
+  /** Which of its buckets can no longer grow at an `X-Data-As-Of` instant (docs/contract.md §9). */
+  completenessAt(asOfMs: number | undefined): Completeness;
 }
+
+/** The ends of an answer whose rows do not say whether they are complete: none kept. */
+const NO_ENDS: BucketEnds = { buckets: [] };
 
 /** The lists given, by dimension name: the same lists make the same key, whatever their order. */
 function listsGiven(lists: RawFilters) {
@@ -202,6 +217,11 @@ async function statsRows(
   const rows = shaped.withMembersCompacted();
   const value = {
     rows,
+    validator: {
+      state: answerState(view, snapshot.stamp),
+      frame: framesOf(current.frame, previous?.plan.frame),
+    },
+    ends: (request.complete ? { buckets: current.rangeBuckets } : NO_ENDS) as BucketEnds,
     meta: {
       start_date: current.meta.start_date,
       end_date: current.meta.end_date,
@@ -215,9 +235,11 @@ async function statsRows(
       }),
     },
   };
-  // Weighed with the pages rendered from it (http/renderedPages.ts), at most a page size of rows each.
+  // Weighed with the pages rendered from it (http/renderedPages.ts), at most a page size of rows
+  // each, and the buckets' ends it keeps for complete, a row's worth each at most.
   const rendered = RENDERED_PAGES_PER_ANSWER * Math.min(rows.length, MAX_PAGE_SIZE);
-  return { value, view, stamp: snapshot.stamp, rows: rows.length + rendered };
+  const ends = value.ends.buckets.length;
+  return { value, view, stamp: snapshot.stamp, rows: rows.length + rendered + ends };
 }
 
 /**
@@ -233,7 +255,8 @@ function planPrevious(
 ) {
   const previous = previousRange(kind, resolveRange(request, context), context);
   const budget = { ...context, maxBlocks: (context.maxBlocks ?? Number.POSITIVE_INFINITY) - spent };
-  const plan = planStatsRange(previous.range, request.granularity, budget);
+  const bucketing = { granularity: request.granularity, weekStart: request.weekStart };
+  const plan = planStatsRange(previous.range, bucketing, budget);
   const paired = pairBuckets(current.rangeBuckets, plan.rangeBuckets, previous.range, previous.shift);
   const pairedLabel = new Map<string, string>();
   current.rangeBuckets.forEach((bucket, i) => {
@@ -244,7 +267,7 @@ function planPrevious(
 }
 
 /** What one parameter of docs/contract.md §7 needs of another: refused before anything is read. */
-function checkShapeParameters(request: StatsRequest): void {
+export function checkShapeParameters(request: StatsRequest): void {
   checkSortKeys(request.sort, { groupBy: request.groupBy, activeMembers: request.activeMembers ?? false });
   if (request.other && request.limit === undefined)
     throw new InvalidParameterError("other", "other=true needs limit: the rest is what the limit cuts");
@@ -256,8 +279,18 @@ function checkShapeParameters(request: StatsRequest): void {
 function statsParameters(request: StatsRequest): unknown[] {
   const sort = request.sort.map((key) => (key.descending ? "-" : "") + key.field);
   const shape = [sort, request.limit ?? null, request.other, request.fill];
-  // compare and include join the key only when given, as exclusions do (answerKey).
-  return [request.granularity, request.groupBy.join(",") || null, ...shape, ...givenParameters(request)];
+  // compare, include, Sunday weeks and complete (the answer keeps its buckets' ends) join the key
+  // only when given, as exclusions do (answerKey).
+  const sundays = request.weekStart === "sunday" ? ["sunday"] : [];
+  const complete = request.complete ? ["complete"] : [];
+  return [
+    request.granularity,
+    request.groupBy.join(",") || null,
+    ...shape,
+    ...givenParameters(request),
+    ...sundays,
+    ...complete,
+  ];
 }
 
 /** The parameters of both operations that join an answer's key only when given. */
@@ -277,18 +310,22 @@ export async function queryStats(org: string, request: StatsRequest, deps: Query
   );
   const { from, to, pagination } = pageRange(answer.rows.length, request.page, request.pageSize);
   const dimensions = request.groupBy;
-  const data = () =>
-    answer.rows
-      .rows(from, to)
-      .map((row) =>
-        toStatsRow(
-          row.label,
-          row.sums,
-          dimensions.length > 0 ? { dimensions, values: row.group ?? [] } : undefined,
-          row,
-        ),
-      );
-  return { data, pagination, meta: answer.meta, source: answer };
+  const data = (completeness?: Completeness) =>
+    answer.rows.rows(from, to).map((row) => {
+      const group = dimensions.length > 0 ? { dimensions, values: row.group ?? [] } : undefined;
+      const out = toStatsRow(row.label, row.sums, group, row);
+      // Last, after the metrics, active_members and their previous values.
+      if (completeness) out.complete = completeness.isComplete(row.label);
+      return out;
+    });
+  return {
+    data,
+    pagination,
+    meta: answer.meta,
+    source: answer,
+    validator: answer.validator,
+    completenessAt: (asOfMs) => completenessAt(answer.ends, asOfMs),
+  };
 }
 
 export type SummaryRequest = CommonRequest;
@@ -334,14 +371,18 @@ async function summaryTotal(
       : undefined;
     summary.change = summaryChange(total.sums, before.sums, members);
   }
-  return { value: { summary, meta: plan.current.meta }, view, stamp: snapshot.stamp, rows: 1 };
+  const validator = {
+    state: answerState(view, snapshot.stamp),
+    frame: framesOf(plan.current.frame, plan.previous?.frame),
+  };
+  return { value: { summary, meta: plan.current.meta, validator }, view, stamp: snapshot.stamp, rows: 1 };
 }
 
 export async function querySummary(
   org: string,
   request: SummaryRequest,
   deps: QueryDeps,
-): Promise<{ summary: Summary; meta: RangeMeta }> {
+): Promise<{ summary: Summary; meta: RangeMeta; validator: AnswerValidator }> {
   const context = deps.planContext();
   const key = answerKey("summary", request, givenParameters(request), context);
   return answerOf(deps, org, key, request.noCache ?? false, (admission) =>

@@ -53,6 +53,17 @@ describe("renderStatsCsv", () => {
     expect(line?.startsWith("t,v1,Zoom,2,10,")).toBe(true);
   });
 
+  it("writes complete last, as true or false, only when asked (docs/contract.md §9)", () => {
+    const rows = [
+      { ...toStatsRow("q1", sums), complete: true },
+      { ...toStatsRow("q2", sums), complete: false },
+    ];
+    const lines = renderStatsCsv(rows, { complete: true }).split("\r\n");
+    expect(lines[0]?.endsWith(",avg_wpm,complete")).toBe(true);
+    expect(lines.slice(1, 3)).toEqual(["q1,2,10,60000,0,1.5,10,true", "q2,2,10,60000,0,1.5,10,false"]);
+    expect(renderStatsCsv(rows).split("\r\n")[1]).toBe("q1,2,10,60000,0,1.5,10");
+  });
+
   it("writes active_members after the metrics, and its previous value last (docs/contract.md §9)", () => {
     const row = toStatsRow("t", sums, undefined, {
       previous: sums,
@@ -65,5 +76,32 @@ describe("renderStatsCsv", () => {
     expect(columns.at(-1)).toBe("previous_active_members");
     expect(line?.split(",")[7]).toBe("2");
     expect(line?.split(",").at(-1)).toBe("0");
+  });
+
+  it("writes the columns in the order of a row's fields, with every optional one (docs/contract.md §9)", () => {
+    const row = {
+      ...toStatsRow(
+        "t",
+        sums,
+        { dimensions: ["app_name"], values: ["Zoom"] },
+        {
+          previous: sums,
+          activeMembers: 2,
+          previousActiveMembers: 1,
+        },
+      ),
+      complete: false,
+    };
+    const [header, line] = renderStatsCsv([row], {
+      groupBy: ["app_name"],
+      compared: true,
+      activeMembers: true,
+      complete: true,
+    }).split("\r\n");
+    const columns = header?.split(",") ?? [];
+    expect(columns).toEqual(Object.keys(row));
+    expect(columns.slice(8, 10)).toEqual(["active_members", "previous_recording_count"]);
+    expect(columns.slice(-2)).toEqual(["previous_active_members", "complete"]);
+    expect(line?.split(",").slice(-2)).toEqual(["1", "false"]);
   });
 });

@@ -16,29 +16,40 @@ export interface CsvColumnsOptions {
   compared?: boolean;
   /** docs/contract.md §9 `include=active_members`: the `active_members` column (and its previous). */
   activeMembers?: boolean;
+  /** docs/contract.md §9: the `complete` column. */
+  complete?: boolean;
 }
 
 /**
  * time_bucket, the `group_by` dimensions in the order asked (none when not grouped), the metrics,
  * then `active_members` when counted; with docs/contract.md §7 `compare`, then the
- * `previous_<metric>` columns in the same order.
+ * `previous_<metric>` columns in the same order; with §9's `complete`, that column last. The
+ * order of a row's JSON fields.
  */
 export function csvColumns({
   groupBy = [],
   compared = false,
   activeMembers = false,
-}: CsvColumnsOptions = {}) {
+  complete = false,
+}: CsvColumnsOptions = {}): string[] {
   const metrics = activeMembers ? [...STATS_METRIC_COLUMNS, ACTIVE_MEMBERS_FIELD] : STATS_METRIC_COLUMNS;
   const previous = activeMembers
     ? [...PREVIOUS_METRIC_COLUMNS, PREVIOUS_ACTIVE_MEMBERS_FIELD]
     : PREVIOUS_METRIC_COLUMNS;
-  return ["time_bucket", ...groupBy, ...metrics, ...(compared ? previous : [])];
+  return [
+    "time_bucket",
+    ...groupBy,
+    ...metrics,
+    ...(compared ? previous : []),
+    ...(complete ? ["complete"] : []),
+  ];
 }
 
 /**
  * RFC 4180 (CRLF, quotes doubled) with a header row, columns per docs/contract.md §5. A null group value
  * is an empty cell; text cells starting with = + - @ tab or CR get a leading `'` so spreadsheets
- * do not run them as formulas (csv-stringify's `escape_formulas`).
+ * do not run them as formulas (csv-stringify's `escape_formulas`); `complete` reads `true` or
+ * `false`, as in JSON.
  */
 export function renderStatsCsv(rows: readonly StatsRow[], columns: CsvColumnsOptions = {}): string {
   return stringify(rows as StatsRow[], {
@@ -46,6 +57,8 @@ export function renderStatsCsv(rows: readonly StatsRow[], columns: CsvColumnsOpt
     columns: csvColumns(columns),
     record_delimiter: "windows",
     escape_formulas: true,
+    // csv-stringify writes booleans as 1 and an empty cell.
+    cast: { boolean: (value) => String(value) },
     // A bare LF or CR is a line break to most readers, even with CRLF records: quote it too.
     quoted_match: /[\r\n]/,
   });

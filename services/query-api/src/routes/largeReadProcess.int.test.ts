@@ -81,6 +81,27 @@ it("hands a large read to the large-read process once, and sends its answer on a
   expect(largeReads.reads.blocks).toBe(readsAfterFirst);
 });
 
+it("tags a large answer as any process would, and answers a conditional request for it where it arrived", async () => {
+  const identity = { "accept-encoding": "identity" };
+  // A token of its own: the others have spent most of the limit of 6 a minute.
+  const token = await largeReads.createToken("wide");
+  const large = await front.get(STATS, token, identity);
+  await large.arrayBuffer();
+  expect(large.headers.get("via")).toBe(LARGE_READ_VIA);
+  const tag = large.headers.get("etag") ?? "";
+  const computedHere = await alone.get(STATS, token, identity);
+  await computedHere.arrayBuffer();
+  expect(computedHere.headers.get("etag")).toBe(tag);
+
+  // docs/contract.md §9: the tag is checked against the write stamp here; nothing is handed over.
+  const readsBefore = largeReads.reads.blocks;
+  const unchanged = await front.get(STATS, token, { ...identity, "if-none-match": tag });
+  expect(unchanged.status).toBe(304);
+  expect(unchanged.headers.get("via")).toBeNull();
+  expect(unchanged.headers.get("etag")).toBe(tag);
+  expect(largeReads.reads.blocks).toBe(readsBefore);
+});
+
 it("counts members (docs/contract.md §9) in the large-read process when the read is large", async () => {
   const summary = "/api/v1/stats/summary?start_date=2026-11-19&end_date=2026-11-21&include=active_members";
   const counted = await front.get(summary, front.tokenFor("wide"));

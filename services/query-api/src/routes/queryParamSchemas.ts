@@ -104,7 +104,7 @@ export function rawFilters(query: FilterQuery): RawFilters {
 /** docs/contract.md §9 `include`, on /stats and /stats/summary alike: what the answer adds. */
 export const includeParam = z.enum([ACTIVE_MEMBERS_FIELD]).optional().meta({
   description:
-    "`active_members`: each row (on /stats/summary, the summary) gains active_members, the exact number of distinct members with at least one recording in it; with compare, previous_active_members too (the summary: in previous and change).",
+    "`active_members`: each row (on /stats/summary, the summary) gains active_members, the exact number of distinct members with at least one recording in it; with compare, previous_active_members too (the summary: in previous and change). On /stats, naming it adds complete to every row.",
 });
 
 /** docs/contract.md §7 `compare`, on /stats and /stats/summary alike. */

@@ -5,11 +5,18 @@ import { DateTime } from "luxon";
 import { z } from "zod";
 import { authOf } from "../http/authenticate";
 import { wantsFreshAnswer } from "../http/cacheControl";
+import { answeredNotModified, sendTagged } from "../http/conditionalRequests";
+import { entityTag } from "../http/entityTag";
 import { createRenderedPages, type RenderedPages } from "../http/renderedPages";
 import { STATS_GRANULARITIES } from "../planner";
+import type { AnswerValidator } from "../query/answerState";
+import { stateNow, statsFrame } from "../query/answerValidator";
+import { completeCount } from "../query/bucketCompleteness";
 import { MAX_PAGE_SIZE } from "../query/pagination";
-import { queryStats, type StatsResult } from "../query/statsQuery";
+import { queryStats, type StatsRequest, type StatsResult } from "../query/statsQuery";
 import { renderStatsCsv } from "../render/statsCsv";
+import { sendsComplete, weekStartParam } from "./calendarParams";
+import { confirmedAsOf, setDataAsOf } from "./dataAsOf";
 import {
   compareParam,
   excludeParams,
@@ -20,7 +27,7 @@ import {
   rawExclusions,
   rawFilters,
 } from "./queryParamSchemas";
-import { type Register, type RouteDeps, withQuery } from "./routeDeps";
+import { type Register, withQuery } from "./routeDeps";
 import { fillParam, groupByParam, limitParam, otherParam, sortParam } from "./statsShapeParams";
 
 export const STATS_PATH = "/api/v1/stats";
@@ -32,8 +39,9 @@ export const statsQuerySchema = z
     ...excludeParams,
     granularity: z.enum(STATS_GRANULARITIES).default("day").meta({
       description:
-        "Bucket size in the query zone; `all`: one bucket, the whole range, labelled with its start.",
+        "Bucket size in the query zone's calendar (quarters start on 1 January, April, July and October); `all`: one bucket, the whole range, labelled with its start.",
     }),
+    week_start: weekStartParam,
     group_by: groupByParam,
     sort: sortParam,
     limit: limitParam,
@@ -46,31 +54,6 @@ export const statsQuerySchema = z
     format: z.enum(["json", "csv"]).default("json"),
   })
   .strict();
-
-/** docs/contract.md §7: the header naming the instant up to which the answer holds every event. */
-export const DATA_AS_OF_HEADER = "X-Data-As-Of";
-
-/**
- * Sends `X-Data-As-Of` with an answer (docs/contract.md §7). `before` is the store's view taken
- * before the answer was read or found kept (the reader's view, cached for a moment, so a request
- * costs no round trip for it): its "as of" was read from the log hash before the answer's data, so
- * the answer holds every event produced before it. A kept answer is exact for the current state,
- * so it gets the current header. Nothing is sent when no instant is known, or when the epoch
- * changed under the request (the instant described another state).
- */
-export async function viewAsOfBefore(
-  deps: Pick<RouteDeps, "reader">,
-): Promise<(res: Response) => Promise<void>> {
-  const before = await deps.reader.view();
-  return async (res) => {
-    const asOfMs = before.asOfMs;
-    if (asOfMs === undefined || asOfMs === null) return;
-    // The answer was confirmed already; a store that stopped being live since only loses the header.
-    const after = await deps.reader.view().catch(() => undefined);
-    if (after?.epoch !== before.epoch) return;
-    res.set(DATA_AS_OF_HEADER, new Date(asOfMs).toISOString());
-  };
-}
 
 function compactStamp(iso: string): string {
   return DateTime.fromISO(iso, { setZone: true }).toFormat("yyyyMMdd'T'HHmmZZZ");
@@ -101,50 +84,86 @@ function sendCsv(req: Request, res: Response, result: StatsResult, body: () => B
   res.send(body());
 }
 
+type StatsQuery = z.output<typeof statsQuerySchema>;
+
+/** The question the query layer answers, from the validated parameters. */
+function statsRequestOf(query: StatsQuery, noCache: boolean): StatsRequest {
+  return {
+    complete: sendsComplete(query),
+    startDate: query.start_date,
+    endDate: query.end_date,
+    timezone: query.timezone,
+    granularity: query.granularity,
+    weekStart: query.week_start,
+    groupBy: query.group_by ?? [],
+    filters: rawFilters(query),
+    exclusions: rawExclusions(query),
+    sort: query.sort ?? [],
+    limit: query.limit,
+    other: query.other,
+    fill: query.fill === "zero",
+    compare: query.compare,
+    activeMembers: query.include === "active_members",
+    page: query.page,
+    pageSize: query.page_size,
+    noCache,
+  };
+}
+
 export const registerV1Stats: Register = (router, deps) => {
   const pages: RenderedPages = createRenderedPages();
   router.get(
     STATS_PATH,
     withQuery(statsQuerySchema, async (query, req, res) => {
-      const sendAsOf = await viewAsOfBefore(deps);
-      const result = await queryStats(
-        authOf(res.locals).org,
-        {
-          startDate: query.start_date,
-          endDate: query.end_date,
-          timezone: query.timezone,
-          granularity: query.granularity,
-          groupBy: query.group_by ?? [],
-          filters: rawFilters(query),
-          exclusions: rawExclusions(query),
-          sort: query.sort ?? [],
-          limit: query.limit,
-          other: query.other,
-          fill: query.fill === "zero",
-          compare: query.compare,
-          activeMembers: query.include === "active_members",
-          page: query.page,
-          pageSize: query.page_size,
-          noCache: wantsFreshAnswer(req),
+      const org = authOf(res.locals).org;
+      const request = statsRequestOf(query, wantsFreshAnswer(req));
+      // One moment for the tag and the answer: a range without end_date ends at it.
+      const context = deps.planContext();
+      const before = await deps.reader.view();
+      const withComplete = request.complete ?? false;
+      // docs/contract.md §9: what decides the body (the parameters as read, the state and the
+      // frame), and which buckets are complete when rows say so; never a header.
+      const tagOf = (validator: AnswerValidator, completeBuckets: number) =>
+        entityTag([
+          "stats",
+          org,
+          query,
+          validator.state,
+          validator.frame,
+          withComplete ? completeBuckets : null,
+        ]);
+      const unchanged = await answeredNotModified(req, res, {
+        tagNow: async () => {
+          const { frame, ends } = statsFrame(request, context);
+          const state = await stateNow(deps.reader, before, org);
+          return tagOf({ state, frame }, completeCount(ends, before.asOfMs));
         },
-        deps,
-      );
-      const page = `${query.format}:${query.page}:${query.page_size}`;
+        setHeaders: () => setDataAsOf(res, before.asOfMs),
+      });
+      if (unchanged) return;
+      const result = await queryStats(org, request, { ...deps, planContext: () => context });
+      const asOfMs = await confirmedAsOf(deps, before);
+      const completeness = withComplete ? result.completenessAt(asOfMs) : undefined;
+      const page = `${query.format}:${query.page}:${query.page_size}:${completeness?.count ?? ""}`;
       const render = (): string => {
+        const data = result.data(completeness);
         if (query.format === "csv")
-          return renderStatsCsv(result.data(), {
+          return renderStatsCsv(data, {
             groupBy: query.group_by,
             compared: query.compare !== undefined,
-            activeMembers: query.include === "active_members",
+            activeMembers: request.activeMembers ?? false,
+            complete: withComplete,
           });
         // Typed as the published response, so a result that drifts from the schema does not compile.
-        const body: StatsPage = { data: result.data(), pagination: result.pagination, meta: result.meta };
+        const body: StatsPage = { data, pagination: result.pagination, meta: result.meta };
         return JSON.stringify(body);
       };
       const body = () => pages.body(result.source, page, render);
-      await sendAsOf(res);
-      if (query.format === "csv") return sendCsv(req, res, result, body);
-      res.type("json").send(body());
+      setDataAsOf(res, asOfMs);
+      sendTagged(req, res, tagOf(result.validator, completeness?.count ?? 0), () => {
+        if (query.format === "csv") return sendCsv(req, res, result, body);
+        res.type("json").send(body());
+      });
     }),
   );
 };

@@ -3,7 +3,8 @@ import { type ApiServer, startApiServer } from "@vu/testkit/api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 // docs/contract.md §9 `include=active_members` over HTTP: what the differential suite
-// (test/exactness) does not look at: the 400s' wording, field and column order, kept answers.
+// (test/exactness) does not look at: the 400s' wording, field and column order, kept answers,
+// `complete` (which naming it brings, as any §9 parameter does) and the answers' tags.
 const now = Date.parse("2026-11-22T12:00:00Z");
 let api: ApiServer;
 let token: string;
@@ -27,6 +28,8 @@ beforeAll(async () => {
     recording("p2", "2026-10-29T09:00:00Z", { ...ada, app_name: "Slack" }),
     recording("p3", "2026-10-29T12:00:00Z", { ...cy, app_name: "Slack" }),
   ]);
+  // 2 November has ended by then, 4 November not.
+  await api.setDataAsOf(Date.parse("2026-11-03T00:00:00Z"));
 });
 afterAll(() => api.close());
 
@@ -57,16 +60,19 @@ describe("include=active_members on /stats and /stats/summary", () => {
     expect(errors).toEqual([{ parameter, message: expect.stringMatching(message) }]);
   });
 
-  it("adds each row's distinct members after the metrics, and nothing without the parameter", async () => {
+  it("adds each row's distinct members after the metrics, then complete, and neither without the parameter", async () => {
     const plain = await stats("granularity=day");
     expect(plain.data[0]).not.toHaveProperty("active_members");
+    expect(plain.data[0]).not.toHaveProperty("complete");
     const counted = await stats("granularity=day&include=active_members");
-    expect(counted.data.map((r: Record<string, unknown>) => [r.time_bucket, r.active_members])).toEqual([
-      ["2026-11-02T00:00:00.000Z", 3],
-      ["2026-11-04T00:00:00.000Z", 2],
+    expect(
+      counted.data.map((r: Record<string, unknown>) => [r.time_bucket, r.active_members, r.complete]),
+    ).toEqual([
+      ["2026-11-02T00:00:00.000Z", 3, true],
+      ["2026-11-04T00:00:00.000Z", 2, false],
     ]);
-    expect(Object.keys(counted.data[0]).slice(-2)).toEqual(["avg_wpm", "active_members"]);
-    const { active_members: _, ...rest } = counted.data[0];
+    expect(Object.keys(counted.data[0]).slice(-3)).toEqual(["avg_wpm", "active_members", "complete"]);
+    const { active_members: _, complete: __, ...rest } = counted.data[0];
     expect(rest).toEqual(plain.data[0]);
   });
 
@@ -100,7 +106,7 @@ describe("include=active_members on /stats and /stats/summary", () => {
       ["Teams", 1, 0],
       ["(other)", 3, 2],
     ]);
-    expect(Object.keys(top.data[0]).at(-1)).toBe("previous_active_members");
+    expect(Object.keys(top.data[0]).slice(-2)).toEqual(["previous_active_members", "complete"]);
   });
 
   it("writes the column in CSV only when asked", async () => {
@@ -121,9 +127,10 @@ describe("include=active_members on /stats and /stats/summary", () => {
       "previous_avg_voice_processing_time",
       "previous_avg_wpm",
       "previous_active_members",
+      "complete",
     ]);
     const cells = line?.split(",") ?? [];
-    expect([cells[7], cells.at(-1)]).toEqual(["3", "2"]);
+    expect([cells[7], cells.at(-2), cells.at(-1)]).toEqual(["3", "2", "false"]);
   });
 
   it("adds the summary's distinct members, in previous and change too", async () => {
@@ -137,6 +144,66 @@ describe("include=active_members on /stats and /stats/summary", () => {
     expect(
       (await summary("include=active_members&exclude[member_email]=ADA@example.com")).active_members,
     ).toBe(2);
+  });
+
+  it("counts the members of quarters and Sunday weeks, each row's complete last", async () => {
+    const quarters = await stats("granularity=quarter&include=active_members&compare=previous_period");
+    // The range's part of the fourth quarter; the period before (27–31 October): ada and cy.
+    expect(
+      quarters.data.map((r: Record<string, unknown>) => [
+        r.time_bucket,
+        r.recording_count,
+        r.active_members,
+        r.previous_active_members,
+        r.complete,
+      ]),
+    ).toEqual([["2026-10-01T00:00:00.000Z", 6, 3, 2, false]]);
+    expect(Object.keys(quarters.data[0]).slice(-3)).toEqual([
+      "previous_avg_wpm",
+      "previous_active_members",
+      "complete",
+    ]);
+    const weeks = await stats("granularity=week&week_start=sunday&group_by=app_name&include=active_members");
+    expect(
+      weeks.data.map((r: Record<string, unknown>) => [
+        r.time_bucket,
+        r.app_name,
+        r.active_members,
+        r.complete,
+      ]),
+    ).toEqual([
+      ["2026-11-01T00:00:00.000Z", "Slack", 2, false],
+      ["2026-11-01T00:00:00.000Z", "Teams", 1, false],
+      ["2026-11-01T00:00:00.000Z", "Zoom", 3, false],
+    ]);
+  });
+
+  it("tags the answers with and without members apart, and a 304 holds for either", async () => {
+    const tagOf = async (query: string, ifNoneMatch?: string) => {
+      const headers = { "accept-encoding": "identity", ...(ifNoneMatch && { "if-none-match": ifNoneMatch }) };
+      const res = await api.get(`/api/v1/stats?${range}&${query}`, token, headers);
+      await res.arrayBuffer();
+      return { status: res.status, tag: res.headers.get("etag") ?? "" };
+    };
+    const quarter = "granularity=quarter";
+    const plain = await tagOf(quarter);
+    const counted = await tagOf(`${quarter}&include=active_members`);
+    expect(plain.tag).toMatch(/^"[\w-]+"$/);
+    expect(counted.tag).not.toBe(plain.tag);
+    expect(await tagOf(`${quarter}&include=active_members`, counted.tag)).toEqual({
+      status: 304,
+      tag: counted.tag,
+    });
+    expect((await tagOf(`include=active_members&${quarter}`, counted.tag)).status).toBe(304);
+    expect((await tagOf(quarter, counted.tag)).status).toBe(200);
+    const summaries = await Promise.all(
+      ["", "include=active_members"].map(async (query) => {
+        const res = await api.get(`/api/v1/stats/summary?${range}&${query}`, token);
+        await res.arrayBuffer();
+        return res.headers.get("etag");
+      }),
+    );
+    expect(summaries[0]).not.toBe(summaries[1]);
   });
 
   it("keeps the answers with and without members apart", async () => {
