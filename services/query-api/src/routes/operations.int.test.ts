@@ -39,23 +39,20 @@ describe("GET /api/v1/openapi.json", () => {
     expect(names("/api/v1/stats/dimensions", "query")).toEqual(
       Object.keys(dimensionsQuerySchema.shape).sort(),
     );
-    // The one header they read: a client may ask for an answer computed now (the result cache).
-    expect(names("/api/v1/stats", "header")).toEqual(["cache-control"]);
-    expect(names("/api/v1/stats/summary", "header")).toEqual(["cache-control"]);
+    // The headers they read: a client may ask for an answer computed now (the result cache), or
+    // name the answer it holds (a 304 when it still is the answer: docs/contract.md §9).
+    expect(names("/api/v1/stats", "header")).toEqual(["cache-control", "if-none-match"]);
+    expect(names("/api/v1/stats/summary", "header")).toEqual(["cache-control", "if-none-match"]);
   });
 
   it("documents every error status an operation can answer", async () => {
     const doc = (await (await api.get("/api/v1/openapi.json")).json()) as OpenApi;
-    // Dimensions' 400 is for its docs/contract.md §7 parameters only; without them it reads no query string.
-    for (const path of ["/api/v1/stats", "/api/v1/stats/summary", "/api/v1/stats/dimensions"]) {
-      expect(Object.keys(doc.paths[path]?.get.responses ?? {}).sort()).toEqual([
-        "200",
-        "400",
-        "401",
-        "429",
-        "503",
-      ]);
-    }
+    // Dimensions' 400 is for its docs/contract.md §7 parameters only; without them it reads no
+    // query string. The statistics answer 304 to an If-None-Match that names their answer (§9).
+    const statuses = (path: string) => Object.keys(doc.paths[path]?.get.responses ?? {}).sort();
+    for (const path of ["/api/v1/stats", "/api/v1/stats/summary"])
+      expect(statuses(path)).toEqual(["200", "304", "400", "401", "429", "503"]);
+    expect(statuses("/api/v1/stats/dimensions")).toEqual(["200", "400", "401", "429", "503"]);
   });
 });
 
