@@ -12,27 +12,27 @@ export type CalendarUnit = (typeof CALENDAR_UNITS)[number];
 
 const MONTHS_IN = { month: 1, quarter: 3, year: 12 } as const;
 
-/** The first instant of the unit's months containing `epochMs` (a quarter or a year is months). */
-function floorMonths(months: number, epochMs: number): number {
-  const d = new Date(epochMs);
+/** The first instant of the unit's months containing `atMs` (a quarter or a year is months). */
+function floorMonths(months: number, atMs: number): number {
+  const d = new Date(atMs);
   const month = d.getUTCMonth();
   return utcMonthStart(d.getUTCFullYear(), month - (month % months));
 }
 
-/** Start (epoch ms) of the unit containing `epochMs`. */
-export function floorCalendar(unit: CalendarUnit, epochMs: number): number {
+/** Start (Unix time, ms) of the unit containing `atMs`. */
+export function floorCalendar(unit: CalendarUnit, atMs: number): number {
   switch (unit) {
     case "hour":
     case "day":
     case "week":
     case "month":
-      return floorUtc(unit, epochMs);
+      return floorUtc(unit, atMs);
     // The Sunday before an ISO week's Monday: a Sunday belongs to the week the next Monday starts.
     case "sundayWeek":
-      return floorUtc("week", epochMs + DAY_MS) - DAY_MS;
+      return floorUtc("week", atMs + DAY_MS) - DAY_MS;
     case "quarter":
     case "year":
-      return floorMonths(MONTHS_IN[unit], epochMs);
+      return floorMonths(MONTHS_IN[unit], atMs);
   }
 }
 

@@ -4,9 +4,9 @@ import type { Dimensions } from "./api/types";
 import { tokenStorage } from "./auth/tokenStorage";
 import { buildSeries } from "./chart/series";
 import { statsQuery } from "./state/apiQuery";
-import { type LoadedView, loadView } from "./state/loadView";
+import { type LoadedView, loadScreen } from "./state/loadScreen";
 import { browserZone } from "./state/presets";
-import { updateView, type ViewState, viewStateFromUrl, viewStateToUrl } from "./state/viewState";
+import { type ScreenState, screenStateFromUrl, screenStateToUrl, updateView } from "./state/screenState";
 import { TOP_DIMENSIONS } from "./state/vocabulary";
 import { renderCards } from "./ui/cards";
 import { type ChartPanel, createChartPanel } from "./ui/chartPanel";
@@ -44,11 +44,11 @@ export interface HeaderParts {
 /** The dashboard: sign-in, then one view at a time, its state in the URL and its token in sessionStorage. */
 export function startDashboard(main: HTMLElement, header: HeaderParts): void {
   const signOutButton = header.signOut;
-  let view = viewStateFromUrl(location.search, browserZone());
-  history.replaceState(null, "", `?${viewStateToUrl(view)}`);
+  let view = screenStateFromUrl(location.search, browserZone());
+  history.replaceState(null, "", `?${screenStateToUrl(view)}`);
   let api: ApiClient | null = null;
   let controls: Controls | null = null;
-  let loaded: { view: ViewState; data: LoadedView } | null = null;
+  let loaded: { view: ScreenState; data: LoadedView } | null = null;
   let inFlight: AbortController | null = null;
   let chart: ChartPanel | null = null;
 
@@ -143,10 +143,10 @@ export function startDashboard(main: HTMLElement, header: HeaderParts): void {
     await refresh();
   }
 
-  function navigate(next: ViewState) {
+  function navigate(next: ScreenState) {
     const onlyMetric = loaded !== null && sameExceptMetric(loaded.view, next);
     view = next;
-    history.pushState(null, "", `?${viewStateToUrl(view)}`);
+    history.pushState(null, "", `?${screenStateToUrl(view)}`);
     controls?.show(view);
     if (onlyMetric && loaded) render({ view, data: loaded.data });
     else void refresh();
@@ -160,7 +160,7 @@ export function startDashboard(main: HTMLElement, header: HeaderParts): void {
     setState("loading");
     status.textContent = "Loading…";
     try {
-      const data = await loadView(api, view, Date.now(), controller.signal);
+      const data = await loadScreen(api, view, Date.now(), controller.signal);
       if (controller.signal.aborted) return;
       loaded = { view, data };
       render(loaded);
@@ -178,7 +178,7 @@ export function startDashboard(main: HTMLElement, header: HeaderParts): void {
     }
   }
 
-  function render({ view: shown, data }: { view: ViewState; data: LoadedView }) {
+  function render({ view: shown, data }: { view: ScreenState; data: LoadedView }) {
     const empty = data.summary.total_recordings === 0;
     failure.hidden = true;
     body.hidden = false;
@@ -237,7 +237,7 @@ export function startDashboard(main: HTMLElement, header: HeaderParts): void {
   });
   signOutButton.addEventListener("click", () => signOut(null));
   window.addEventListener("popstate", () => {
-    view = viewStateFromUrl(location.search, browserZone());
+    view = screenStateFromUrl(location.search, browserZone());
     controls?.show(view);
     void refresh();
   });
@@ -260,6 +260,6 @@ function showDataAsOf(target: HTMLElement, dataAsOf: string | null, zone: string
   target.title = "Every recording produced before this instant is counted in what the page shows.";
 }
 
-function sameExceptMetric(a: ViewState, b: ViewState): boolean {
-  return viewStateToUrl({ ...a, metric: b.metric }).toString() === viewStateToUrl(b).toString();
+function sameExceptMetric(a: ScreenState, b: ScreenState): boolean {
+  return screenStateToUrl({ ...a, metric: b.metric }).toString() === screenStateToUrl(b).toString();
 }

@@ -1,14 +1,14 @@
 import { DIMENSIONS, type Dimension } from "@vu/events/vocabulary";
 import type { StatsQuery, SummaryQuery } from "../api/types";
 import { apiInstant, customRange, presetRange, type ZonedRange } from "./presets";
-import type { ViewState } from "./viewState";
+import type { ScreenState } from "./screenState";
 import { excludeParam, filterParam, TOP_N } from "./vocabulary";
 
 /**
  * The view's range at `nowMs`. A custom range that cannot be read falls back to the last 30 days
- * (viewStateFromUrl only lets valid dates in, so this is a guard, not a path users take).
+ * (screenStateFromUrl only lets valid dates in, so this is a guard, not a path users take).
  */
-export function viewRange(view: ViewState, nowMs: number): ZonedRange {
+export function viewRange(view: ScreenState, nowMs: number): ZonedRange {
   if (view.range === "custom" && view.from !== null && view.to !== null) {
     const range = customRange(view.from, view.to, view.timezone);
     if (range) return range;
@@ -21,7 +21,7 @@ export function viewRange(view: ViewState, nowMs: number): ZonedRange {
  * range is resolved once per view and passed to every request, so cards, chart and tables count the
  * same instants.
  */
-export function summaryQuery(view: ViewState, range: ZonedRange): SummaryQuery {
+export function summaryQuery(view: ScreenState, range: ZonedRange): SummaryQuery {
   const query: SummaryQuery = {
     start_date: apiInstant(range.start),
     end_date: apiInstant(range.end),
@@ -48,7 +48,7 @@ const COUNT_MEMBERS = { include: "active_members" } as const;
  * The cards' `/stats/summary`: the view's totals and active members and, beside them, the previous
  * period's and the change.
  */
-export function cardsQuery(view: ViewState, range: ZonedRange): SummaryQuery {
+export function cardsQuery(view: ScreenState, range: ZonedRange): SummaryQuery {
   return { ...summaryQuery(view, range), compare: view.compare, ...COUNT_MEMBERS };
 }
 
@@ -62,7 +62,7 @@ export interface StatsPaging {
  * The view's time series: the summary's parameters plus granularity, the week's first day (named
  * even when it is Monday, so that every row says whether it is complete), group_by and paging.
  */
-function seriesQuery(view: ViewState, range: ZonedRange, paging: StatsPaging): StatsQuery {
+function seriesQuery(view: ScreenState, range: ZonedRange, paging: StatsPaging): StatsQuery {
   return {
     ...summaryQuery(view, range),
     granularity: view.granularity,
@@ -75,7 +75,7 @@ function seriesQuery(view: ViewState, range: ZonedRange, paging: StatsPaging): S
 }
 
 /** The parameters of `/stats` for the table and the CSV: the series, each row's active members too. */
-export function statsQuery(view: ViewState, range: ZonedRange, paging: StatsPaging): StatsQuery {
+export function statsQuery(view: ScreenState, range: ZonedRange, paging: StatsPaging): StatsQuery {
   return { ...seriesQuery(view, range, paging), ...COUNT_MEMBERS };
 }
 
@@ -83,7 +83,7 @@ export function statsQuery(view: ViewState, range: ZonedRange, paging: StatsPagi
  * The chart's `/stats`: the table's series with every bucket of the range (`fill=zero`), so an
  * empty bucket is a zero the API answered, not one the page made up.
  */
-export function chartQuery(view: ViewState, range: ZonedRange, paging: StatsPaging): StatsQuery {
+export function chartQuery(view: ScreenState, range: ZonedRange, paging: StatsPaging): StatsQuery {
   return { ...seriesQuery(view, range, paging), fill: "zero" };
 }
 
@@ -92,7 +92,7 @@ export function chartQuery(view: ViewState, range: ZonedRange, paging: StatsPagi
  * minutes, the first TOP_N and one exact "(other)" row for the rest (`limit`, `other=true`), whose
  * active members are the rest's, each once.
  */
-export function topQuery(view: ViewState, range: ZonedRange, dimension: Dimension): StatsQuery {
+export function topQuery(view: ScreenState, range: ZonedRange, dimension: Dimension): StatsQuery {
   return {
     ...summaryQuery(view, range),
     granularity: "all",

@@ -1,17 +1,17 @@
 import { describe, expect, it } from "vitest";
+import { defaultScreenState, screenStateFromUrl, screenStateToUrl } from "./screenState";
 import { selectionOf, withGroupAt, withSelection } from "./selection";
-import { defaultViewState, viewStateFromUrl, viewStateToUrl } from "./viewState";
 
 describe("a dimension's selection: kept or left out", () => {
   it("reads exclude[...] as values left out, filter[...] as values kept", () => {
-    const view = viewStateFromUrl("filter[app_name]=Zoom&exclude[voice_model]=v1,v2", "UTC");
+    const view = screenStateFromUrl("filter[app_name]=Zoom&exclude[voice_model]=v1,v2", "UTC");
     expect(selectionOf(view, "app_name")).toEqual({ mode: "keep", values: ["Zoom"] });
     expect(selectionOf(view, "voice_model")).toEqual({ mode: "leave_out", values: ["v1", "v2"] });
     expect(selectionOf(view, "member_email")).toEqual({ mode: "keep", values: [] });
   });
 
   it("moves a selection between the two lists, leaving the other dimensions alone", () => {
-    const view = viewStateFromUrl("filter[app_name]=Zoom,Slack&filter[voice_model]=v1", "UTC");
+    const view = screenStateFromUrl("filter[app_name]=Zoom,Slack&filter[voice_model]=v1", "UTC");
     const left = {
       ...view,
       ...withSelection(view, "app_name", { mode: "leave_out", values: ["Zoom", "Slack"] }),
@@ -19,7 +19,7 @@ describe("a dimension's selection: kept or left out", () => {
     expect(left.filters.app_name).toEqual([]);
     expect(left.exclude.app_name).toEqual(["Zoom", "Slack"]);
     expect(left.filters.voice_model).toEqual(["v1"]);
-    expect(viewStateToUrl(left).toString()).toBe(
+    expect(screenStateToUrl(left).toString()).toBe(
       "range=last_30_days&timezone=UTC&filter%5Bvoice_model%5D=v1&exclude%5Bapp_name%5D=Zoom%2CSlack",
     );
     const back = { ...left, ...withSelection(left, "app_name", { mode: "keep", values: ["Zoom"] }) };
@@ -41,6 +41,6 @@ describe("group_by positions", () => {
   });
 
   it("starts with no grouping", () => {
-    expect(defaultViewState("UTC").groupBy).toEqual([]);
+    expect(defaultScreenState("UTC").groupBy).toEqual([]);
   });
 });

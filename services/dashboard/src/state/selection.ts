@@ -1,5 +1,5 @@
 import type { Dimension } from "@vu/events/vocabulary";
-import type { ViewState } from "./viewState";
+import type { ScreenState } from "./screenState";
 
 /** Whether a dimension's selected values are the only ones kept (`filter[...]`) or left out (`exclude[...]`). */
 export type SelectionMode = "keep" | "leave_out";
@@ -10,7 +10,7 @@ export interface Selection {
 }
 
 /** A dimension's selection as its control shows it: one list, kept or left out. */
-export function selectionOf(view: ViewState, dimension: Dimension): Selection {
+export function selectionOf(view: ScreenState, dimension: Dimension): Selection {
   const left = view.exclude[dimension];
   return left.length > 0
     ? { mode: "leave_out", values: left }
@@ -19,10 +19,10 @@ export function selectionOf(view: ViewState, dimension: Dimension): Selection {
 
 /** The view's filters and exclusions with one dimension's selection replaced. */
 export function withSelection(
-  view: ViewState,
+  view: ScreenState,
   dimension: Dimension,
   selection: Selection,
-): Pick<ViewState, "filters" | "exclude"> {
+): Pick<ScreenState, "filters" | "exclude"> {
   const keep = selection.mode === "keep" ? selection.values : [];
   const leaveOut = selection.mode === "leave_out" ? selection.values : [];
   return {

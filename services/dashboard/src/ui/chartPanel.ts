@@ -1,7 +1,7 @@
 import { DateTime } from "luxon";
 import type { ChartData } from "../chart/series";
 import { createTimeChart, seriesColour } from "../chart/timeChart";
-import type { ViewState } from "../state/viewState";
+import type { ScreenState } from "../state/screenState";
 import { CHART_METRIC_LABELS, DIMENSION_LABELS } from "../state/vocabulary";
 import { el, scrollRegion } from "./dom";
 import { formatBucket, formatCompact, formatDecimal, formatInteger } from "./format";
@@ -18,7 +18,7 @@ export interface ChartPanel {
  * The chart with its legend, a hover readout, and the same numbers as a table for screen readers
  * and for anyone who wants the exact values (each cell's `data-value` is the plotted number).
  */
-export function createChartPanel(data: ChartData, view: ViewState, truncated: boolean): ChartPanel {
+export function createChartPanel(data: ChartData, view: ScreenState, truncated: boolean): ChartPanel {
   const formatValue = view.metric === "minutes" ? formatDecimal : formatInteger;
   const metricLabel = CHART_METRIC_LABELS[view.metric];
   const legend = el(

@@ -1,8 +1,8 @@
 import { DIMENSIONS, type Dimension } from "@vu/events/vocabulary";
 import type { Dimensions } from "../api/types";
 import { isKnownZone } from "../state/presets";
+import type { ScreenState } from "../state/screenState";
 import { type SelectionMode, selectionOf, withGroupAt, withSelection } from "../state/selection";
-import type { ViewState } from "../state/viewState";
 import {
   CHART_METRIC_LABELS,
   CHART_METRICS,
@@ -25,7 +25,7 @@ import { createModeToggle, type ModeToggle } from "./selectionMode";
 export interface Controls {
   element: HTMLElement;
   /** Shows a view (after back/forward) without firing changes. */
-  show(view: ViewState): void;
+  show(view: ScreenState): void;
 }
 
 const option = (value: string, label: string, selected: boolean) => el("option", { value, selected }, label);
@@ -54,12 +54,12 @@ function filterChoices(dimensions: Dimensions): Record<ListedDimension, MultiSel
 
 /** Every setting of the view, each labelled and reachable by keyboard; changes apply at once. */
 export function createControls(options: {
-  initial: ViewState;
+  initial: ScreenState;
   dimensions: Dimensions;
   zones: readonly string[];
   /** Members whose address contains what was typed (`/stats/dimensions?q=…`). */
   suggestMembers: (typed: string) => Promise<string[]>;
-  onChange: (change: Partial<ViewState>) => void;
+  onChange: (change: Partial<ScreenState>) => void;
 }): Controls {
   const { initial, dimensions, zones, onChange } = options;
   const range = labelledSelect(
@@ -197,7 +197,7 @@ export function createControls(options: {
   );
 
   let current = initial;
-  const show = (view: ViewState) => {
+  const show = (view: ScreenState) => {
     current = view;
     range.select.value = view.range;
     custom.hidden = view.range !== "custom";
@@ -249,10 +249,10 @@ export function createControls(options: {
     if (known) onChange({ timezone: name });
   });
   granularity.select.addEventListener("change", () =>
-    onChange({ granularity: granularity.select.value as ViewState["granularity"] }),
+    onChange({ granularity: granularity.select.value as ScreenState["granularity"] }),
   );
   weekStart.select.addEventListener("change", () =>
-    onChange({ weekStart: weekStart.select.value as ViewState["weekStart"] }),
+    onChange({ weekStart: weekStart.select.value as ScreenState["weekStart"] }),
   );
   groupSelects.forEach((g, position) => {
     g.select.addEventListener("change", () => {
@@ -261,10 +261,10 @@ export function createControls(options: {
     });
   });
   compare.select.addEventListener("change", () =>
-    onChange({ compare: compare.select.value as ViewState["compare"] }),
+    onChange({ compare: compare.select.value as ScreenState["compare"] }),
   );
   metric.select.addEventListener("change", () =>
-    onChange({ metric: metric.select.value as ViewState["metric"] }),
+    onChange({ metric: metric.select.value as ScreenState["metric"] }),
   );
 
   show(initial);

@@ -1,4 +1,4 @@
-import { splitList } from "../state/viewState";
+import { splitList } from "../state/screenState";
 import { el } from "./dom";
 
 export interface MemberPicker {

@@ -1,7 +1,7 @@
 import type { Dimension } from "@vu/events/vocabulary";
 import type { StatsPage, StatsRow } from "../api/types";
 import { groupLabel } from "../chart/series";
-import type { ViewState } from "../state/viewState";
+import type { ScreenState } from "../state/screenState";
 import { DIMENSION_LABELS, PAGE_SIZES } from "../state/vocabulary";
 import { el, scrollRegion } from "./dom";
 import { formatBucket, formatDecimal, formatInteger, formatPrecise } from "./format";
@@ -60,7 +60,7 @@ export interface TablePaging {
  * One page of `/stats` as a table, with the API's own pagination. Cells carry the API's value in
  * `data-value` (the text is rounded for reading).
  */
-export function renderStatsTable(page: StatsPage, view: ViewState, paging: TablePaging): HTMLElement {
+export function renderStatsTable(page: StatsPage, view: ScreenState, paging: TablePaging): HTMLElement {
   const head = el(
     "tr",
     {},

@@ -6,7 +6,7 @@ export interface SignedBlock extends BlockRef {
   sign: 1 | -1;
 }
 
-/** A half-open interval of epoch ms, [startMs, endMs). */
+/** A half-open interval of Unix time (ms), [startMs, endMs). */
 export interface TimeRange {
   startMs: number;
   endMs: number;
@@ -23,7 +23,7 @@ export interface CoverCache {
 
 /** What the planner needs to know about the moment of the query. */
 export interface PlanContext {
-  /** The time of the request, epoch ms. */
+  /** The time of the request, Unix time (ms). */
   now: number;
   retention: Retention;
   /** Where the organization may have data (dataExtent.ts); no block outside it is planned. */

@@ -26,11 +26,11 @@ export class OffsetTransitions {
   private readonly days = new Map<number, DayOffsets>();
   private readonly boundaries = new Map<number, number>();
 
-  constructor(private readonly offsetAt: (epochMs: number) => number) {}
+  constructor(private readonly offsetAt: (atMs: number) => number) {}
 
-  /** The offset at `epochMs`, in minutes, as `offsetAt` gives it. */
-  offset(epochMs: number): number {
-    const day = Math.floor(epochMs / DAY_MS);
+  /** The offset at `atMs`, in minutes, as `offsetAt` gives it. */
+  offset(atMs: number): number {
+    const day = Math.floor(atMs / DAY_MS);
     let known = this.days.get(day);
     if (known === undefined) {
       known = this.scan(day);
@@ -42,7 +42,7 @@ export class OffsetTransitions {
     }
     let offset = known.start;
     for (const [at, next] of known.changes) {
-      if (epochMs < at) break;
+      if (atMs < at) break;
       offset = next;
     }
     return offset;

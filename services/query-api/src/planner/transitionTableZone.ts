@@ -11,7 +11,7 @@ export class TransitionTableZone extends Zone {
 
   constructor(private readonly inner: IANAZone) {
     super();
-    this.transitions = new OffsetTransitions((epochMs) => inner.offset(epochMs));
+    this.transitions = new OffsetTransitions((atMs) => inner.offset(atMs));
   }
 
   override get type(): string {

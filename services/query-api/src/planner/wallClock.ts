@@ -5,7 +5,7 @@ import type { DateParts, TimeParts } from "./dateParam";
 const MIDNIGHT: TimeParts = { hour: 0, minute: 0, second: 0, millisecond: 0 };
 
 /**
- * A wall-clock reading encoded as if it were UTC: epoch ms of the same digits at offset 0. Lets
+ * A wall-clock reading encoded as if it were UTC: the Unix time (ms) of the same digits at offset 0. Lets
  * calendar arithmetic (next day) use Date's UTC functions without any zone in play.
  */
 export function wallClockMs(date: DateParts, time: TimeParts = MIDNIGHT): number {

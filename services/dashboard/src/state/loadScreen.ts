@@ -2,7 +2,7 @@ import type { ApiClient } from "../api/client";
 import type { StatsPage, StatsRow, Summary } from "../api/types";
 import { cardsQuery, chartQuery, statsQuery, topQuery, viewRange } from "./apiQuery";
 import type { ZonedRange } from "./presets";
-import type { ViewState } from "./viewState";
+import type { ScreenState } from "./screenState";
 import type { TOP_DIMENSIONS } from "./vocabulary";
 
 /** The chart reads at most this many rows (10 pages of the API's largest page). */
@@ -26,7 +26,7 @@ export interface LoadedView {
 }
 
 /** Reads all of `/stats` for the chart, page by page. */
-async function allRows(api: ApiClient, view: ViewState, range: ZonedRange, signal: AbortSignal) {
+async function allRows(api: ApiClient, view: ScreenState, range: ZonedRange, signal: AbortSignal) {
   const rows: StatsRow[] = [];
   for (let page = 1; page <= CHART_MAX_PAGES; page++) {
     const answer = await api.stats(chartQuery(view, range, { page, pageSize: CHART_PAGE_SIZE }), signal);
@@ -40,9 +40,9 @@ async function allRows(api: ApiClient, view: ViewState, range: ZonedRange, signa
  * Everything a view shows, through the three public operations only: the range is resolved once,
  * so cards, chart and tables count the same instants.
  */
-export async function loadView(
+export async function loadScreen(
   api: ApiClient,
-  view: ViewState,
+  view: ScreenState,
   nowMs: number,
   signal: AbortSignal,
 ): Promise<LoadedView> {

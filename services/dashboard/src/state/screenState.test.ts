@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { cardsQuery, chartQuery, statsQuery, summaryQuery, topQuery, viewRange } from "./apiQuery";
-import { defaultViewState, updateView, viewStateFromUrl, viewStateToUrl } from "./viewState";
+import { defaultScreenState, screenStateFromUrl, screenStateToUrl, updateView } from "./screenState";
 
 describe("view state ⇄ URL", () => {
   it("round-trips every setting", () => {
     const view = {
-      ...defaultViewState("Europe/Berlin"),
+      ...defaultScreenState("Europe/Berlin"),
       range: "custom" as const,
       from: "2026-03-01",
       to: "2026-03-31",
@@ -25,8 +25,8 @@ describe("view state ⇄ URL", () => {
       page: 3,
       pageSize: 100,
     };
-    const url = viewStateToUrl(view).toString();
-    expect(viewStateFromUrl(url, "UTC")).toEqual(view);
+    const url = screenStateToUrl(view).toString();
+    expect(screenStateFromUrl(url, "UTC")).toEqual(view);
     expect(url).toBe(
       "range=custom&from=2026-03-01&to=2026-03-31&timezone=Asia%2FKathmandu&granularity=week&week_start=sunday&group_by=app_name%2Cvoice_model" +
         "&filter%5Bmember_email%5D=ada%40example.com&filter%5Blanguage_model%5D=gpt-4o%2Cnull" +
@@ -35,26 +35,26 @@ describe("view state ⇄ URL", () => {
   });
 
   it("writes the range and zone always, other defaults never", () => {
-    expect(viewStateToUrl(defaultViewState("America/New_York")).toString()).toBe(
+    expect(screenStateToUrl(defaultScreenState("America/New_York")).toString()).toBe(
       "range=last_30_days&timezone=America%2FNew_York",
     );
   });
 
   it("opens the default view in the browser's zone for an empty query string", () => {
-    expect(viewStateFromUrl("", "Australia/Adelaide")).toEqual(defaultViewState("Australia/Adelaide"));
+    expect(screenStateFromUrl("", "Australia/Adelaide")).toEqual(defaultScreenState("Australia/Adelaide"));
   });
 
   it("reads group_by as up to two known dimensions, and anything else as no grouping", () => {
-    expect(viewStateFromUrl("group_by=app_name, voice_model", "UTC").groupBy).toEqual([
+    expect(screenStateFromUrl("group_by=app_name, voice_model", "UTC").groupBy).toEqual([
       "app_name",
       "voice_model",
     ]);
-    expect(viewStateFromUrl("group_by=app_name,org", "UTC").groupBy).toEqual([]);
-    expect(viewStateFromUrl("group_by=app_name,voice_model,member_email", "UTC").groupBy).toEqual([]);
+    expect(screenStateFromUrl("group_by=app_name,org", "UTC").groupBy).toEqual([]);
+    expect(screenStateFromUrl("group_by=app_name,voice_model,member_email", "UTC").groupBy).toEqual([]);
   });
 
   it("keeps one list per dimension: a filter drops the same dimension's exclusions", () => {
-    const view = viewStateFromUrl(
+    const view = screenStateFromUrl(
       "filter[app_name]=Zoom&exclude[app_name]=Slack&exclude[voice_model]=v1",
       "UTC",
     );
@@ -64,23 +64,25 @@ describe("view state ⇄ URL", () => {
   });
 
   it("falls back to defaults for anything it does not understand", () => {
-    const view = viewStateFromUrl(
+    const view = screenStateFromUrl(
       "range=yesterday&timezone=Mars/Olympus&granularity=minute&week_start=saturday&group_by=org&metric=bytes&compare=previous_month&page=0&page_size=7",
       "UTC",
     );
-    expect(view).toEqual(defaultViewState("UTC"));
+    expect(view).toEqual(defaultScreenState("UTC"));
     // A custom range needs two real dates.
-    expect(viewStateFromUrl("range=custom&from=2026-02-30&to=2026-03-01", "UTC").range).toBe("last_30_days");
+    expect(screenStateFromUrl("range=custom&from=2026-02-30&to=2026-03-01", "UTC").range).toBe(
+      "last_30_days",
+    );
   });
 
   it("reads filter lists as the API does: trimmed, empty items and repeats dropped", () => {
-    const view = viewStateFromUrl("filter[app_name]= Zoom ,,Slack,Zoom&filter[voice_model]=,", "UTC");
+    const view = screenStateFromUrl("filter[app_name]= Zoom ,,Slack,Zoom&filter[voice_model]=,", "UTC");
     expect(view.filters.app_name).toEqual(["Zoom", "Slack"]);
     expect(view.filters.voice_model).toEqual([]);
   });
 
   it("sends the table back to page 1 when anything but the page changes", () => {
-    const onPage3 = { ...defaultViewState("UTC"), page: 3 };
+    const onPage3 = { ...defaultScreenState("UTC"), page: 3 };
     expect(updateView(onPage3, { page: 4 }).page).toBe(4);
     expect(updateView(onPage3, { granularity: "hour" }).page).toBe(1);
   });
@@ -90,7 +92,7 @@ describe("view state → API parameters", () => {
   const now = Date.parse("2026-03-31T10:15:00Z");
 
   it("gives the summary the range, zone and filters, and /stats also grouping and paging", () => {
-    const view = viewStateFromUrl(
+    const view = screenStateFromUrl(
       "range=last_7_days&timezone=Europe/Berlin&granularity=hour&group_by=voice_model&filter[app_name]=Zoom,Slack&page=2",
       "UTC",
     );
@@ -117,7 +119,7 @@ describe("view state → API parameters", () => {
   });
 
   it("sends exclusions to every operation, two-dimension grouping and fill=zero to the chart", () => {
-    const view = viewStateFromUrl(
+    const view = screenStateFromUrl(
       "range=last_7_days&timezone=UTC&group_by=app_name,voice_model&exclude[member_email]=bot@example.com&exclude[language_model]=null",
       "UTC",
     );
@@ -147,7 +149,7 @@ describe("view state → API parameters", () => {
   });
 
   it("asks the top 10 of a dimension over the whole range by minutes, with the exact rest", () => {
-    const view = viewStateFromUrl(
+    const view = screenStateFromUrl(
       "range=last_7_days&timezone=UTC&group_by=voice_model&filter[app_name]=Zoom",
       "UTC",
     );
@@ -167,7 +169,10 @@ describe("view state → API parameters", () => {
   });
 
   it("sends a custom range as whole local days, the last one included", () => {
-    const view = viewStateFromUrl("range=custom&from=2026-10-20&to=2026-10-25&timezone=Europe/London", "UTC");
+    const view = screenStateFromUrl(
+      "range=custom&from=2026-10-20&to=2026-10-25&timezone=Europe/London",
+      "UTC",
+    );
     const query = summaryQuery(view, viewRange(view, now));
     expect(query.start_date).toBe("2026-10-20T00:00:00+01:00");
     // 25 October 2026 is the day London leaves summer time: the day after starts at +00:00.

@@ -20,7 +20,7 @@ import {
 } from "./vocabulary";
 
 /** Everything a view shows, except the token: what a bookmark or a shared link must restore. */
-export interface ViewState {
+export interface ScreenState {
   range: RangeChoice;
   /** Custom range only: first and last local day, `yyyy-MM-dd`, both included. */
   from: string | null;
@@ -54,12 +54,12 @@ const DEFAULTS = {
   compare: "previous_period",
   page: 1,
   pageSize: 50,
-} as const satisfies Partial<ViewState>;
+} as const satisfies Partial<ScreenState>;
 
 const noFilters = (): Record<Dimension, string[]> =>
   Object.fromEntries(DIMENSIONS.map((d): [Dimension, string[]] => [d, []])) as Record<Dimension, string[]>;
 
-export function defaultViewState(timezone: string): ViewState {
+export function defaultScreenState(timezone: string): ScreenState {
   return {
     ...DEFAULTS,
     from: null,
@@ -98,9 +98,9 @@ function positiveInt(value: string | null, fallback: number, allowed?: readonly 
  * Reads a view from the page's query string. Anything missing or not understood (a link edited by
  * hand, an unknown zone) falls back to the default, so every URL opens some view.
  */
-export function viewStateFromUrl(search: string | URLSearchParams, defaultZone: string): ViewState {
+export function screenStateFromUrl(search: string | URLSearchParams, defaultZone: string): ScreenState {
   const params = typeof search === "string" ? new URLSearchParams(search) : search;
-  const view = defaultViewState(defaultZone);
+  const view = defaultScreenState(defaultZone);
   const zone = params.get("timezone");
   if (zone !== null && isKnownZone(zone)) view.timezone = zone;
 
@@ -140,7 +140,7 @@ export function viewStateFromUrl(search: string | URLSearchParams, defaultZone: 
  * Writes a view as a query string, in a fixed order. The range and the zone are always written (a
  * link opened in another zone shows the same numbers); other settings only when not the default.
  */
-export function viewStateToUrl(view: ViewState): URLSearchParams {
+export function screenStateToUrl(view: ScreenState): URLSearchParams {
   const params = new URLSearchParams();
   params.set("range", view.range);
   if (view.range === "custom") {
@@ -167,7 +167,7 @@ export function viewStateToUrl(view: ViewState): URLSearchParams {
 }
 
 /** The same view with some settings changed; anything but paging sends the table to page 1. */
-export function updateView(view: ViewState, change: Partial<ViewState>): ViewState {
+export function updateView(view: ScreenState, change: Partial<ScreenState>): ScreenState {
   const pagingOnly = Object.keys(change).every((key) => key === "page");
   return { ...view, ...(pagingOnly ? {} : { page: 1 }), ...change };
 }
