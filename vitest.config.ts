@@ -15,6 +15,11 @@ export default defineConfig({
       {
         test: {
           name: "unit",
+          // `npm run test:unit` runs these files without isolation (`--no-isolate`): they are pure
+          // logic and share no state, and re-importing the modules for each file cost two thirds of
+          // the stage. With fewer than three workers kept, vitest 3.2's pool sometimes tears one
+          // down mid-task at the end ("Terminating worker thread", vitest#8564), hence
+          // `--minWorkers=3` there. Both are CLI flags: set on this project, vitest 3.2 ignored them.
           include: [
             "packages/*/src/**/*.test.ts",
             "services/*/src/**/*.test.ts",
