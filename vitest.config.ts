@@ -6,10 +6,11 @@ import { LongFilesFirstSequencer } from "./infra/src/testing/longFilesFirstSeque
 // Testcontainers, or starts natively (infra/src/native).
 export default defineConfig({
   test: {
-    // Three files at a time on two cores: the integration files mostly wait (group joins, processes
-    // starting, a broker restarting). They share one Kafka and one Redis, each with its own topics,
-    // prefixes and organizations, and a test that restarts or empties Redis starts its own.
-    maxWorkers: 3,
+    // Four files at a time on two cores: the integration files mostly wait (group joins, processes
+    // starting, a broker restarting), and with three the machine still idled a sixth of the run.
+    // They share one Kafka and one Redis, each with its own topics, prefixes and organizations,
+    // and a test that restarts or empties Redis starts its own.
+    maxWorkers: 4,
     minWorkers: 1,
     // The minutes-long files first (a root option: set on a project, vitest 3.2 ignored it). The
     // unit project has none of them, so its order is vitest's own.

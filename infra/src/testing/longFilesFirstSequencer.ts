@@ -5,7 +5,8 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
  * (vitest.config.ts) while most take seconds, so the run ends soon after its longest file if that
  * file starts first, and minutes later if it starts last. On a fresh clone vitest knows no
  * durations (it would order by file size), hence these rules: the fault matrix's folder and the
- * other files known to take minutes, then those that take tens of seconds. A file missing here only costs wall time, never a result.
+ * other files known to take minutes, then those that take tens of seconds. A file missing here
+ * only costs wall time, never a result.
  */
 const LONG_FILES: readonly RegExp[] = [
   /\/test\/faults\/(brokerRestart|workerKill)\./,
