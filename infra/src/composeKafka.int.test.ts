@@ -66,7 +66,9 @@ function kafkaAs(
     clientId: `compose-test-${user ?? "anonymous"}`,
     brokers: [address],
     logLevel: logLevel.NOTHING,
-    retry: { retries: 2, initialRetryTime: 100 },
+    // A broker that just started makes its offsets topic on the first group's request: the group
+    // coordinator can take seconds to load on a busy machine. (Anonymous clients are only refused.)
+    retry: { retries: user === undefined ? 2 : 8, initialRetryTime: 100 },
     ...(user === undefined
       ? {}
       : { sasl: { mechanism: "scram-sha-512", username: user, password: password ?? "" } }),
