@@ -1,5 +1,5 @@
 import type { RecordingCompletedInput } from "@vu/events";
-import { containerOf } from "@vu/store";
+import { containerOf } from "@vu/store/cell-format";
 import type { Random } from "../support/random";
 import { type HostileKind, hostileMessages, type PoisonedMinute } from "./hostile";
 import { malformedMessage } from "./malformed";

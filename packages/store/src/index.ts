@@ -21,7 +21,6 @@ export {
   type TokenRecord,
   type TokenStore,
 } from "./auth/tokenStore";
-export { containerOf } from "./format/blockPlacement";
 export {
   createKeyspace,
   type KeyKind,
@@ -31,25 +30,8 @@ export {
   utcStamp,
 } from "./format/keyspace";
 export { type OrganizationExtent, sameExtent } from "./format/organizationExtent";
-export {
-  PROJECTION_CODE,
-  PROJECTIONS,
-  type Projection,
-  projectionField,
-  projectionFor,
-  projectionValue,
-  TOTAL_FIELD,
-} from "./format/projections";
-export { ALL_QUARTERS, WHOLE_BLOCK } from "./format/quarterCells";
-export {
-  addPacked,
-  addPackedSlots,
-  emptySums,
-  packSums,
-  SUM_FIELDS,
-  type Sums,
-  unpackSums,
-} from "./format/sums";
+export { PROJECTIONS, type Projection, projectionFor } from "./format/projections";
+export { emptySums, SUM_FIELDS, type Sums } from "./format/sums";
 export {
   createGenerationSource,
   currentGeneration,
@@ -75,19 +57,6 @@ export {
   viewAsOf,
 } from "./log/logRecord";
 export type { BlockSnapshot, ReadOptions } from "./read/blockSnapshot";
-export {
-  cellCount,
-  cellField,
-  cellSums,
-  comboIdOf,
-  fieldQuarter,
-  fieldStart,
-  projectionKeyOf,
-  projectionValueOf,
-  type StoredCell,
-  type StoredCells,
-  sumCells,
-} from "./read/containerCells";
 export type { DimensionsAtStamp } from "./read/dimensionSets";
 export { type ReadView, VIEW_CACHE_MS, ViewNotLiveError } from "./read/liveViews";
 export type { BlockRef } from "./read/readPlan";
@@ -98,6 +67,7 @@ export {
   type RollupReader,
   type RollupReaderOptions,
 } from "./read/rollupReader";
+export type { BucketSumsSink, DimensionTest, SummedBucket, SumsQuestion } from "./read/sumsQuestion";
 export { scanKeyPages, scanKeys, unlinkKeys } from "./redis/keyScan";
 export { createRedisClient, type RedisClient } from "./redis/redisClient";
 export { isTransientRedisError, refusalCode } from "./redis/redisErrors";

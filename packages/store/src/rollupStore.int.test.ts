@@ -17,7 +17,7 @@ import {
 } from "./format/blockPlacement";
 import { createKeyspace, type Keyspace, shardOf } from "./format/keyspace";
 import { unpackSums } from "./format/sums";
-import type { BlockSnapshot } from "./read/blockSnapshot";
+import { type BlockSnapshot, snapshotCellsOf } from "./read/blockSnapshot";
 import { sumCells } from "./read/containerCells";
 import { createRollupReader } from "./read/rollupReader";
 import type { RedisClient } from "./redis/redisClient";
@@ -78,8 +78,8 @@ describe.each(redisTargets())("on $name", (target) => {
 
   /** A block's cells wherever they are kept: its own key (dense tiers) and its container (sparse). */
   const cellsOf = (snapshot: BlockSnapshot, i: number) => [
-    ...(snapshot.cells[i] ?? []),
-    ...(snapshot.comboCells[i] ?? []),
+    ...(snapshotCellsOf(snapshot).cells[i] ?? []),
+    ...(snapshotCellsOf(snapshot).comboCells[i] ?? []),
   ];
 
   async function totalOf(
@@ -134,7 +134,12 @@ describe.each(redisTargets())("on $name", (target) => {
       const day = [{ tier: "day" as const, startMs: Date.parse("2026-11-21T00:00:00Z") }];
       const snapshot = await reader.readBlocks(1, "acme", day, "combos");
       const [comboId] = cellsOf(snapshot, 0);
-      expect(snapshot.combos.get(String(comboId))).toEqual(["ada@example.com", "v1", null, "Zoom"]);
+      expect(snapshotCellsOf(snapshot).combos.get(String(comboId))).toEqual([
+        "ada@example.com",
+        "v1",
+        null,
+        "Zoom",
+      ]);
       // With a selection, only matching combinations are fetched from block keys, with the same sums
       // (containers come whole: the selection is a hint).
       const selected = await reader.readBlocks(1, "acme", day, "combos", {
@@ -142,12 +147,12 @@ describe.each(redisTargets())("on $name", (target) => {
       });
       expect(cellsOf(selected, 0)).toEqual(cellsOf(snapshot, 0));
       const none = await reader.readBlocks(1, "acme", day, "combos", { combosMatching: () => false });
-      expect(none.cells).toEqual([[]]);
+      expect(snapshotCellsOf(none).cells).toEqual([[]]);
       const byLanguage = await reader.readBlocks(1, "acme", day, "language_model");
       const [field, packed] = cellsOf(byLanguage, 0);
       // A dense block answers from its projection; a sparse one gives its combination cells.
       if (layout === "dense") expect(field?.toString()).toBe("");
-      else expect(byLanguage.combos.get(String(field))?.[2]).toBeNull();
+      else expect(snapshotCellsOf(byLanguage).combos.get(String(field))?.[2]).toBeNull();
       expect(unpackSums(packed as Buffer)).toEqual({
         count: 1,
         words: 100,
@@ -738,8 +743,8 @@ describe.each(redisTargets())("on $name", (target) => {
     // One projection or another, the same sums.
     const month = [{ tier: "month" as const, startMs: Date.parse("2026-10-01T00:00:00Z") }];
     const byApp = await reader.readBlocks(1, "acme", month, "app_name");
-    expect(byApp.cells[0]?.length).toBe(2);
-    expect(byApp.comboCells[0]?.length).toBe(2);
+    expect(snapshotCellsOf(byApp).cells[0]?.length).toBe(2);
+    expect(snapshotCellsOf(byApp).comboCells[0]?.length).toBe(2);
   });
 
   it("lays a new tenant's first large batch out by its density at once, and refuses a guess the rule does not make", async () => {

@@ -8,9 +8,9 @@ import {
   type Projection,
   type RedisClient,
   type Sums,
-  sumCells,
   utcStamp,
 } from "@vu/store";
+import { snapshotCellsOf, sumCells } from "@vu/store/cell-format";
 import { bucketsOf, DEFAULT_RETENTION, isBlockKept, type Tier } from "@vu/time-buckets";
 
 export interface ExpectedBlocks {
@@ -87,10 +87,9 @@ export async function storedBlocks(
     projection,
   );
   // A block's cells may be in its key of the projection and in places without projections
-  // (blockPlacement.ts).
-  return snapshot.cells.map((cells, b) => {
-    return sumCells(snapshot.comboCells[b] ?? [], sumCells(cells));
-  });
+  // (blockPlacement.ts). Every cell is summed, whatever its field: what is stored, not a question.
+  const { cells, comboCells } = snapshotCellsOf(snapshot);
+  return cells.map((own, b) => sumCells(comboCells[b] ?? [], sumCells(own)));
 }
 
 /** Whether the stored blocks equal the expected ones exactly, and the first difference if not. */

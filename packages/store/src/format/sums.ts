@@ -64,7 +64,7 @@ function u32(b: Buffer, at: number): number {
 
 /**
  * Adds a stored cell (either form) `sign` times into `into[at]`..`into[at + 6]`, in SUM_FIELDS'
- * order: the one reader of a cell's bytes, so the query sums cells without knowing their layout.
+ * order: the one reader of a cell's bytes (summing a question, read/cellAccumulator.ts, uses it).
  * Integers stay exact: every sum is below 2^53, and subtracting a cell gives back what was added.
  */
 export function addPackedSlots(into: Float64Array, at: number, packed: Buffer, sign: number): void {

@@ -3,41 +3,52 @@ import { LAYOUT_FIELDS, parseLayout } from "../format/blockPlacement";
 import type { OrganizationExtent } from "../format/organizationExtent";
 import type { Projection } from "../format/projections";
 import { type AtomicRead, type ReadKeys, readAtomically } from "./atomicRead";
+import { type SnapshotCells, sumBuckets } from "./bucketSums";
 import type { StoredCells } from "./containerCells";
 import { cellsAsked, derivedRead } from "./derivedBlocks";
 import type { ReadContext } from "./readContext";
 import { type BlockRef, type ReadPlan, readPlan, storedBlocks } from "./readPlan";
+import type { BucketSumsSink, SumsQuestion } from "./sumsQuestion";
 
+/**
+ * One consistent read of an organization's blocks (one projection of them): the extent and write
+ * stamp in the same state, and the sums its cells give a question. What the cells hold and how
+ * they are laid out stays in the store (`@vu/store/cell-format` lends them to tests and tools).
+ */
 export interface BlockSnapshot {
-  projection: Projection;
-  /** Combination id → its values, for every id the cells can hold (combos projection, or any `comboCells`). */
-  combos: ReadonlyMap<string, DimensionValues>;
-  /**
-   * One entry per requested block, in order: its cells in `projection`, from its key in that
-   * projection (a tier placed `projected`; blockPlacement.ts). Blocks stored under the same key (the quarters of
-   * one hour, or a block asked for twice) share one array, read once. A block of a derived tier
-   * (derivedBlocks.ts) has the cells of its days, one list in which a field can repeat: summed.
-   */
-  cells: StoredCells[];
-  /**
-   * Per requested block, its cells kept without projections (in its container or its combinations key,
-   * by its tier's placement now or before it moved): combination cells, fields as in the combos
-   * projection, whatever `projection` is. A block's answer is the sum of both lists.
-   */
-  comboCells: StoredCells[];
-  /**
-   * Per requested block, which part of its cells it is (quarterCells.ts): WHOLE_BLOCK (fields
-   * as they are), ALL_QUARTERS (a split hour: every field starts with its quarter's digit), or a
-   * quarter 0-3 (only the fields starting with that digit).
-   */
-  parts: Int8Array;
   /** The organization's extent in the same state as the cells (read in the same MULTI). */
-  extent: OrganizationExtent;
+  readonly extent: OrganizationExtent;
   /**
    * The organization's write stamp in the same state (see `writeStamp`); null when nothing was
    * written since stamps exist.
    */
-  stamp: string | null;
+  readonly stamp: string | null;
+  /**
+   * The question's sums per (bucket, group), handed to `into` bucket by bucket (bucketSums.ts), in
+   * steps: each `next()` sums a bounded number of cells, so a caller may pause between steps.
+   * Drive it to its end; a cell the question cannot read (an unknown combination, a field
+   * without its quarter digit, a projection that cannot answer) throws.
+   */
+  sumBuckets(question: SumsQuestion, into: BucketSumsSink): Generator<void, void, void>;
+}
+
+/** The snapshot the reader returns, its cells kept for sumBuckets. */
+export class StoredSnapshot implements BlockSnapshot {
+  constructor(
+    readonly cells: SnapshotCells,
+    readonly extent: OrganizationExtent,
+    readonly stamp: string | null,
+  ) {}
+
+  sumBuckets(question: SumsQuestion, into: BucketSumsSink): Generator<void, void, void> {
+    return sumBuckets(this.cells, question, into);
+  }
+}
+
+/** The cells of a snapshot the reader returned: for tests and tools that check what is stored. */
+export function snapshotCellsOf(snapshot: BlockSnapshot): SnapshotCells {
+  if (!(snapshot instanceof StoredSnapshot)) throw new Error("not a snapshot the store's reader returned");
+  return snapshot.cells;
 }
 
 export interface ReadOptions {
@@ -95,16 +106,15 @@ export async function readBlockSnapshot(
     hints.rememberLayout(generation, org, read.layout);
     if (read.layout.some((value, i) => value !== assumed[i])) continue;
     const perFetched = (cells: StoredCells[]) => Array.from(stored.keyOf, (k) => cells[k] as StoredCells);
-    return {
+    const cells: SnapshotCells = {
       projection,
       combos: read.combos,
       cells: cellsAsked(derived, perFetched(read.projectionCells)),
       comboCells: cellsAsked(derived, perFetched(read.comboCells)),
       // A derived block's days are whole blocks, as the block itself would be.
       parts: Int8Array.from(blocks, (_, i) => stored.parts[derived.from[i] as number] as number),
-      extent: read.extent,
-      stamp: read.stamp,
     };
+    return new StoredSnapshot(cells, read.extent, read.stamp);
   }
 }
 

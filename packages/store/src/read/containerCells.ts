@@ -5,9 +5,9 @@ import { StoreError } from "../storeError";
 
 /**
  * One block's cells as read: flat `[field, packed sums (see sums.ts), field, ...]`, both as the
- * reply's bytes. Field names are not decoded here: the query decodes each distinct one once.
- * Readers walk them with cellCount, cellField and cellSums, and add a cell's sums with
- * addPackedSlots (sums.ts): only the store knows how cells are laid out.
+ * reply's bytes. Field names are not decoded here: summing (fieldClasses.ts) decodes each distinct
+ * one once. Walk them with cellCount, cellField and cellSums, and add a cell's sums with
+ * addPackedSlots (sums.ts).
  */
 export type StoredCells = Buffer[];
 /** One cell's packed sums, for addPackedSlots (sums.ts). */
@@ -58,11 +58,10 @@ export function cellsByBlock(reply: readonly Buffer[]): Map<number, StoredCells>
   return blocks;
 }
 
-// Reading a stored field (a block's cells as StoredCells hold them), so that readers never parse
-// field bytes themselves: a split hour block's fields start with their UTC quarter's digit
-// (quarterCells.ts); the rest is a combination id in decimal (the combinations projection and
-// keys without projections) or a dimension's value in UTF-8 (the empty field: no language model;
-// projections.ts).
+// Reading a stored field (a block's cells as StoredCells hold them), in one place: a split hour
+// block's fields start with their UTC quarter's digit (quarterCells.ts); the rest is a
+// combination id in decimal (the combinations projection and keys without projections) or a
+// dimension's value in UTF-8 (the empty field: no language model; projections.ts).
 
 const DIGIT_0 = 48;
 /** The bytes of a split hour field's quarter digit, before the field proper. */

@@ -39,15 +39,8 @@ function fakeReader(first: OrganizationExtent, during: OrganizationExtent[], hin
     recentExtent: () => hint,
     async readBlocks(_g: number, _o: string, blocks: readonly BlockRef[]): Promise<BlockSnapshot> {
       reads.push(blocks.length);
-      return {
-        projection: "total",
-        combos: new Map(),
-        cells: [],
-        parts: new Int8Array(0),
-        extent: during.shift() ?? first,
-        stamp: null,
-        comboCells: [],
-      };
+      // A read of no cells: it sums nothing.
+      return { extent: during.shift() ?? first, stamp: null, *sumBuckets() {} };
     },
     dimensions: async () => ({ member_email: [], voice_model: [], language_model: [], app_name: [] }),
     dimensionsAtStamp: async () => ({

@@ -1,6 +1,6 @@
 /**
  * docs/contract.md §9 `include=active_members`: each row's distinct members, as numbers one
- * aggregation gives its members (memberPairs.ts). A row's members are the ids at
+ * aggregation gives its members (the store's, `BucketSumsSink`). A row's members are the ids at
  * `ids[start[i]..start[i + 1])`, so its count is `start[i + 1] − start[i]` whether or not the ids
  * are still held: an answer drops them once shaped (compacted), since only the "(other)" row and
  * a compared row's counterpart ever need to know who, not how many.

@@ -1,16 +1,17 @@
-import { addPackedSlots, type StoredCell, SUM_FIELDS } from "@vu/store";
-import type { RowTableBuilder } from "./rowTable";
+import { addPackedSlots, SUM_FIELDS } from "../format/sums";
+import type { StoredCell } from "./containerCells";
+import type { BucketSumsSink } from "./sumsQuestion";
 
 const WIDTH = SUM_FIELDS.length;
 
 export interface CellAccumulator {
-  /** Adds a stored cell `sign` times to `group`'s sums (the store reads its bytes). */
+  /** Adds a stored cell `sign` times to `group`'s sums. */
   add(group: number, cell: StoredCell, sign: number): void;
   /**
-   * Adds a row of `bucket` to `rows` for each group with recordings (a count above zero), in the
+   * Hands `bucket`'s sums of each group with recordings (a count above zero) to `into`, in the
    * order the groups were first added to; then starts empty.
    */
-  drainInto(rows: RowTableBuilder, bucket: number): void;
+  drainInto(into: BucketSumsSink, bucket: number): void;
   /**
    * As drainInto, handing each group with recordings to `visit` instead (its sums are WIDTH
    * values from `at` in `sums`, valid during the call only).
@@ -57,8 +58,8 @@ export function createCellAccumulator(): CellAccumulator {
       }
       addPackedSlots(sums, WIDTH * group, cell, sign);
     },
-    drainInto(rows, bucket) {
-      drain((group, from, at) => rows.push(bucket, group, from, at));
+    drainInto(into, bucket) {
+      drain((group, from, at) => into.push(bucket, group, from, at));
     },
     drain,
   };

@@ -1,26 +1,30 @@
-import { emptySums, packSums, type Sums } from "@vu/store";
 import { describe, expect, it } from "vitest";
+import { emptySums, packSums, SUM_FIELDS, type Sums } from "../format/sums";
 import { type CellAccumulator, createCellAccumulator } from "./cellAccumulator";
-import { RowTableBuilder } from "./rowTable";
 
-/** The rows one drain gives, as `{ group, sums }` in group order (groups named by their index). */
+/** What one drain hands over, as `{ group, sums }` in the order handed. */
 function drain(acc: CellAccumulator) {
-  const builder = new RowTableBuilder();
-  acc.drainInto(builder, 0);
-  const names = Array.from({ length: 10_001 }, (_, i) => String(i));
-  const table = builder.build(
-    [{ label: "b", startMs: 0 }],
-    names.map((name) => [name]),
-    ["app_name"],
-    Int32Array.from(names, (_, i) => i),
+  const drained: Array<{ group: number; sums: Sums }> = [];
+  acc.drainInto(
+    {
+      push(bucket, group, values, at) {
+        expect(bucket).toBe(0);
+        const sums = emptySums();
+        SUM_FIELDS.forEach((field, k) => {
+          sums[field] = values[at + k] as number;
+        });
+        drained.push({ group, sums });
+      },
+    },
+    0,
   );
-  return table.rows().map((row) => ({ group: Number(row.group?.[0]), sums: row.sums }));
+  return drained;
 }
 
 const sums = (count: number, big = 0): Sums => ({ ...emptySums(), count, words: 10 * count, llmMsSum: big });
 
 describe("createCellAccumulator", () => {
-  it("adds small and large cells with their signs, per group", () => {
+  it("adds small and large cells with their signs, per group, handed over in the order first added", () => {
     const acc = createCellAccumulator();
     acc.add(3, packSums(sums(2)), 1);
     // A sum past 2^32 is stored as seven doubles.
@@ -28,8 +32,8 @@ describe("createCellAccumulator", () => {
     acc.add(3, packSums(sums(5)), 1);
     acc.add(3, packSums(sums(2)), -1);
     expect(drain(acc)).toEqual([
-      { group: 0, sums: sums(1, 2 ** 40) },
       { group: 3, sums: sums(5) },
+      { group: 0, sums: sums(1, 2 ** 40) },
     ]);
   });
 

@@ -1,18 +1,20 @@
+import { SUM_FIELDS } from "../format/sums";
 import type { CellAccumulator } from "./cellAccumulator";
-import type { RowTableBuilder } from "./rowTable";
-import { WIDTH } from "./rowTable";
+import type { BucketSumsSink } from "./sumsQuestion";
+
+const WIDTH = SUM_FIELDS.length;
 
 /**
  * docs/contract.md §9 `include=active_members`. The store keeps no set of members per block, only
  * sums per combination (or per member, in the members' projection), and a combination names its
- * member. So a query counting members sums its cells per (group, member) pair instead of per
+ * member. So a question counting members sums its cells per (group, member) pair instead of per
  * group: a pair whose count nets above zero in a bucket (blocks added and subtracted, exact
- * integers) is a member with a recording in that group's row, and the row's sums are its pairs'
- * sums added up. Pairs are numbered as first seen, once per distinct stored field (the classifier
- * caches them), so a cell costs what it costs without members.
+ * integers) is a member with a recording in that (bucket, group), and the group's sums are its
+ * pairs' sums added up. Pairs are numbered as first seen, once per distinct stored field (the
+ * classifier caches them, fieldClasses.ts), so a cell costs what it costs without members.
  */
 export class MemberPairs {
-  /** Per pair, its group (GroupTable's index) and its member (this table's member number). */
+  /** Per pair, its group (the question's number for it) and its member (this table's member number). */
   groupOf = new Int32Array(256);
   memberOf = new Int32Array(256);
   private length = 0;
@@ -50,9 +52,10 @@ export class MemberPairs {
 }
 
 /**
- * Folds one bucket's pairs into its rows: per group, the sums of its pairs with recordings and
- * their members. Adds a row of `bucket` to `rows` for each such group, then `accumulator` (summed
- * per pair) starts empty. Groups and members are counted in arrays: no object per row.
+ * Folds one bucket's pairs into its groups: per group, the sums of its pairs with recordings and
+ * their members. Hands `bucket`'s sums and members of each such group to `into`, then
+ * `accumulator` (summed per pair) starts empty. Groups and members are counted in arrays: no
+ * object per group.
  */
 export function createPairFolding(pairs: MemberPairs) {
   let sums = new Float64Array(WIDTH * 64);
@@ -85,7 +88,7 @@ export function createPairFolding(pairs: MemberPairs) {
     listed[2 * n + 1] = member;
   };
 
-  return (accumulator: CellAccumulator, rows: RowTableBuilder, bucket: number): void => {
+  return (accumulator: CellAccumulator, into: BucketSumsSink, bucket: number): void => {
     let n = 0;
     accumulator.drain((pair, from, at) => {
       const group = pairs.groupOf[pair] as number;
@@ -113,7 +116,7 @@ export function createPairFolding(pairs: MemberPairs) {
     for (const group of groups) {
       const from = cursor[group] as number;
       const at = WIDTH * group;
-      rows.push(bucket, group, sums, at, {
+      into.push(bucket, group, sums, at, {
         members: members.subarray(from, from + (counts[group] as number)),
       });
       sums.fill(0, at, at + WIDTH);
