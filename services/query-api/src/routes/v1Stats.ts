@@ -1,5 +1,4 @@
 import "zod-openapi";
-import type { StatsPage } from "@vu/api-responses";
 import type { Request, Response } from "express";
 import { DateTime } from "luxon";
 import { z } from "zod";
@@ -8,6 +7,7 @@ import { wantsFreshAnswer } from "../http/cacheControl";
 import { answeredNotModified, sendTagged } from "../http/conditionalRequests";
 import { entityTag } from "../http/entityTag";
 import { createRenderedPages, type RenderedPages } from "../http/renderedPages";
+import { stampAtStartOf } from "../http/stampAtStart";
 import { STATS_GRANULARITIES } from "../planner";
 import type { AnswerValidator } from "../query/answerState";
 import { stateNow, statsFrame } from "../query/answerValidator";
@@ -15,6 +15,7 @@ import { completeCount } from "../query/bucketCompleteness";
 import { MAX_PAGE_SIZE } from "../query/pagination";
 import { queryStats, type StatsRequest, type StatsResult } from "../query/statsQuery";
 import { renderStatsCsv } from "../render/statsCsv";
+import { renderStatsJson } from "../render/statsJson";
 import { sendsComplete, weekStartParam } from "./calendarParams";
 import { confirmedAsOf, setDataAsOf } from "./dataAsOf";
 import {
@@ -116,6 +117,7 @@ export const registerV1Stats: Register = (router, deps) => {
     STATS_PATH,
     withQuery(statsQuerySchema, async (query, req, res) => {
       const org = authOf(res.locals).org;
+      const stampAtStart = stampAtStartOf(res.locals);
       const request = statsRequestOf(query, wantsFreshAnswer(req));
       // One moment for the tag and the answer: a range without end_date ends at it.
       const context = deps.planContext();
@@ -135,28 +137,31 @@ export const registerV1Stats: Register = (router, deps) => {
       const unchanged = await answeredNotModified(req, res, {
         tagNow: async () => {
           const { frame, ends } = statsFrame(request, context);
-          const state = await stateNow(deps.reader, before, org);
+          const state = await stateNow(deps.reader, before, org, stampAtStart);
           return tagOf({ state, frame }, completeCount(ends, before.asOfMs));
         },
         setHeaders: () => setDataAsOf(res, before.asOfMs),
       });
       if (unchanged) return;
-      const result = await queryStats(org, request, { ...deps, planContext: () => context });
+      const result = await queryStats(org, request, { ...deps, planContext: () => context, stampAtStart });
       const asOfMs = await confirmedAsOf(deps, before);
       const completeness = withComplete ? result.completenessAt(asOfMs) : undefined;
       const page = `${query.format}:${query.page}:${query.page_size}:${completeness?.count ?? ""}`;
       const render = (): string => {
-        const data = result.data(completeness);
         if (query.format === "csv")
-          return renderStatsCsv(data, {
+          return renderStatsCsv(result.data(completeness), {
             groupBy: query.group_by,
             compared: query.compare !== undefined,
             activeMembers: request.activeMembers ?? false,
             complete: withComplete,
           });
-        // Typed as the published response, so a result that drifts from the schema does not compile.
-        const body: StatsPage = { data, pagination: result.pagination, meta: result.meta };
-        return JSON.stringify(body);
+        return renderStatsJson({
+          rows: result.rows(),
+          groupBy: request.groupBy,
+          isComplete: completeness?.isComplete,
+          pagination: result.pagination,
+          meta: result.meta,
+        });
       };
       const body = () => pages.body(result.source, page, render);
       setDataAsOf(res, asOfMs);
