@@ -20,4 +20,3 @@ export { createHttpMetrics, type HttpMetrics } from "./http/httpMetrics";
 export { createOpenApiDocument } from "./openapi/openApiDocument";
 export { type ApiOpsDeps, createApiOpsServer } from "./opsServer";
 export { toStatsRow } from "./query/rowMetrics";
-export { renderStatsJson } from "./render/statsJson";

@@ -31,7 +31,6 @@ import { previousLookup } from "./previousRows";
 import { aggregateRowsInTurns } from "./rowAggregation";
 import { summaryChange, toStatsRow, toSummary } from "./rowMetrics";
 import { checkSortKeys, type SortKey } from "./rowOrder";
-import type { AggregatedRow } from "./rowTable";
 
 export interface QueryDeps extends AnswerDeps {
   reader: RollupReader;
@@ -128,8 +127,6 @@ export interface StatsResult {
   meta: StatsMeta;
   /** With `completeness` (docs/contract.md §9), each row ends with `complete`. */
   data(completeness?: Completeness): StatsRow[];
-  /** The page's rows as aggregated, for a renderer that writes them without `data`'s objects. */
-  rows(): AggregatedRow[];
   /** The answer the page comes from: the same object while it is kept (a key for rendered pages). */
   source: object;
   /** The state the answer is exact for and what its range was cut into (its entity tag's). */
@@ -323,7 +320,6 @@ export async function queryStats(org: string, request: StatsRequest, deps: Query
     });
   return {
     data,
-    rows: () => answer.rows.rows(from, to),
     pagination,
     meta: answer.meta,
     source: answer,

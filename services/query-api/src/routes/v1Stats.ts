@@ -1,4 +1,5 @@
 import "zod-openapi";
+import type { StatsPage } from "@vu/api-responses";
 import type { Request, Response } from "express";
 import { DateTime } from "luxon";
 import { z } from "zod";
@@ -15,7 +16,6 @@ import { completeCount } from "../query/bucketCompleteness";
 import { MAX_PAGE_SIZE } from "../query/pagination";
 import { queryStats, type StatsRequest, type StatsResult } from "../query/statsQuery";
 import { renderStatsCsv } from "../render/statsCsv";
-import { renderStatsJson } from "../render/statsJson";
 import { sendsComplete, weekStartParam } from "./calendarParams";
 import { confirmedAsOf, setDataAsOf } from "./dataAsOf";
 import {
@@ -148,20 +148,17 @@ export const registerV1Stats: Register = (router, deps) => {
       const completeness = withComplete ? result.completenessAt(asOfMs) : undefined;
       const page = `${query.format}:${query.page}:${query.page_size}:${completeness?.count ?? ""}`;
       const render = (): string => {
+        const data = result.data(completeness);
         if (query.format === "csv")
-          return renderStatsCsv(result.data(completeness), {
+          return renderStatsCsv(data, {
             groupBy: query.group_by,
             compared: query.compare !== undefined,
             activeMembers: request.activeMembers ?? false,
             complete: withComplete,
           });
-        return renderStatsJson({
-          rows: result.rows(),
-          groupBy: request.groupBy,
-          isComplete: completeness?.isComplete,
-          pagination: result.pagination,
-          meta: result.meta,
-        });
+        // Typed as the published response, so a result that drifts from the schema does not compile.
+        const body: StatsPage = { data, pagination: result.pagination, meta: result.meta };
+        return JSON.stringify(body);
       };
       const body = () => pages.body(result.source, page, render);
       setDataAsOf(res, asOfMs);
