@@ -26,6 +26,7 @@ import { createRedisRateLimitStore } from "./http/redisRateLimitStore";
 import { requestLogSerializers } from "./http/requestLogSerializers";
 import { createResponseCompression } from "./http/responseCompression";
 import { serverSpanPrivacy } from "./http/serverSpanPrivacy";
+import { readStampAtStart } from "./http/stampAtStart";
 import type { TrustProxy } from "./http/trustProxy";
 import { createUnauthenticatedLimit } from "./http/unauthenticatedLimit";
 import { registerViewMetrics } from "./http/viewMetrics";
@@ -141,10 +142,11 @@ export function createApp(deps: ApiDeps): Express {
     perMinute: config.unauthenticatedPerMinute ?? API_ENV_DEFAULTS.UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE,
   });
   // Authentication (with its per-address limit on refusals), then the per-token limit, guard the
-  // three operations (all under /stats).
+  // three operations (all under /stats); the write stamp's read goes to Redis with the limit's count.
   app.use(
     "/api/v1/stats",
     authenticate(authenticator, unauthenticated, async () => reader.confirm(await reader.view())),
+    readStampAtStart(reader),
     ...(forwarded ? [] : [createRateLimit({ store: rateLimitStore, perMinute: config.rateLimitPerMinute })]),
   );
   const api = Router();

@@ -19,3 +19,4 @@ export { type ApiEnv, apiEnvSchema, loadApiEnv } from "./env";
 export { createHttpMetrics, type HttpMetrics } from "./http/httpMetrics";
 export { createOpenApiDocument } from "./openapi/openApiDocument";
 export { type ApiOpsDeps, createApiOpsServer } from "./opsServer";
+export { toStatsRow } from "./query/rowMetrics";

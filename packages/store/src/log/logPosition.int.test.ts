@@ -222,4 +222,22 @@ describe.each(redisTargets())("the view's position in the log on $name", (target
     await log.open(1, replay([]));
     await expect(reader.confirm(view)).rejects.toThrow(/epoch changed/);
   });
+
+  it("confirms a read of blocks asked to belong to a view as confirm does (its status in the blocks' MULTI on a single Redis)", async () => {
+    const { log, reader, keyspace } = setup();
+    const { epoch } = await log.open(1, replay([]));
+    const view = await reader.view();
+    expect(view.epoch).toBe(epoch);
+    const read = () =>
+      reader.readBlocks(1, "acme", [{ tier: "day", startMs: 0 }], "total", { confirming: view });
+    await expect(read()).resolves.toMatchObject({ extent: null });
+    await redis.hset(keyspace.log(1), "state", "replaying");
+    await expect(read()).rejects.toThrow(/replaying/);
+    await redis.del(keyspace.log(1));
+    await expect(read()).rejects.toThrow(/no data epoch/);
+    await log.open(1, replay([]));
+    await expect(read()).rejects.toThrow(/epoch changed/);
+    // The view known was dropped: the next one is the new epoch's.
+    expect((await reader.view()).epoch).not.toBe(epoch);
+  });
 });

@@ -1,6 +1,7 @@
 import type { Tier } from "@vu/time-buckets";
 import { LAYOUT_FIELDS } from "../format/blockPlacement";
 import { type OrganizationExtent, parseExtent } from "../format/organizationExtent";
+import { statusOf, type ViewStatus } from "../log/logRecord";
 import { cellsByBlock, type StoredCells } from "./containerCells";
 import type { ReadContext } from "./readContext";
 import { type BlockRef, NOT_READ, type ReadPlan } from "./readPlan";
@@ -28,6 +29,11 @@ export interface ReadKeys {
   container(tier: Tier, startMs: number): string;
   combos: string;
   extent: string;
+  /**
+   * The log hash, when the view's status is read in the same MULTI as the blocks (a single Redis:
+   * on a cluster it lives on another node).
+   */
+  log?: string | undefined;
 }
 
 /** One MULTI's result, per stored block (see ReadPlan). */
@@ -40,6 +46,8 @@ export interface AtomicRead {
   stamp: string | null;
   /** The extent's LAYOUT_FIELDS in the same state. */
   layout: Array<string | null>;
+  /** With `ReadKeys.log`: the view's status in the same state. */
+  status?: ViewStatus | undefined;
 }
 
 const EMPTY: StoredCells = [];
@@ -78,6 +86,7 @@ export async function readAtomically(
     addTail: (multi) => {
       multi.hmget(keys.extent, "first", "last", WRITE_STAMP_FIELD, RECORDINGS_FIELD, ...LAYOUT_FIELDS);
       multi.hlen(keys.combos);
+      if (keys.log !== undefined) multi.hmget(keys.log, "epoch", "state", "reason");
     },
     exec: (multi) => execute(multi, org),
     budget: sliceFields,
@@ -88,6 +97,8 @@ export async function readAtomically(
   const replies: KeyReply[] = read.replies;
   const comboCount = Number(read.tail[1] ?? 0);
   const [first, last, stamp = null, recorded, ...layout] = (read.tail[0] as Array<string | null>) ?? [];
+  const [epoch, state, reason] = (read.tail[2] as Array<string | null> | undefined) ?? [];
+  const status = keys.log === undefined ? undefined : statusOf(epoch, state, reason);
   hints.rememberRecordings(generation, org, Number(recorded ?? 0));
   const extent = parseExtent(first, last, comboCount);
   const containers = (replies.splice(0, plan.containers.length) as Buffer[][]).map(cellsByBlock);
@@ -114,5 +125,5 @@ export async function readAtomically(
     const inKey = i === NOT_READ ? EMPTY : (keyed[i] ?? EMPTY);
     return inKey.length === 0 ? inContainer : inContainer.length === 0 ? inKey : [...inContainer, ...inKey];
   });
-  return { projectionCells, comboCells, comboCount, extent, stamp, layout };
+  return { projectionCells, comboCells, comboCount, extent, stamp, layout, status };
 }

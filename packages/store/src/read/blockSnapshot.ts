@@ -2,10 +2,12 @@ import type { DimensionValues } from "@vu/events";
 import { LAYOUT_FIELDS, parseLayout } from "../format/blockPlacement";
 import type { OrganizationExtent } from "../format/organizationExtent";
 import type { Projection } from "../format/projections";
+import type { ViewStatus } from "../log/logRecord";
 import { type AtomicRead, type ReadKeys, readAtomically } from "./atomicRead";
 import { type SnapshotCells, sumBuckets } from "./bucketSums";
 import type { StoredCells } from "./containerCells";
 import { cellsAsked, derivedRead } from "./derivedBlocks";
+import type { ReadView } from "./liveViews";
 import type { ReadContext } from "./readContext";
 import { type BlockRef, type ReadPlan, readPlan, storedBlocks } from "./readPlan";
 import type { BucketSumsSink, SumsQuestion } from "./sumsQuestion";
@@ -24,6 +26,11 @@ export interface BlockSnapshot {
    */
   readonly stamp: string | null;
   /**
+   * With `ReadOptions.confirming` on a single Redis: the view's status read in the same MULTI as
+   * the cells, when nothing was read after it (else undefined, and the view is confirmed apart).
+   */
+  readonly viewStatus?: ViewStatus | undefined;
+  /**
    * The question's sums per (bucket, group), handed to `into` bucket by bucket (bucketSums.ts), in
    * steps: each `next()` sums a bounded number of cells, so a caller may pause between steps.
    * Drive it to its end; a cell the question cannot read (an unknown combination, a field
@@ -38,6 +45,7 @@ export class StoredSnapshot implements BlockSnapshot {
     readonly cells: SnapshotCells,
     readonly extent: OrganizationExtent,
     readonly stamp: string | null,
+    readonly viewStatus?: ViewStatus | undefined,
   ) {}
 
   sumBuckets(question: SumsQuestion, into: BucketSumsSink): Generator<void, void, void> {
@@ -64,6 +72,11 @@ export interface ReadOptions {
    * been read then). Smaller reads never call it, whether or not they go in slices.
    */
   beforeLargeRead?: (fields: number) => Promise<void>;
+  /**
+   * The view the read must belong to (`RollupReader.readBlocks` confirms it): on a single Redis its
+   * status is read in the blocks' own MULTI, costing no round trip of its own.
+   */
+  confirming?: ReadView | undefined;
 }
 
 /** Fetch selected fields only while they are at most this share of all combinations. */
@@ -94,6 +107,8 @@ export async function readBlockSnapshot(
     container: (tier, startMs) => keyspace.container(generation, org, tier, startMs),
     combos: keyspace.combos(generation, org),
     extent: keyspace.extent(generation, org),
+    // A MULTI keeps to one slot on a cluster, where the log hash has its own.
+    log: options.confirming && !context.redis.isCluster ? keyspace.log(generation) : undefined,
   };
   for (;;) {
     const assumed = hints.layout(generation, org) ?? NO_LAYOUT;
@@ -114,7 +129,7 @@ export async function readBlockSnapshot(
       // A derived block's days are whole blocks, as the block itself would be.
       parts: Int8Array.from(blocks, (_, i) => stored.parts[derived.from[i] as number] as number),
     };
-    return new StoredSnapshot(cells, read.extent, read.stamp);
+    return new StoredSnapshot(cells, read.extent, read.stamp, read.status);
   }
 }
 
@@ -141,9 +156,11 @@ async function readWithCombos(
   }
   const read = await readAtomically(context, plan, keys, beforeLargeRead);
   const needsCombos = projection === "combos" || read.comboCells.some((cells) => cells.length > 0);
+  // A table loaded after the blocks is read after the status too: that confirms nothing of it.
+  const loadsAfter = needsCombos && !combinations.holds(keys.combos, read.comboCount);
   // The table only grows (ids 1..n, never reused): loaded now, it names every id the cells hold.
   const combos = needsCombos
     ? (await combinations.current(keys.combos, keys.org, beforeLargeRead, read.comboCount)).values
     : NO_COMBOS;
-  return { ...read, combos };
+  return { ...read, combos, ...(loadsAfter && { status: undefined }) };
 }

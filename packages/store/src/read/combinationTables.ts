@@ -53,6 +53,11 @@ export class CombinationTables {
     }
   }
 
+  /** Whether `current` would answer from memory for a table of `count` ids, without reading Redis. */
+  holds(key: string, count: number): boolean {
+    return (this.#loaded.get(key)?.size ?? -1) >= count;
+  }
+
   /** Forgets every table (they described another state of the store). */
   clear(): void {
     this.#loaded.clear();

@@ -29,6 +29,14 @@ export class ViewNotLiveError extends Error {
   }
 }
 
+function epochChanged(epoch: string | null): ViewNotLiveError {
+  return new ViewNotLiveError({
+    epoch,
+    state: "replaying",
+    reason: "the store's epoch changed during the read",
+  });
+}
+
 /** How long a read view serves without asking Redis (each computed answer is confirmed anyway). */
 export const VIEW_CACHE_MS = 500;
 
@@ -70,12 +78,22 @@ export class LiveViews {
   /** Whether the store is still in `view`'s epoch and live, asked of Redis now. */
   async confirm(view: ReadView): Promise<void> {
     const current = await this.#fromRedis(view.generation);
-    if (current.epoch !== view.epoch) {
-      throw new ViewNotLiveError({
-        epoch: current.epoch,
-        state: "replaying",
-        reason: "the store's epoch changed during the read",
-      });
+    if (current.epoch !== view.epoch) throw epochChanged(current.epoch);
+  }
+
+  /**
+   * As `confirm`, from the view's status read in the same state as a read (atomicRead.ts): live,
+   * in `view`'s epoch. Another epoch is not taken as the view here (the status alone has no "as
+   * of"): the view known is dropped, so the next `current` reads the log hash.
+   */
+  confirmStatus(view: ReadView, status: ViewStatus): void {
+    if (status.epoch === null || status.state !== "live") {
+      this.#known = undefined;
+      throw new ViewNotLiveError(status);
+    }
+    if (status.epoch !== view.epoch) {
+      this.#known = undefined;
+      throw epochChanged(status.epoch);
     }
   }
 

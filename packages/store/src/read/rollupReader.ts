@@ -54,7 +54,9 @@ export interface RollupReader {
   /**
    * One projection of every requested block of one organization, read as one state of the store (one
    * MULTI, or slices that saw the same write stamp) together with the combination table's size;
-   * plus a round trip when the table grew.
+   * plus a round trip when the table grew. With `options.confirming`, the read is confirmed to
+   * belong to that view, as `confirm` does after it (throws ViewNotLiveError): on a single Redis
+   * by the view's status read in the same MULTI, on a cluster by `confirm` once the read is done.
    */
   readBlocks(
     generation: number,
@@ -127,6 +129,10 @@ export function createRollupReader(options: RollupReaderOptions): RollupReader {
 
     async readBlocks(generation, org, blocks, projection, readOptions = {}) {
       const snapshot = await readBlockSnapshot(context, generation, org, blocks, projection, readOptions);
+      const view = readOptions.confirming;
+      if (view !== undefined && snapshot.viewStatus !== undefined)
+        views.confirmStatus(view, snapshot.viewStatus);
+      else if (view !== undefined) await views.confirm(view);
       hints.rememberExtent(generation, org, snapshot.extent);
       return snapshot;
     },

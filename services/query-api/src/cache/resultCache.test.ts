@@ -44,6 +44,27 @@ describe("createResultCache", () => {
     expect(calls.count).toBe(2);
   });
 
+  it("checks a kept answer against the stamp read as the request started, when read in the view now", async () => {
+    const store = fakeStore();
+    const cache = createResultCache({ reader: store.reader, maxRows: 100 });
+    const { calls, compute } = computing(store);
+    await cache.answer("acme", "q", false, compute);
+    const atStart = (stamp: string) => ({
+      view: { generation: 1, epoch: "e1" },
+      stamp: Promise.resolve(stamp),
+    });
+    const reads = store.state.stampReads;
+    expect(await cache.answer("acme", "q", false, compute, atStart("1"))).toBe("answer 1");
+    expect(store.state.stampReads).toBe(reads);
+    // A stamp that moved by the request's start: computed again, though a read now would not see it.
+    expect(await cache.answer("acme", "q", false, compute, atStart("0"))).toBe("answer 2");
+    // Read in another epoch than the view now: not this state's stamp, so the cache reads its own.
+    const otherEpoch = { view: { generation: 1, epoch: "e0" }, stamp: Promise.resolve("0") };
+    expect(await cache.answer("acme", "q", false, compute, otherEpoch)).toBe("answer 2");
+    expect(store.state.stampReads).toBe(reads + 1);
+    expect(calls.count).toBe(2);
+  });
+
   it("keeps answers apart by organization, key, generation and epoch", async () => {
     const store = fakeStore();
     const cache = createResultCache({ reader: store.reader, maxRows: 100 });

@@ -1,5 +1,6 @@
 import type { ReadView, RollupReader } from "@vu/store";
 import { createAnswerStore } from "./answerStore";
+import { type StampAtStart, stampIn } from "./stampAtStart";
 
 /** An answer and the state of the store it was computed from. */
 export interface ComputedAnswer<T> {
@@ -18,13 +19,15 @@ export interface ResultCache {
    * answer that depends on the moment, e.g. a range ending "now") or with `noCache` (the client's
    * `Cache-Control: no-cache`), it computes; a computed answer is kept when it has a key. A
    * computation runs only when nothing kept or under way answers, so whatever bounds it (the
-   * query's, query/computationBounds.ts) belongs inside `compute`.
+   * query's, query/computationBounds.ts) belongs inside `compute`. A kept answer is checked
+   * against `atStart`, the stamp read as the request started, when it was read in the view now.
    */
   answer<T>(
     org: string,
     key: string | undefined,
     noCache: boolean,
     compute: () => Promise<ComputedAnswer<T>>,
+    atStart?: StampAtStart,
   ): Promise<T>;
 }
 
@@ -94,6 +97,7 @@ export function createResultCache({
       key: string | undefined,
       noCache: boolean,
       compute: () => Promise<ComputedAnswer<T>>,
+      atStart?: StampAtStart,
     ): Promise<T> {
       if (key === undefined || maxRows === 0) {
         onLookup("bypass");
@@ -102,7 +106,7 @@ export function createResultCache({
       const view = await reader.view();
       const id = `${view.generation}\u0000${view.epoch}\u0000${org}\u0000${key}`;
       const known = noCache ? undefined : entries.get(id);
-      if (known !== undefined && (await reader.writeStamp(view.generation, org)) === known.stamp) {
+      if (known !== undefined && (await stampIn(reader, view, org, atStart)) === known.stamp) {
         onLookup("hit");
         return known.value as T;
       }

@@ -1,4 +1,5 @@
 import type { ReadView, RollupReader } from "@vu/store";
+import { type StampAtStart, stampIn } from "../cache/stampAtStart";
 import { cutRange, type PlanContext, previousRange, resolveRange } from "../planner";
 import { answerState, framesOf } from "./answerState";
 import type { BucketEnds } from "./bucketCompleteness";
@@ -6,10 +7,16 @@ import { checkShapeParameters, type StatsRequest, type SummaryRequest } from "./
 
 /**
  * The state now, as the result cache checks a kept answer: the view (cached for a moment) and one
- * `HGET` of the stamp. An answer computed in this state has exactly this state.
+ * `HGET` of the stamp (the one read as the request started, when given). An answer computed in
+ * this state has exactly this state.
  */
-export async function stateNow(reader: Pick<RollupReader, "writeStamp">, view: ReadView, org: string) {
-  return answerState(view, await reader.writeStamp(view.generation, org));
+export async function stateNow(
+  reader: Pick<RollupReader, "writeStamp">,
+  view: ReadView,
+  org: string,
+  atStart?: StampAtStart,
+) {
+  return answerState(view, await stampIn(reader, view, org, atStart));
 }
 
 /** The frame of a `/stats` answer planned at `context`, and its buckets' ends, without reading anything. */

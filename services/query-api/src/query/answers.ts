@@ -1,4 +1,5 @@
 import type { ComputedAnswer, ResultCache } from "../cache/resultCache";
+import type { StampAtStart } from "../cache/stampAtStart";
 import { type ComputationBounds, UNBOUNDED_COMPUTATIONS } from "./computationBounds";
 import type { Admission } from "./largeReads";
 
@@ -8,6 +9,8 @@ export interface AnswerDeps {
   results?: ResultCache;
   /** What every computation passes through (computationBounds.ts); without it, none. */
   bounds?: ComputationBounds;
+  /** The request's write stamp read as it started, for the result cache to check a kept answer by. */
+  stampAtStart?: StampAtStart | undefined;
 }
 
 /**
@@ -23,5 +26,5 @@ export async function answerOf<T>(
 ): Promise<T> {
   const bounded = () => (deps.bounds ?? UNBOUNDED_COMPUTATIONS)(org, compute);
   if (deps.results === undefined) return (await bounded()).value;
-  return deps.results.answer(org, key, noCache, bounded);
+  return deps.results.answer(org, key, noCache, bounded, deps.stampAtStart);
 }

@@ -1,4 +1,4 @@
-import type { BlockRef, BlockSnapshot, OrganizationExtent, RollupReader } from "@vu/store";
+import type { BlockRef, BlockSnapshot, OrganizationExtent, ReadOptions, RollupReader } from "@vu/store";
 import { DEFAULT_RETENTION } from "@vu/time-buckets";
 import { describe, expect, it } from "vitest";
 import type { DataExtent, PlanContext } from "../planner";
@@ -29,16 +29,26 @@ describe("dataExtentOf", () => {
 function fakeReader(first: OrganizationExtent, during: OrganizationExtent[], hint?: OrganizationExtent) {
   const reads: number[] = [];
   const extentReads: number[] = [];
+  const confirming: unknown[] = [];
   const reader = {
     view: async () => ({ generation: 1, epoch: "e1" }),
-    confirm: async () => undefined,
+    confirm: async () => {
+      throw new Error("the read confirms the view itself");
+    },
     extent: async () => {
       extentReads.push(1);
       return first;
     },
     recentExtent: () => hint,
-    async readBlocks(_g: number, _o: string, blocks: readonly BlockRef[]): Promise<BlockSnapshot> {
+    async readBlocks(
+      _g: number,
+      _o: string,
+      blocks: readonly BlockRef[],
+      _p: unknown,
+      options?: ReadOptions,
+    ): Promise<BlockSnapshot> {
       reads.push(blocks.length);
+      confirming.push(options?.confirming);
       // A read of no cells: it sums nothing.
       return { extent: during.shift() ?? first, stamp: null, *sumBuckets() {} };
     },
@@ -49,7 +59,7 @@ function fakeReader(first: OrganizationExtent, during: OrganizationExtent[], hin
     }),
     writeStamp: async () => null,
   } as RollupReader;
-  return { reader, reads, extentReads };
+  return { reader, reads, extentReads, confirming };
 }
 
 function run(reader: RollupReader) {
@@ -84,6 +94,8 @@ describe("readConsistently", () => {
     await run(fake.reader).promise;
     expect(fake.extentReads).toHaveLength(0);
     expect(fake.reads).toEqual([4]);
+    // The read confirms the view it was planned in (on a single Redis, in its own MULTI).
+    expect(fake.confirming).toEqual([{ generation: 1, epoch: "e1" }]);
   });
 
   it("plans again when the recent extent was stale", async () => {

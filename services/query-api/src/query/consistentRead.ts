@@ -43,10 +43,11 @@ export interface ConsistentReadOptions<P> {
 
 /**
  * Plans within the organization's data extent and reads the plan's blocks in one MULTI, which
- * returns the extent again in the same state as the blocks; then confirms that the store was live
- * in the same epoch all along (a store that lost its state meanwhile answers 503, not zeros). With the generation cached and the
- * extent from the reader's recent reads, a query is one Redis round trip. When the extent moved in between so
- * that the plan would differ, the plan is made again: the answer is one state of the store.
+ * returns the extent again in the same state as the blocks, and is confirmed to belong to the
+ * view's epoch, live (a store that lost its state meanwhile answers 503, not zeros; on a single
+ * Redis the view's status comes in the same MULTI). With the generation cached and the extent
+ * from the reader's recent reads, a query is one Redis round trip. When the extent moved in
+ * between so that the plan would differ, the plan is made again: the answer is one state of the store.
  */
 export async function readConsistently<P>(
   options: ConsistentReadOptions<P>,
@@ -61,12 +62,10 @@ export async function readConsistently<P>(
   for (let attempt = 1; ; attempt++) {
     const bounded = attempt <= EXTENT_ATTEMPTS;
     const { plan, blocks } = options.plan({ ...context, dataExtent: bounded ? extent : undefined });
-    const snapshot = await reader.readBlocks(generation, org, blocks, options.projection, options.read);
+    const read = { ...options.read, confirming: view };
+    const snapshot = await reader.readBlocks(generation, org, blocks, options.projection, read);
     const seen = dataExtentOf(snapshot.extent, context.now);
-    if (!bounded || sameDataExtent(seen, extent)) {
-      await reader.confirm(view);
-      return { plan, snapshot, view };
-    }
+    if (!bounded || sameDataExtent(seen, extent)) return { plan, snapshot, view };
     extent = seen;
   }
 }

@@ -38,7 +38,7 @@ export async function queryDimensionLists(
   org: string,
   which: readonly Dimension[],
   noCache: boolean,
-  deps: Pick<QueryDeps, "reader" | "results" | "bounds">,
+  deps: Pick<QueryDeps, "reader" | "results" | "bounds" | "stampAtStart">,
 ): Promise<DimensionLists> {
   return answerOf(deps, org, JSON.stringify(["dimensions", which]), noCache, () =>
     readLists(org, which, deps),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ratio3, toStatsRow, toSummary } from "./rowMetrics";
+import { ratio3, sumRatio3, toStatsRow, toSummary } from "./rowMetrics";
 
 const sums = {
   count: 3,
@@ -75,5 +75,29 @@ describe("row metrics", () => {
     expect(ratio3(5n, 0n)).toBe(0);
     // Beyond 2^53 the integers stay exact.
     expect(ratio3(2n ** 60n * 60_000n, 2n ** 60n)).toBe(60_000);
+  });
+});
+
+describe("sumRatio3", () => {
+  it("is ratio3 of the same integers, to the bit, on either side of 2^53", () => {
+    const edges = [0, 1, 2, 3, 999, 1000, 1001, 59_999, 60_000, 2 ** 26, 2 ** 40 + 1, 4_503_599_627_370_495];
+    const pairs: Array<[number, number]> = [];
+    for (const n of edges) for (const d of edges) pairs.push([n, d]);
+    // Near the rounding edges: n/d close to k.xyz5, where a quotient rounded in doubles could tip over.
+    for (let d = 1; d < 5000; d += 7)
+      for (const k of [0, 1, 12_345])
+        for (const j of [-1, 0, 1]) pairs.push([Math.max(0, k * d + Math.round((d * 7) / 2000) + j), d]);
+    let seed = 7;
+    const next = (below: number) => {
+      seed = (Math.imul(seed, 1_664_525) + 1_013_904_223) >>> 0;
+      return Math.floor((seed / 2 ** 32) * below);
+    };
+    for (let i = 0; i < 20_000; i++) pairs.push([next(2 ** 31) * next(2 ** 22), next(2 ** 31) + 1]);
+    for (const [n, d] of pairs) {
+      for (const scale of [1, 60_000]) {
+        const expected = ratio3(BigInt(n) * BigInt(scale), BigInt(d));
+        expect(Object.is(sumRatio3(n, d, scale), expected), `${n} × ${scale} ÷ ${d}`).toBe(true);
+      }
+    }
   });
 });

@@ -23,16 +23,34 @@ export function ratio3(numerator: bigint, denominator: bigint): number {
 
 const big = BigInt;
 
+/**
+ * ratio3 of two sums (non-negative integers), in doubles while that is exact: when 2000·n + d
+ * stays within 2^53 every step is an exact integer and the floor of the rounded quotient is the
+ * floor of the exact one (a quotient off an integer lies at least 1/(2d) from it, more than its
+ * rounding error), so the result is ratio3's to the bit. Larger sums go through BigInt.
+ */
+export function sumRatio3(numerator: number, denominator: number, scale = 1): number {
+  const scaled = 2000 * scale * numerator + denominator;
+  const exact =
+    numerator >= 0 &&
+    denominator >= 0 &&
+    Number.isSafeInteger(numerator) &&
+    Number.isSafeInteger(denominator) &&
+    Number.isSafeInteger(scaled);
+  if (!exact) return ratio3(big(numerator) * big(scale), big(denominator));
+  return denominator === 0 ? 0 : Math.floor(scaled / (2 * denominator)) / 1000;
+}
+
 /** A row's metrics as published (milliseconds), in their published order. */
 export function rowMetricValues(sums: Sums): Record<StatsMetricColumn, number> {
   return {
     recording_count: sums.count,
     total_words: sums.words,
     total_duration: sums.durationMs,
-    avg_llm_processing_time: ratio3(big(sums.llmMsSum), big(sums.llmMsCount)),
-    avg_voice_processing_time: ratio3(big(sums.voiceMsSum), big(sums.voiceMsCount)),
+    avg_llm_processing_time: sumRatio3(sums.llmMsSum, sums.llmMsCount),
+    avg_voice_processing_time: sumRatio3(sums.voiceMsSum, sums.voiceMsCount),
     // words ÷ (duration / 60000) = words · 60000 ÷ duration
-    avg_wpm: ratio3(big(sums.words) * 60_000n, big(sums.durationMs)),
+    avg_wpm: sumRatio3(sums.words, sums.durationMs, 60_000),
   };
 }
 

@@ -8,6 +8,7 @@ import { wantsFreshAnswer } from "../http/cacheControl";
 import { answeredNotModified, sendTagged } from "../http/conditionalRequests";
 import { entityTag } from "../http/entityTag";
 import { createRenderedPages, type RenderedPages } from "../http/renderedPages";
+import { stampAtStartOf } from "../http/stampAtStart";
 import { STATS_GRANULARITIES } from "../planner";
 import type { AnswerValidator } from "../query/answerState";
 import { stateNow, statsFrame } from "../query/answerValidator";
@@ -116,6 +117,7 @@ export const registerV1Stats: Register = (router, deps) => {
     STATS_PATH,
     withQuery(statsQuerySchema, async (query, req, res) => {
       const org = authOf(res.locals).org;
+      const stampAtStart = stampAtStartOf(res.locals);
       const request = statsRequestOf(query, wantsFreshAnswer(req));
       // One moment for the tag and the answer: a range without end_date ends at it.
       const context = deps.planContext();
@@ -135,13 +137,13 @@ export const registerV1Stats: Register = (router, deps) => {
       const unchanged = await answeredNotModified(req, res, {
         tagNow: async () => {
           const { frame, ends } = statsFrame(request, context);
-          const state = await stateNow(deps.reader, before, org);
+          const state = await stateNow(deps.reader, before, org, stampAtStart);
           return tagOf({ state, frame }, completeCount(ends, before.asOfMs));
         },
         setHeaders: () => setDataAsOf(res, before.asOfMs),
       });
       if (unchanged) return;
-      const result = await queryStats(org, request, { ...deps, planContext: () => context });
+      const result = await queryStats(org, request, { ...deps, planContext: () => context, stampAtStart });
       const asOfMs = await confirmedAsOf(deps, before);
       const completeness = withComplete ? result.completenessAt(asOfMs) : undefined;
       const page = `${query.format}:${query.page}:${query.page_size}:${completeness?.count ?? ""}`;

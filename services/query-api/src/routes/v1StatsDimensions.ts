@@ -7,6 +7,7 @@ import { wantsFreshAnswer } from "../http/cacheControl";
 import { parseQuery } from "../http/queryParams";
 import type { ParsedQuery } from "../http/queryString";
 import { createRenderedPages, type RenderedPages } from "../http/renderedPages";
+import { stampAtStartOf } from "../http/stampAtStart";
 import type { DimensionLists } from "../query/dimensionLists";
 import { LISTED_DIMENSIONS, queryDimensionLists } from "../query/dimensionsQuery";
 import type { Register } from "./routeDeps";
@@ -89,7 +90,11 @@ export const registerV1StatsDimensions: Register = (router, deps) => {
     const query = parseDimensionsQuery(req.query as ParsedQuery);
     const which: Dimension[] = [...LISTED_DIMENSIONS];
     if (query.include === "member_emails") which.push("member_email");
-    const lists = await queryDimensionLists(authOf(res.locals).org, which, wantsFreshAnswer(req), deps);
+    const stampAtStart = stampAtStartOf(res.locals);
+    const lists = await queryDimensionLists(authOf(res.locals).org, which, wantsFreshAnswer(req), {
+      ...deps,
+      stampAtStart,
+    });
     const key = JSON.stringify([query.q ?? "", query.limit ?? null, query.include ?? null]);
     res.type("json").send(bodies.body(lists, key, () => JSON.stringify(answerOf(lists, query))));
   });

@@ -5,6 +5,7 @@ import { authOf } from "../http/authenticate";
 import { wantsFreshAnswer } from "../http/cacheControl";
 import { answeredNotModified, sendTagged } from "../http/conditionalRequests";
 import { entityTag } from "../http/entityTag";
+import { stampAtStartOf } from "../http/stampAtStart";
 import type { AnswerValidator } from "../query/answerState";
 import { stateNow, summaryFrame } from "../query/answerValidator";
 import { querySummary, type SummaryRequest } from "../query/statsQuery";
@@ -35,6 +36,7 @@ export const registerV1StatsSummary: Register = (router, deps) => {
     SUMMARY_PATH,
     withQuery(summaryQuerySchema, async (query, req, res) => {
       const org = authOf(res.locals).org;
+      const stampAtStart = stampAtStartOf(res.locals);
       const request: SummaryRequest = {
         startDate: query.start_date,
         endDate: query.end_date,
@@ -53,13 +55,17 @@ export const registerV1StatsSummary: Register = (router, deps) => {
         entityTag(["summary", org, query, validator.state, validator.frame]);
       const unchanged = await answeredNotModified(req, res, {
         tagNow: async () =>
-          tagOf({ state: await stateNow(deps.reader, before, org), frame: summaryFrame(request, context) }),
+          tagOf({
+            state: await stateNow(deps.reader, before, org, stampAtStart),
+            frame: summaryFrame(request, context),
+          }),
         setHeaders: () => setDataAsOf(res, before.asOfMs),
       });
       if (unchanged) return;
       const { summary, validator } = await querySummary(org, request, {
         ...deps,
         planContext: () => context,
+        stampAtStart,
       });
       const body: Summary = summary;
       setDataAsOf(res, await confirmedAsOf(deps, before));
