@@ -8,6 +8,7 @@ import {
   MAX_SCALING_GROWTH,
   MIN_ENGINE_SPEEDUP,
   MIN_POSTGRES_SPEEDUP,
+  MIN_ROLLUP_SPEEDUP,
 } from "./targetBounds";
 import type { TargetCheck, TargetKind } from "./targetCheck";
 import { checkTargets } from "./targets";
@@ -49,18 +50,18 @@ describe("renderFindings", () => {
 
   it("names in its headings the bounds the target table checks", () => {
     expect(findings).toContain(
-      `### Queries under ${MIN_POSTGRES_SPEEDUP} × PostgreSQL or ${MIN_ENGINE_SPEEDUP} × the faster engine`,
+      `### Queries under ${MIN_POSTGRES_SPEEDUP} × PostgreSQL, ${MIN_ENGINE_SPEEDUP} × the faster raw-scan engine or ${MIN_ROLLUP_SPEEDUP} × ClickHouse's materialized view`,
     );
     expect(findings).toContain(`### Queries whose p50 grew more than ${MAX_SCALING_GROWTH} × with the data`);
     expect(headingMultiples(findings).sort()).toEqual(
-      [MIN_POSTGRES_SPEEDUP, MIN_ENGINE_SPEEDUP, MAX_SCALING_GROWTH].sort(),
+      [MIN_POSTGRES_SPEEDUP, MIN_ENGINE_SPEEDUP, MIN_ROLLUP_SPEEDUP, MAX_SCALING_GROWTH].sort(),
     );
   });
 
   it("explains exactly the query rows the table misses against PostgreSQL or the engines", () => {
     const listed = listedAreas(section(findings, "Queries under"));
     expect(listed.size).toBeGreaterThan(0);
-    expect(listed).toEqual(missedAreas(checks, ["postgresSpeedup", "engineSpeedup"]));
+    expect(listed).toEqual(missedAreas(checks, ["postgresSpeedup", "engineSpeedup", "rollupSpeedup"]));
   });
 
   it("explains exactly the scaling rows the table misses", () => {
@@ -74,7 +75,9 @@ describe("renderFindings", () => {
     const others = checks.filter(
       (c) =>
         c.met === false &&
-        !["postgresSpeedup", "engineSpeedup", "scaling", "ingest", "freshness"].includes(c.kind),
+        !["postgresSpeedup", "engineSpeedup", "rollupSpeedup", "scaling", "ingest", "freshness"].includes(
+          c.kind,
+        ),
     );
     expect(others.length).toBeGreaterThan(0);
     for (const c of others) expect(rest).toContain(`- ${c.area}: ${c.target}`);

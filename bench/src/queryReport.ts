@@ -1,9 +1,11 @@
+import type { EngineResult } from "./engineBench";
+import { PEER_NAMES } from "./engines/peerEngine";
 import { f, kib, ms, recordings, runLabel, sizeLabel, table, times } from "./reportFormat";
 import { type ApiVariant, apiVariant, type BenchResults, runsOf, type SizeResult } from "./results";
-import { fasterEngine } from "./targets";
+import { type EngineComparison, engineComparison, rollupComparison } from "./targets";
 import { THROUGHPUT_HEADERS, type ThroughputResult } from "./throughputBench";
 
-// The report's per-run query tables: the API against PostgreSQL, against the embedded engines, the
+// The report's per-run query tables: the API against PostgreSQL, against the peers (raw and rollup), the
 // 200-connection runs, and the single-org set's scaling.
 
 /** Who a run's queries were asked for, when it names more than one organization (the multi-tenant set). */
@@ -61,52 +63,61 @@ average during the run: ${Object.entries(s.loadAverage)
     .join(", ")} on ${cores} cores.${apiProfileTable(s)}`;
 }
 
+/** A peer's load and what it keeps, for the line under the peers' table. */
+function loadNote(e: EngineResult): string {
+  const kept = e.storage
+    ? `, ${f(e.storage.bytes / 2 ** 20, 1)} MiB on disk in ${f(e.storage.rows)} ${e.layout === "rollup" ? "rollup rows" : "rows"}`
+    : "";
+  return `${e.name} ${f(e.loadSeconds, 1)} s${kept}`;
+}
+
 export function engineSection(s: SizeResult): string {
-  if (s.engines.length === 0)
-    return `### ${runLabel(s)}\n\nDuckDB and ClickHouse were skipped (\`--skip-engines\`).`;
-  const names = s.engines.map((e) => e.name);
+  const skipped = s.engines.some((e) => e.name === PEER_NAMES.clickhouse)
+    ? ""
+    : "\n\nDuckDB and both ClickHouse peers were skipped (`--skip-engines`).";
+  if (s.engines.length === 0) return `### ${runLabel(s)}${skipped}`;
+  const vs = (c: EngineComparison | undefined) => (c ? `${times(c.ratio)} (${c.engine.name})` : "–");
   return `### ${runLabel(s)}\n\n${table(
     [
       "Query",
       "API p50 cached, 1 stream",
       "API p50 computed, 1 stream",
-      ...names.flatMap((n) => [`${n} p50`, `${n} p99`]),
-      "PostgreSQL p50",
-      "API vs faster engine, cached",
-      "API vs faster engine, computed",
-      "API vs PostgreSQL, cached",
-      "API vs PostgreSQL, computed",
+      ...s.engines.flatMap((e) => [`${e.name} p50`, `${e.name} p99`]),
+      "PostgreSQL raw p50",
+      "API vs faster raw-scan engine, cached",
+      "API vs faster raw-scan engine, computed",
+      "API vs ClickHouse materialized view, cached",
+      "API vs ClickHouse materialized view, computed",
+      "API vs PostgreSQL raw, cached",
+      "API vs PostgreSQL raw, computed",
     ],
     s.queries.map((q) => {
-      const best = fasterEngine(s, q.id);
       const cached = apiVariant(q, "cached");
       const computed = apiVariant(q, "computed");
-      // One stream against one stream; results from before it was measured fall back to the loop's.
-      const single = (v: ApiVariant | undefined) => v?.single?.p50 ?? v?.run.p50;
-      const vsBest = (p50: number | undefined) =>
-        best && p50 !== undefined ? `${times(best.p50 / p50)} (${best.name})` : "–";
+      const against = (compare: typeof engineComparison, v: ApiVariant | undefined) =>
+        v === undefined ? "–" : vs(compare(s, q, v));
       return [
         `(${q.id}) ${q.title}`,
-        ms(single(cached), 2),
-        ms(single(computed), 2),
+        ms(cached?.single?.p50 ?? cached?.run.p50, 2),
+        ms(computed?.single?.p50 ?? computed?.run.p50, 2),
         ...s.engines.flatMap((e) => {
           const r = e.queries[q.id];
-          const wrong = r?.mismatch ? " **NO**" : "";
-          return [`${ms(r?.p50, 2)}${wrong}`, ms(r?.p99, 2)];
+          return [`${ms(r?.p50, 2)}${r?.mismatch ? " **NO**" : ""}`, ms(r?.p99, 2)];
         }),
         ms(q.postgres.p50, 1),
-        vsBest(single(cached)),
-        vsBest(single(computed)),
+        against(engineComparison, cached),
+        against(engineComparison, computed),
+        against(rollupComparison, cached),
+        against(rollupComparison, computed),
         times(q.speedupP50),
         times(computed?.speedupP50),
       ];
     }),
-  )}\n\nLoaded from the same events (CSV written once): ${s.engines
-    .map((e) => `${e.name} ${f(e.loadSeconds, 1)} s`)
-    .join(", ")}. Each engine runs in the bench's own process, 2 threads, one query at a time
-(single stream), and the API's p50 here is one client's alone too (\`--single-duration\` seconds
-per query and case), so neither includes queueing; the query table above has the API under
-${"`--connections`"} clients, as PostgreSQL is run. **NO** marks an answer that differs from the API's.`;
+  )}\n\nLoaded from the same events: ${s.engines.map(loadNote).join("; ")}.${skipped} Each peer runs one query
+at a time (single stream), the embedded ones in the bench's own process with 2 threads, and the
+API's p50 here is one client's alone too (\`--single-duration\` seconds per query and case), so
+neither includes queueing; "PostgreSQL raw" is its indexed raw table under \`--connections\`
+clients, as in the query table above. **NO** marks an answer that differs from the API's.`;
 }
 
 const COMPRESSED_NOTE = ` It asks for compressed answers (\`Accept-Encoding: ${THROUGHPUT_HEADERS["accept-encoding"]}\`, as a browser does); the answer column is one answer's body as sent, with its coding.`;

@@ -1,6 +1,7 @@
 import type { Shape } from "./benchDataset";
 import type { AskedOrganization } from "./dashboardQueries";
 import type { EngineResult } from "./engineBench";
+import { PEER_NAMES } from "./engines/peerEngine";
 import type { FreshnessResult } from "./freshness";
 import type { BareResult, RateMeasurement, WorkerMetrics } from "./ingestBench";
 import type { ProduceResult } from "./kafkaTopics";
@@ -53,7 +54,11 @@ export interface SizeResult {
   ingest: IngestResult;
   memory: MemoryResult;
   queries: QueryResult[];
-  /** DuckDB and ClickHouse (in process) on the same raw events; empty with --skip-engines. */
+  /**
+   * The peers on the same events, one stream each: DuckDB and ClickHouse over raw rows, ClickHouse
+   * with its materialized view and PostgreSQL's rollup table (`engineBench.ts`); the embedded ones
+   * (all but PostgreSQL's) left out with --skip-engines. Older results hold the raw two only.
+   */
   engines: EngineResult[];
   /** The 200-connection run; the single set only (empty for the multi-tenant set). */
   throughput: ThroughputResult[];
@@ -162,10 +167,19 @@ export function tenantIngestRatio(pair: SizePair): number {
 
 /** ClickHouse's bytes on disk per event (its table's active parts ÷ rows), if it ran. */
 export function clickhouseBytesPerEvent(s: SizeResult): number {
-  const storage = s.engines.find((e) => e.name === "ClickHouse")?.storage;
+  const storage = s.engines.find((e) => e.name === PEER_NAMES.clickhouse)?.storage;
   return storage && storage.rows > 0 ? storage.bytes / storage.rows : Number.NaN;
 }
 
 /** Redis' bytes per event: `used_memory` after the ingest minus before, ÷ events. */
 export const redisBytesPerEvent = (s: SizeResult): number =>
   s.memory.perEvent?.total ?? s.memory.usedMemoryDelta / s.totalEvents;
+
+/** `b (ClickHouse)`, `median:d (PostgreSQL rollup table)`: each peer answer that differs from the API's. */
+export function engineMismatches(engines: readonly EngineResult[]): string[] {
+  return engines.flatMap((e) =>
+    Object.entries(e.queries)
+      .filter(([, r]) => r.mismatch !== null)
+      .map(([id]) => `${id} (${e.name})`),
+  );
+}

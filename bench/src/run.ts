@@ -14,7 +14,7 @@ import { machineInfo } from "./machine";
 import { parseOptions } from "./options";
 import { ensureDatabase } from "./postgresLoad";
 import { renderReport } from "./report";
-import type { BenchResults, SizeResult } from "./results";
+import { type BenchResults, engineMismatches, type SizeResult } from "./results";
 import { runSize } from "./sizeRun";
 
 /** Beside REPORT.md and committed with it: the raw numbers it was rendered from, to render again. */
@@ -89,6 +89,11 @@ async function main(): Promise<void> {
     const mismatches = sizes.flatMap((s) => s.queries.filter((q) => q.mismatch !== null));
     if (mismatches.length > 0) {
       log(`!!! ${mismatches.length} queries returned different numbers from the API and PostgreSQL`);
+      process.exitCode = 1;
+    }
+    const peerMismatches = sizes.flatMap((s) => engineMismatches(s.engines));
+    if (peerMismatches.length > 0) {
+      log(`!!! peers returned different numbers from the API: ${peerMismatches.join(", ")}`);
       process.exitCode = 1;
     }
   } finally {

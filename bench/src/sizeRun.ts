@@ -162,21 +162,20 @@ export async function runSize(
       ? await oneProcessThroughput(dashboard, { options, runId, redis, prefix, token: throughputToken })
       : undefined;
 
-    const engines = options.skipEngines
-      ? []
-      : await benchEngines(
-          csvFile,
-          dashboard.map((query) => {
-            const apiAnswer = answers.get(query.id);
-            if (apiAnswer === undefined) throw new Error(`no API answer for ${query.id}`);
-            return { query, apiAnswer };
-          }),
-          {
-            durationS: options.queryDurationS,
-            minSamples: options.pgMinSamples,
-            maxDurationS: options.pgMaxDurationS,
-          },
-        );
+    const engines = await benchEngines(
+      { csvFile, postgres: { url: options.postgresUrl, schema: postgres.schema } },
+      dashboard.map((query) => {
+        const apiAnswer = answers.get(query.id);
+        if (apiAnswer === undefined) throw new Error(`no API answer for ${query.id}`);
+        return { query, apiAnswer };
+      }),
+      {
+        durationS: options.queryDurationS,
+        minSamples: options.pgMinSamples,
+        maxDurationS: options.pgMaxDurationS,
+        embedded: !options.skipEngines,
+      },
+    );
     const freshOrg = `bench-fresh-${runId}`;
     log(`  freshness: ${fmt(options.freshRate)} events/s for ${options.freshDurationS} s`);
     const freshness = await measureFreshness({

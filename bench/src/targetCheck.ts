@@ -1,6 +1,7 @@
 /** Which target a row checks: each has one bound in targetBounds.ts (correctness has none). */
 export type TargetKind =
   | "engineSpeedup"
+  | "rollupSpeedup"
   | "postgresSpeedup"
   | "zone"
   | "throughput"

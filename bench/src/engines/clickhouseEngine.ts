@@ -1,26 +1,13 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { importEngine } from "./engineInstall";
-import { ENGINE_THREADS, type EngineStorage, type RawEngine } from "./rawEngine";
+import { type ChdbSession, openChdbSession } from "./chdbSession";
+import { ENGINE_THREADS, type EngineSource, PEER_NAMES, type PeerEngine } from "./peerEngine";
 import { RAW_COLUMNS } from "./rawEventsCsv";
 import { groupOrder, offsetOf, type RawQuery, sqlList, sqlString } from "./rawQuery";
-
-/** The parts of `chdb` the bench uses (it is installed outside the workspace, untyped here). */
-interface ChdbApi {
-  Session: new (
-    path: string,
-  ) => {
-    query(sql: string, format?: string): string;
-    cleanup(): void;
-  };
-}
 
 /**
  * The raw table as a ClickHouse user would lay it out (OpenMeter keeps its events so): a MergeTree
  * ordered by organization and time, the dimensions as LowCardinality strings.
  */
-const TYPES: Record<(typeof RAW_COLUMNS)[number], string> = {
+export const CLICKHOUSE_TYPES: Record<(typeof RAW_COLUMNS)[number], string> = {
   organization_id: "LowCardinality(String)",
   recording_id: "String",
   member_email: "LowCardinality(String)",
@@ -33,6 +20,22 @@ const TYPES: Record<(typeof RAW_COLUMNS)[number], string> = {
   voice_processing_ms: "Nullable(UInt32)",
   llm_processing_ms: "Nullable(UInt32)",
 };
+
+/** The raw events' table, in both ClickHouse peers. */
+export const RAW_TABLE = "recordings";
+
+const RAW_COLUMN_TYPES = RAW_COLUMNS.map((c) => `${c} ${CLICKHOUSE_TYPES[c]}`).join(", ");
+
+export const CLICKHOUSE_RAW_TABLE_DDL = `CREATE TABLE ${RAW_TABLE} (${RAW_COLUMN_TYPES})
+  ENGINE = MergeTree ORDER BY (organization_id, recorded_at)`;
+
+/** The CSV into the raw table, in one INSERT (a materialized view on the table sees every block of it). */
+export function loadRawEvents(session: ChdbSession, csvFile: string): void {
+  session.exec(
+    `INSERT INTO ${RAW_TABLE} SELECT * FROM file(${sqlString(csvFile)}, 'CSV', ${sqlString(RAW_COLUMN_TYPES)})
+     SETTINGS date_time_input_format = 'best_effort', input_format_csv_empty_as_default = 1`,
+  );
+}
 
 const ROW_METRICS = `
   count() AS recording_count,
@@ -47,14 +50,17 @@ const range = (q: RawQuery) =>
   `AND recorded_at >= fromUnixTimestamp64Milli(toInt64(${q.fromMs}), 'UTC') ` +
   `AND recorded_at < fromUnixTimestamp64Milli(toInt64(${q.toMs}), 'UTC')`;
 
-const SETTINGS = `SETTINGS max_threads = ${ENGINE_THREADS}`;
+export const CLICKHOUSE_SETTINGS = `SETTINGS max_threads = ${ENGINE_THREADS}`;
 
-/** The bucket's start in the zone, as Unix time in seconds (`bucket_s`). */
-function bucketStart(q: RawQuery): string {
+/**
+ * The start in the query's zone of the bucket holding `column`'s instant, as Unix time in seconds
+ * (`bucket_s`): the raw table's `recorded_at`, or the rollup's quarter hour.
+ */
+export function bucketStart(q: RawQuery, column: string): string {
   const zone = sqlString(q.zone);
-  if (q.unit === "hour") return `toUnixTimestamp(toStartOfHour(recorded_at, ${zone}))`;
-  if (q.unit === "day") return `toUnixTimestamp(toStartOfDay(recorded_at, ${zone}))`;
-  return `toUnixTimestamp(toDateTime(toStartOfMonth(recorded_at, ${zone}), ${zone}))`;
+  if (q.unit === "hour") return `toUnixTimestamp(toStartOfHour(${column}, ${zone}))`;
+  if (q.unit === "day") return `toUnixTimestamp(toStartOfDay(${column}, ${zone}))`;
+  return `toUnixTimestamp(toDateTime(toStartOfMonth(${column}, ${zone}), ${zone}))`;
 }
 
 /** ClickHouse's SQL for the query: zone-aware `toStartOf…`, groups in byte order, NULL last. */
@@ -65,65 +71,40 @@ export function clickhouseSql(q: RawQuery): string {
       sum(word_count) AS total_words,
       round(ifNull(avg(llm_processing_ms) / 1000.0, 0), 3) AS avg_llm_processing_seconds,
       round(ifNull(avg(voice_processing_ms) / 1000.0, 0), 3) AS avg_voice_processing_seconds
-    FROM recordings WHERE ${range(q)}
+    FROM ${RAW_TABLE} WHERE ${range(q)}
       AND voice_model IN (${sqlList(q.filters?.voice_model ?? [])})
       AND app_name IN (${sqlList(q.filters?.app_name ?? [])})
-    ${SETTINGS}`;
+    ${CLICKHOUSE_SETTINGS}`;
   }
   const group = q.groupBy ? `, ${q.groupBy}` : "";
-  return `SELECT ${bucketStart(q)} AS bucket_s${group}, ${ROW_METRICS}, count() OVER () AS total_rows
-    FROM recordings WHERE ${range(q)}
+  return `SELECT ${bucketStart(q, "recorded_at")} AS bucket_s${group}, ${ROW_METRICS}, count() OVER () AS total_rows
+    FROM ${RAW_TABLE} WHERE ${range(q)}
     GROUP BY bucket_s${group} ORDER BY bucket_s${groupOrder(q)}
     LIMIT ${q.pageSize} OFFSET ${offsetOf(q)}
-    ${SETTINGS}`;
+    ${CLICKHOUSE_SETTINGS}`;
 }
 
 /**
- * Bytes on disk of the table's active parts (`system.parts`: compressed columns, marks, primary
- * index; after OPTIMIZE FINAL the one merged part) and their rows.
+ * ClickHouse over the raw events: the MergeTree above, its bytes on disk read from `system.parts`
+ * after the load (after OPTIMIZE FINAL, the one merged part).
  */
-function tableStorage(session: { query(sql: string, format?: string): string }): EngineStorage {
-  const text = session.query(
-    `SELECT sum(bytes_on_disk) AS bytes, sum(rows) AS rows FROM system.parts
-     WHERE active AND database = currentDatabase() AND table = 'recordings'`,
-    "JSONEachRow",
-  );
-  const row = JSON.parse(text.trim() || "{}") as { bytes?: string | number; rows?: string | number };
-  return { bytes: Number(row.bytes ?? 0), rows: Number(row.rows ?? 0) };
-}
-
-/** ClickHouse in process (chDB), its data in a temporary directory removed on close. */
-export async function openClickHouse(csvFile: string): Promise<RawEngine> {
-  const loaded = (await importEngine("chdb")) as ChdbApi & { default?: ChdbApi };
-  const { Session } = loaded.default ?? loaded;
-  const dir = mkdtempSync(join(tmpdir(), "vu-bench-chdb-"));
-  const session = new Session(dir);
-  const columns = RAW_COLUMNS.map((c) => `${c} ${TYPES[c]}`).join(", ");
+export async function openClickHouse(source: EngineSource): Promise<PeerEngine> {
+  const session = await openChdbSession();
   const started = performance.now();
-  session.query(
-    `CREATE TABLE recordings (${columns}) ENGINE = MergeTree ORDER BY (organization_id, recorded_at)`,
-  );
-  session.query(
-    `INSERT INTO recordings SELECT * FROM file(${sqlString(csvFile)}, 'CSV', ${sqlString(columns)})
-     SETTINGS date_time_input_format = 'best_effort', input_format_csv_empty_as_default = 1`,
-  );
+  session.exec(CLICKHOUSE_RAW_TABLE_DDL);
+  loadRawEvents(session, source.csvFile);
   // One part, as a table left alone long enough would have: the fairest state to query.
-  session.query("OPTIMIZE TABLE recordings FINAL");
+  session.exec(`OPTIMIZE TABLE ${RAW_TABLE} FINAL`);
   const loadSeconds = (performance.now() - started) / 1000;
   return {
-    name: "ClickHouse",
+    name: PEER_NAMES.clickhouse,
     loadSeconds,
-    storage: tableStorage(session),
+    storage: session.storage(RAW_TABLE),
     async run(sql) {
-      const text = session.query(sql, "JSONEachRow");
-      return text
-        .split("\n")
-        .filter((line) => line !== "")
-        .map((line) => JSON.parse(line) as Record<string, unknown>);
+      return session.rows(sql);
     },
     async close() {
-      session.cleanup();
-      rmSync(dir, { recursive: true, force: true });
+      session.close();
     },
   };
 }

@@ -1,5 +1,5 @@
 import { importEngine } from "./engineInstall";
-import { ENGINE_THREADS, type RawEngine } from "./rawEngine";
+import { ENGINE_THREADS, type EngineSource, PEER_NAMES, type PeerEngine } from "./peerEngine";
 import { RAW_COLUMNS } from "./rawEventsCsv";
 import { groupOrder, offsetOf, type RawQuery, sqlList, sqlString } from "./rawQuery";
 
@@ -74,20 +74,20 @@ export function duckdbSql(q: RawQuery): string {
  * DuckDB in process, in memory, with the raw events sorted by organization and time (so its zone
  * maps skip other organizations' and other times' row groups), 2 threads.
  */
-export async function openDuckDb(csvFile: string): Promise<RawEngine> {
+export async function openDuckDb(source: EngineSource): Promise<PeerEngine> {
   const { DuckDBInstance } = (await importEngine("@duckdb/node-api")) as DuckDbApi;
   const instance = await DuckDBInstance.create(":memory:", { threads: String(ENGINE_THREADS) });
   const connection = await instance.connect();
   const columns = RAW_COLUMNS.map((c) => `'${c}': '${TYPES[c]}'`).join(", ");
   const started = performance.now();
   await connection.runAndReadAll(
-    `CREATE TABLE recordings AS SELECT * FROM read_csv(${sqlString(csvFile)},
+    `CREATE TABLE recordings AS SELECT * FROM read_csv(${sqlString(source.csvFile)},
        header = false, columns = {${columns}}, quote = '"', escape = '"')
      ORDER BY organization_id, recorded_at`,
   );
   const loadSeconds = (performance.now() - started) / 1000;
   return {
-    name: "DuckDB",
+    name: PEER_NAMES.duckdb,
     loadSeconds,
     async run(sql) {
       return (await connection.runAndReadAll(sql)).getRowObjectsJS();
