@@ -76,11 +76,15 @@ describe.each(deployments)("on $name", ({ start, replicas }) => {
 
       await produceWorkload(kafka, names.topic, prepared.workload.messages);
       await waitUntilCaughtUp(kafka, names.topic, names.groupId, soak ? 1_800_000 : 120_000);
-      expect(workers.flatMap((w) => w.crashes)).toEqual([]);
-      // A rebalance during ingest (rare: a session that timed out under load) hands uncommitted
-      // messages to the other worker, which sends their dead letters again: every sum is still
-      // exact, but the counters then count those twice.
-      const rebalanced = joins() > joinsBefore;
+      // A loaded broker can answer a group request with a retriable error past the client's
+      // retries (seen once: NOT_COORDINATOR); kafkajs then restarts the consumer, which rejoins.
+      // The sums must stay exact through that; a crash kafkajs could not restart from is a fault.
+      const crashes = workers.flatMap((w) => w.crashes);
+      expect(crashes.filter((c) => !c.endsWith("(restart: true)"))).toEqual([]);
+      // A rebalance during ingest (rare: a session that timed out under load, or such a restart)
+      // hands uncommitted messages to the other worker, which sends their dead letters again:
+      // every sum is still exact, but the counters then count those twice.
+      const rebalanced = joins() > joinsBefore || crashes.length > 0;
       if (rebalanced) console.info(`[${prepared.suite}] the group rebalanced during ingest`);
       const countedOnce = (counted: number, expected: number, what: string) =>
         rebalanced
