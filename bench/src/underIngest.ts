@@ -37,6 +37,11 @@ export interface UnderIngestResult {
   appliedRate: number;
   /** Events the producer sent, all of them applied before the pass ended. */
   sent: number;
+  /**
+   * Events the producer sent per second over its whole run (absent in older results): below the
+   * rate asked, the producer, not the worker, fell short.
+   */
+  producedRate?: number;
   organizations: number;
   queries: UnderIngestQuery[];
 }
@@ -97,7 +102,7 @@ export async function benchUnderIngest(input: UnderIngestInput): Promise<UnderIn
   } finally {
     await producer.stop();
   }
-  const sent = producedCount(output);
+  const { sent, seconds } = produced(output);
   await waitFor(
     async () => settled(await readWorkerMetrics(input.metricsUrl)) - before >= sent || undefined,
     {
@@ -106,23 +111,28 @@ export async function benchUnderIngest(input: UnderIngestInput): Promise<UnderIn
       message: `the worker to apply the steady stream's ${sent} events`,
     },
   );
-  log(`  under ingest: the worker took ${fmt(appliedRate)} events/s of ${fmt(targetRate)} asked`);
+  const producedRate = sent / seconds;
+  log(
+    `  under ingest: the producer sent ${fmt(producedRate)} events/s and the worker took ` +
+      `${fmt(appliedRate)} events/s of ${fmt(targetRate)} asked`,
+  );
   return {
     workerRate: input.workerRate,
     share: UNDER_INGEST_RATE_SHARE,
     targetRate,
     appliedRate,
     sent,
+    producedRate,
     organizations: orgs.length,
     queries,
   };
 }
 
-/** The producer's last line: how many events it sent before it was stopped. */
-function producedCount(output: string): number {
+/** The producer's last line: how many events it sent before it was stopped, and in how long. */
+function produced(output: string): { sent: number; seconds: number } {
   const line = output.split("\n").find((l) => l.startsWith("{"));
   if (line === undefined) throw new Error("the steady producer exited without saying what it sent");
-  return (JSON.parse(line) as { sent: number }).sent;
+  return JSON.parse(line) as { sent: number; seconds: number };
 }
 
 async function askAll(input: UnderIngestInput): Promise<UnderIngestQuery[]> {

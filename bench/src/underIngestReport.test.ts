@@ -38,6 +38,7 @@ describe("underIngestSection", () => {
         targetRate: 20_000,
         appliedRate: 19_000,
         sent: 95_000,
+        producedRate: 19_800,
         organizations: 6,
         queries: [
           {
@@ -51,7 +52,7 @@ describe("underIngestSection", () => {
     );
     expect(text).toContain("### 1M single-org");
     expect(text).toContain(
-      "Stream: 20,000 events/s asked (50 % of the worker's 40,000 events/s on the\nbacklog), 19,000",
+      "Stream: 20,000 events/s asked (50 % of the worker's 40,000 events/s on the\nbacklog), 19,800 events/s produced, 19,000 events/s taken by the worker",
     );
     expect(text).toContain(
       "| a | 0.40 ms / 0.90 ms | 0.50 ms / 1.50 ms | 97.0 % | 4.00 ms / 8.00 ms | 5.00 ms / 12.00 ms | ×1.25 |",

@@ -39,8 +39,8 @@ function passSection(s: SizeResult, pass: UnderIngestResult): string {
   return `### ${runLabel(s)}
 
 Stream: ${f(pass.targetRate)} events/s asked (${f(pass.share * 100)} % of the worker's ${f(pass.workerRate)} events/s on the
-backlog), ${f(pass.appliedRate)} events/s taken by the worker while the queries ran, over ${pass.organizations}
-organizations of its own; ${f(pass.sent)} events sent, every one applied before the next step.
+backlog)${pass.producedRate === undefined ? "" : `, ${f(pass.producedRate)} events/s produced`}, ${f(pass.appliedRate)} events/s taken by the worker while the queries ran,
+over ${pass.organizations} organizations of its own; ${f(pass.sent)} events sent, every one applied before the next step.
 
 ${passTable(s, pass)}`;
 }

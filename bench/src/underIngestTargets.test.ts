@@ -49,6 +49,7 @@ const pass = (queries: UnderIngestQuery[]): UnderIngestResult => ({
   targetRate: 20_000,
   appliedRate: 19_500,
   sent: 100_000,
+  producedRate: 19_900,
   organizations: 6,
   queries,
 });
@@ -95,7 +96,7 @@ describe("underIngestChecks", () => {
 
   it("compares each query under ingest with its own idle run and names the worst", () => {
     expect(checks[0]?.measured).toBe(
-      "1 of 2 queries; the worst b ×1.60 (10.00 → 16.00 ms); stream 19,500 of 20,000 events/s asked, cache hit rate 99.0 %",
+      "1 of 2 queries; the worst b ×1.60 (10.00 → 16.00 ms); stream 19,500 of 20,000 events/s asked (19,900 produced), cache hit rate 99.0 %",
     );
   });
 

@@ -23,7 +23,9 @@ export const passHitRate = (queries: readonly UnderIngestQuery[]): number =>
 
 /** What the stream did: the rate the worker took against the rate asked, and the cache's hit rate. */
 const streamNote = (pass: UnderIngestResult, queries: readonly UnderIngestQuery[]) =>
-  `; stream ${f(pass.appliedRate)} of ${f(pass.targetRate)} events/s asked, cache hit rate ${f(passHitRate(queries) * 100, 1)} %`;
+  `; stream ${f(pass.appliedRate)} of ${f(pass.targetRate)} events/s asked` +
+  (pass.producedRate === undefined ? "" : ` (${f(pass.producedRate)} produced)`) +
+  `, cache hit rate ${f(passHitRate(queries) * 100, 1)} %`;
 
 function slowdownCheck(run: SizeResult, pass: UnderIngestResult, role: OrganizationRole): TargetCheck {
   const asked = new Set(queriesOf(run.queries, role).map((q) => q.id));
