@@ -15,8 +15,9 @@ faster than the engines: the **computed** figures (\`Cache-Control: no-cache\`, 
 summed every time) are that comparison.`;
 
 /** When cached figures are measured, and the case they leave out. */
-export const CACHED_WHILE_NOTHING_WRITES = `Cached figures are timed only after the ingest has stopped: nothing writes to the organization
-while they run, so its write stamp never moves and every request after the first is a hit. A live
+export const CACHED_WHILE_NOTHING_WRITES = `Cached figures are timed while nothing writes to the organization asked: after the ingest has
+stopped, or (under steady ingest) while the stream writes organizations of its own only. So
+its write stamp never moves and every request after the first is a hit. A live
 dashboard asks while the worker applies new recordings; each batch applied for its organization
 moves the stamp, and the next request computes the answer again, at the computed cost. How often
 that happens, and what a live dashboard then waits, this report does not measure.`;

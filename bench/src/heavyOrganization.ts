@@ -53,7 +53,8 @@ export function* heavyEvents(
   }
 }
 
-const settled = (m: WorkerMetrics) => m.applied + m.duplicates + m.deadLettered;
+/** Events the worker has taken: applied, skipped as duplicates or dead-lettered. */
+export const settled = (m: WorkerMetrics) => m.applied + m.duplicates + m.deadLettered;
 
 /**
  * Produces the heavy organization into the topic the running worker reads (the data set's own

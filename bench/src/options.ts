@@ -37,6 +37,8 @@ export interface BenchOptions {
   throughputDurationS: number;
   /** Skip DuckDB and ClickHouse (they install ~600 MB on first use). */
   skipEngines: boolean;
+  /** Skip the under-ingest pass (the dashboard queries again while a steady stream is applied). */
+  skipUnderIngest: boolean;
   /** Freshness probe: events per second and for how long. */
   freshRate: number;
   freshDurationS: number;
@@ -95,6 +97,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
       "throughput-connections": { type: "string" },
       "throughput-duration": { type: "string" },
       "skip-engines": { type: "boolean", default: false },
+      "skip-under-ingest": { type: "boolean", default: false },
       "fresh-rate": { type: "string" },
       "fresh-duration": { type: "string" },
       profile: { type: "boolean", default: false },
@@ -133,6 +136,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     throughputConnections: positive("--throughput-connections", values["throughput-connections"], 200),
     throughputDurationS: positive("--throughput-duration", values["throughput-duration"], quick ? 10 : 60),
     skipEngines: values["skip-engines"] ?? false,
+    skipUnderIngest: values["skip-under-ingest"] ?? false,
     freshRate: positive("--fresh-rate", values["fresh-rate"], 2000),
     freshDurationS: positive("--fresh-duration", values["fresh-duration"], quick ? 8 : 25),
     profile: values.profile ?? false,

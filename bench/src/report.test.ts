@@ -31,6 +31,7 @@ describe("renderReport", () => {
       "## Noisy neighbour: a small organization beside a heavy one",
       "## Freshness: produce → visible in the API",
       "## Dashboard queries: our API vs PostgreSQL",
+      "## Dashboard queries under steady ingest",
       "## Peers on the same events: raw scans and rollups",
       `## Throughput: ${committed.throughputConnections} connections`,
     ]);

@@ -10,6 +10,7 @@ import { f, runLabel, table } from "./reportFormat";
 import { apiVariant, type BenchResults, runsOf, type SizeResult } from "./results";
 import { targetsTable } from "./targets";
 import { tenantSection } from "./tenantReport";
+import { underIngestSection } from "./underIngestReport";
 
 const mib = (bytes: number) => `${f(bytes / 2 ** 20, 1)} MiB`;
 
@@ -324,6 +325,10 @@ with PostgreSQL's.${legacyNote(r)}
 ${CACHED_WHILE_NOTHING_WRITES}
 
 ${r.sizes.map((s) => querySection(s, r.connections, r.machine.cores)).join("\n\n")}
+
+## Dashboard queries under steady ingest
+
+${underIngestSection(r)}
 
 ## Peers on the same events: raw scans and rollups
 

@@ -13,6 +13,7 @@ import type { ProfileEntry } from "./profileSummary";
 import type { ApiRun, QueryResult, RequestCost } from "./queryBench";
 import type { BytesPerEvent, MemoryBreakdown } from "./redisMemory";
 import type { ThroughputResult } from "./throughputBench";
+import type { UnderIngestResult } from "./underIngest";
 
 export interface IngestResult {
   bare: BareResult;
@@ -67,6 +68,11 @@ export interface SizeResult {
    * (`API_PROCESSES=1`): what a design with one request thread serves (absent in older results).
    */
   throughputOneProcess?: ThroughputResult[];
+  /**
+   * The dashboard queries asked again while the worker applies a steady stream (underIngest.ts);
+   * absent with --skip-under-ingest and in older results.
+   */
+  underIngest?: UnderIngestResult;
   /** The multi-tenant set only: its smallest organization beside a heavy organization's questions. */
   noisyNeighbour?: NoisyNeighbourResult;
   /** 1-minute load average at phase ends: above the core count, other work competed for the CPU. */

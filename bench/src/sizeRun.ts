@@ -23,6 +23,7 @@ import { lazyFreeDone, redisPid, usedMemory } from "./redisInfo";
 import { bytesPerEvent, deleteKeyspace, memoryBreakdown } from "./redisMemory";
 import type { SizeResult } from "./results";
 import { benchThroughput } from "./throughputBench";
+import { benchUnderIngest } from "./underIngest";
 
 const MIB = 2 ** 20;
 /**
@@ -135,6 +136,20 @@ export async function runSize(
     });
 
     load.afterQueries = loadavg()[0] ?? 0;
+    const underIngest = options.skipUnderIngest
+      ? undefined
+      : await benchUnderIngest({
+          dataset,
+          dashboard,
+          api,
+          kafkaBrokers: options.kafkaBrokers,
+          topic,
+          runId,
+          metricsUrl: ingest.metricsUrl,
+          workerRate: ingest.rate.eventsPerSecond,
+          connections: options.connections,
+          durationS: options.queryDurationS,
+        });
     const noisyNeighbour = await noisyNeighbourOf(dataset, {
       api,
       redis,
@@ -232,6 +247,7 @@ export async function runSize(
       engines,
       throughput,
       ...(throughputOneProcess ? { throughputOneProcess } : {}),
+      ...(underIngest ? { underIngest } : {}),
       ...(noisyNeighbour ? { noisyNeighbour } : {}),
       loadAverage: load,
       ...(apiProfile ? { apiProfile: summarizeProfile(apiProfile) } : {}),

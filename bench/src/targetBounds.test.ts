@@ -6,15 +6,21 @@ import { METRICS_POLL_MS } from "./ingestBench";
 import type { BenchResults } from "./results";
 import {
   BASELINE_MIB_PER_MILLION,
+  MAX_CACHED_API_CPU_MS,
   MAX_FRESHNESS_P99_MS,
+  MAX_HOURLY_API_CPU_MS,
   MAX_LATER_PAGE_SHARE,
   MAX_MEMORY_OVER_BASELINE,
   MAX_REDIS_COMMAND_MS,
   MAX_REDIS_OVER_CLICKHOUSE,
   MAX_SCALING_GROWTH,
   MAX_SMALL_P99_RATIO,
+  MAX_SMALL_P99_UNDER_INGEST_MS,
   MAX_TENANT_BYTES_PER_EVENT,
+  MAX_TENANT_CACHED_P50_MS,
+  MAX_TENANT_POSTGRES_SHARE,
   MAX_THROUGHPUT_P99_MS,
+  MAX_UNDER_INGEST_SLOWDOWN,
   MAX_ZONE_RATIO,
   MIN_ENGINE_SPEEDUP,
   MIN_INGEST_RATIO,
@@ -22,6 +28,7 @@ import {
   MIN_ROLLUP_SPEEDUP,
   MIN_TENANT_INGEST_RATIO,
   MIN_THROUGHPUT_SHARE,
+  UNDER_INGEST_RATE_SHARE,
 } from "./targetBounds";
 import type { TargetKind } from "./targetCheck";
 import { checkTargets } from "./targets";
@@ -52,6 +59,15 @@ const BOUND_TEXT: Record<Exclude<TargetKind, "correctness">, string[]> = {
   noisyP99: [`≤ ${MAX_SMALL_P99_RATIO} × alone`],
   noisyRedisCommand: [`< ${MAX_REDIS_COMMAND_MS} ms while they run`],
   noisyPaging: [`≤ ${percent(MAX_LATER_PAGE_SHARE)} of the first page's latency`],
+  tenantPostgres: [`each computed p50 ≤ ${MAX_TENANT_POSTGRES_SHARE} × PostgreSQL's p50`],
+  tenantCached: [`each cached p50 ≤ ${MAX_TENANT_CACHED_P50_MS} ms`],
+  hourlyApiCpu: [`API CPU per computed request ≤ ${MAX_HOURLY_API_CPU_MS} ms`],
+  cachedApiCpu: [`API CPU per cached request ≤ ${MAX_CACHED_API_CPU_MS} ms`],
+  underIngestSlowdown: [
+    `each computed p50 ≤ ${MAX_UNDER_INGEST_SLOWDOWN} × the same query idle`,
+    `at ${percent(UNDER_INGEST_RATE_SHARE)} of its backlog rate`,
+  ],
+  underIngestSmallP99: [`each p99 ≤ ${MAX_SMALL_P99_UNDER_INGEST_MS} ms`],
 };
 
 /** Every figure a target text may name as a bound. */
@@ -74,6 +90,12 @@ const BOUNDS = new Set(
     MAX_SMALL_P99_RATIO,
     MAX_REDIS_COMMAND_MS,
     MAX_LATER_PAGE_SHARE * 100,
+    MAX_TENANT_POSTGRES_SHARE,
+    MAX_TENANT_CACHED_P50_MS,
+    MAX_HOURLY_API_CPU_MS,
+    MAX_CACHED_API_CPU_MS,
+    MAX_UNDER_INGEST_SLOWDOWN,
+    MAX_SMALL_P99_UNDER_INGEST_MS,
   ].map((n) => Math.round(n * 1000) / 1000),
 );
 
@@ -123,6 +145,13 @@ describe("bench/README.md", () => {
       `≤ ${MAX_SMALL_P99_RATIO} × alone`,
       `< ${MAX_REDIS_COMMAND_MS} ms while they run`,
       `≤ ${percent(MAX_LATER_PAGE_SHARE)} of the first\npage's latency`,
+      `API CPU per computed request ≤ ${MAX_HOURLY_API_CPU_MS} ms`,
+      `API CPU per cached request ≤ ${MAX_CACHED_API_CPU_MS} ms`,
+      `each computed p50 ≤ ${MAX_TENANT_POSTGRES_SHARE} × PostgreSQL's p50`,
+      `each cached p50 ≤ ${MAX_TENANT_CACHED_P50_MS} ms asked by one client alone`,
+      `each computed p50 ≤ ${MAX_UNDER_INGEST_SLOWDOWN} × the same query idle`,
+      `each p99 ≤ ${MAX_SMALL_P99_UNDER_INGEST_MS} ms, cached and computed`,
+      `at ${percent(UNDER_INGEST_RATE_SHARE)} of its backlog rate`,
     ]) {
       expect(section).toContain(phrase);
     }

@@ -10,7 +10,7 @@ export const MIN_ROLLUP_SPEEDUP = 3;
 /** Each query's p50 against PostgreSQL: at least this many times faster. */
 export const MIN_POSTGRES_SPEEDUP = 200;
 /** A zoned query's p50 at most this many times its UTC twin's. */
-export const MAX_ZONE_RATIO = 1.5;
+export const MAX_ZONE_RATIO = 1.2;
 /** Under the throughput connections, each query's req/s at least this share of `/stats/dimensions`'. */
 export const MIN_THROUGHPUT_SHARE = 0.4;
 /** …with a p99 under this. */
@@ -37,3 +37,17 @@ export const MAX_SMALL_P99_RATIO = 2;
 export const MAX_REDIS_COMMAND_MS = 10;
 /** Pages after the first of the heavy answer: p50 at most this share of the first page's latency. */
 export const MAX_LATER_PAGE_SHARE = 0.1;
+/** The multi-tenant set's median and smallest organization: each computed p50 at most this share of PostgreSQL's. */
+export const MAX_TENANT_POSTGRES_SHARE = 0.5;
+/** …and each cached p50, one client alone, under this. */
+export const MAX_TENANT_CACHED_P50_MS = 0.3;
+/** API CPU per computed request of the 7-day hourly questions (a, f): at most this. */
+export const MAX_HOURLY_API_CPU_MS = 1;
+/** API CPU per cached request: at most this. */
+export const MAX_CACHED_API_CPU_MS = 0.3;
+/** The steady stream of the under-ingest pass: this share of the worker's rate on the backlog. */
+export const UNDER_INGEST_RATE_SHARE = 0.5;
+/** Under that stream, each computed p50 at most this many times the same query's idle p50. */
+export const MAX_UNDER_INGEST_SLOWDOWN = 1.5;
+/** Under that stream, the smallest organization's p99 under this. */
+export const MAX_SMALL_P99_UNDER_INGEST_MS = 10;

@@ -15,6 +15,12 @@ export type TargetKind =
   | "noisyP99"
   | "noisyRedisCommand"
   | "noisyPaging"
+  | "tenantPostgres"
+  | "tenantCached"
+  | "hourlyApiCpu"
+  | "cachedApiCpu"
+  | "underIngestSlowdown"
+  | "underIngestSmallP99"
   | "correctness";
 
 /** One row of the report's target table (targets.ts, tenantTargets.ts, noisyReport.ts). */

@@ -1,3 +1,4 @@
+import { apiCpuChecks } from "./apiCpuTargets";
 import { cachedTargetsNote } from "./cachedNote";
 import { PEER_NAMES } from "./engines/peerEngine";
 import { noisyChecks } from "./noisyReport";
@@ -26,7 +27,9 @@ import {
   MIN_THROUGHPUT_SHARE,
 } from "./targetBounds";
 import type { TargetCheck } from "./targetCheck";
+import { tenantQueryChecks } from "./tenantQueryTargets";
 import { tenantChecks } from "./tenantTargets";
+import { underIngestChecks } from "./underIngestTargets";
 
 export type { TargetCheck };
 
@@ -230,7 +233,10 @@ export function checkTargets(results: BenchResults): TargetCheck[] {
   const largest = single.at(-1);
   const smallest = single[0];
   const checks: TargetCheck[] = largest && smallest ? singleChecks(results, largest, smallest) : [];
+  checks.push(...apiCpuChecks(results));
   checks.push(...tenantChecks(results));
+  checks.push(...tenantQueryChecks(results));
+  checks.push(...underIngestChecks(results));
   checks.push(...noisyChecks(results));
   for (const s of results.sizes) checks.push(correctnessCheck(s));
   return checks;

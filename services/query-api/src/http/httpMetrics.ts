@@ -2,6 +2,9 @@ import type { RequestHandler } from "express";
 import { Counter, collectDefaultMetrics, Histogram, Registry } from "prom-client";
 import { CACHE_LOOKUPS, type CacheLookup } from "../cache/resultCache";
 
+/** The result cache's lookups by outcome: the bench reads them to report a hit rate under ingest. */
+export const CACHE_LOOKUPS_METRIC = "vu_result_cache_lookups_total";
+
 export interface HttpMetrics {
   registry: Registry;
   middleware: RequestHandler;
@@ -26,7 +29,7 @@ export function createHttpMetrics(): HttpMetrics {
     registers: [registry],
   });
   const cacheLookups = new Counter({
-    name: "vu_result_cache_lookups_total",
+    name: CACHE_LOOKUPS_METRIC,
     help: "Questions by how the result cache answered them: hit (a kept answer), joined (a computation under way), miss (computed after looking), bypass (computed without looking: no key, the cache off, or no-cache)",
     labelNames: ["outcome"],
     registers: [registry],
