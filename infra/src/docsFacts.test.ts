@@ -100,8 +100,8 @@ describe("packages/store/README.md", () => {
     keyspace.combos(1, "acme"),
     keyspace.extent(1, "acme"),
     keyspace.dimension(1, "acme", "app_name"),
-    keyspace.seenBucket(1, "acme", 2930),
-    keyspace.seenBucket(1, "acme", 2930, 17),
+    keyspace.seenTable(1, "acme", 2930),
+    keyspace.seenIds(1, "acme", 2930),
     ...TIERS.flatMap((tier) =>
       PROJECTIONS.map((projection) => keyspace.block(1, "acme", tier, at, projection)),
     ),

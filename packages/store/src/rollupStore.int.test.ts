@@ -60,20 +60,25 @@ describe.each(redisTargets())("on $name", (target) => {
     });
 
   /**
-   * Every key of a dedupe table (write/lua/includes/seenTables.lua): its first key, which holds the state
-   * "<level>:<split>:<ids>", and buckets 1 .. 2^level + split - 1 after it.
+   * The keys of a dedupe table (write/lua/includes/seenTables.lua) that exist: its hash, which holds
+   * the state "~" (a small table's count of ids, or "all") and a small table's ids, and its set of
+   * ids once large.
    */
-  async function seenBuckets(keyspace: Keyspace, atMs: number, windowMs: number): Promise<string[]> {
-    const [window] = dedupeWindows(atMs, windowMs);
-    const table = keyspace.seenBucket(1, "acme", window);
-    const [level = 0, split = 0] = ((await redis.hget(table, "~")) ?? "0:0:0").split(":").map(Number);
-    return Array.from({ length: 2 ** level + split }, (_, b) => keyspace.seenBucket(1, "acme", window, b));
+  async function seenKeys(keyspace: Keyspace, window: number): Promise<string[]> {
+    const keys = [keyspace.seenTable(1, "acme", window), keyspace.seenIds(1, "acme", window)];
+    const exist = await Promise.all(keys.map((key) => redis.exists(key)));
+    return keys.filter((_, i) => exist[i] === 1);
   }
 
-  /** The buckets that hold a recording id. */
-  async function holding(buckets: readonly string[], id: string): Promise<string[]> {
-    const found = await Promise.all(buckets.map((b) => redis.hexists(b, recordingDigest(id))));
-    return buckets.filter((_, i) => found[i] === 1);
+  /** The keys of a dedupe table that hold a recording id. */
+  async function holding(keys: readonly string[], id: string): Promise<string[]> {
+    const digest = recordingDigest(id);
+    const found = await Promise.all(
+      keys.map(async (key) =>
+        (await redis.type(key)) === "set" ? redis.sismember(key, digest) : redis.hexists(key, digest),
+      ),
+    );
+    return keys.filter((_, i) => found[i] === 1);
   }
 
   /** A block's cells wherever they are kept: its own key (dense tiers) and its container (sparse). */
@@ -243,19 +248,19 @@ describe.each(redisTargets())("on $name", (target) => {
       expect(await redis.keys(`${keyspace.prefix}:*`)).toEqual([]);
     });
 
-    it("fails before writing when a bucket a split would make is of the wrong type", async () => {
+    it("fails before writing when the set a table moves its ids to is of the wrong type", async () => {
       const { keyspace, writer, reader } = setup();
-      // 100 ids into a new table: it splits into three buckets before they go in.
-      const batch = Array.from({ length: 100 }, (_, i) => rec(`s-${i}`, "2026-11-20T10:00:00Z"));
+      // 200 ids into a new table: past a listpack's size, they go to its set of ids.
+      const batch = Array.from({ length: 200 }, (_, i) => rec(`s-${i}`, "2026-11-20T10:00:00Z"));
       const [window] = dedupeWindows(Date.now(), 7 * DAY_MS);
-      const poisoned = keyspace.seenBucket(1, "acme", window, 2);
-      await redis.set(poisoned, "not a hash");
+      const poisoned = keyspace.seenIds(1, "acme", window);
+      await redis.set(poisoned, "not a set");
       const failure = await writer.apply(1, "acme", batch).catch((error: unknown) => error);
       expect(String((failure as StoreError).cause)).toMatch(/WRONGTYPE/);
-      expect(await redis.exists(keyspace.seenBucket(1, "acme", window), keyspace.combos(1, "acme"))).toBe(0);
+      expect(await redis.exists(keyspace.seenTable(1, "acme", window), keyspace.combos(1, "acme"))).toBe(0);
       await redis.del(poisoned);
-      expect(await writer.apply(1, "acme", batch)).toMatchObject({ counted: 100 });
-      expect((await totalOf(reader, "month", "2026-11-01T00:00:00Z")).count).toBe(100);
+      expect(await writer.apply(1, "acme", batch)).toMatchObject({ counted: 200 });
+      expect((await totalOf(reader, "month", "2026-11-01T00:00:00Z")).count).toBe(200);
     });
 
     it("keeps sums exact when a cell outgrows 32 bits, in one batch or across batches", async () => {
@@ -321,15 +326,6 @@ describe.each(redisTargets())("on $name", (target) => {
       while (windowMs - (startMs % windowMs) < DAY_MS) windowMs += DAY_MS;
       const [current] = dedupeWindows(startMs, windowMs);
       const writer = createRollupWriter({ redis, keyspace, dedupeWindowMs: windowMs, now: () => nowMs });
-      /** The bucket numbers of the table of `window` (see `seenBuckets`); none while it is empty. */
-      const tableBuckets = async (window: number) => {
-        const state = await redis.hget(keyspace.seenBucket(1, "acme", window), "~");
-        if (state === null) return [];
-        const [level = 0, split = 0] = state.split(":").map(Number);
-        return Array.from({ length: 2 ** level + split }, (_, b) => b);
-      };
-      const tableKeys = async (window: number) =>
-        (await tableBuckets(window)).map((b) => keyspace.seenBucket(1, "acme", window, b));
       /**
        * Ages the tables by one window, as the passing of time would: each window's keys take the
        * previous window's names, oldest first (RENAME within the organization's hash tag, so on
@@ -337,24 +333,24 @@ describe.each(redisTargets())("on $name", (target) => {
        */
       const windowPasses = async () => {
         for (const window of [current - 1, current]) {
-          for (const b of await tableBuckets(window)) {
-            await redis.rename(
-              keyspace.seenBucket(1, "acme", window, b),
-              keyspace.seenBucket(1, "acme", window - 1, b),
-            );
+          for (const key of await seenKeys(keyspace, window)) {
+            const older = key.endsWith(":all")
+              ? keyspace.seenIds(1, "acme", window - 1)
+              : keyspace.seenTable(1, "acme", window - 1);
+            await redis.rename(key, older);
           }
         }
-        expect(await tableKeys(current)).toEqual([]);
+        expect(await seenKeys(keyspace, current)).toEqual([]);
       };
       const batch = (from: number, n: number) =>
         Array.from({ length: n }, (_, i) => rec(`w-${from + i}`, "2026-11-20T10:00:00Z"));
-      // 200 ids: a table of several buckets.
+      // 200 ids: a large table, its ids in its set.
       expect(await writer.apply(1, "acme", batch(0, 200))).toMatchObject({ counted: 200 });
-      const first = await seenBuckets(keyspace, startMs, windowMs);
-      expect(first.length).toBeGreaterThan(1);
+      const first = await seenKeys(keyspace, current);
+      expect(first).toHaveLength(2);
       expect(await holding(first, "w-0")).toHaveLength(1);
       await windowPasses();
-      expect(await tableKeys(current - 1)).toHaveLength(first.length);
+      expect(await seenKeys(keyspace, current - 1)).toHaveLength(2);
       expect(await writer.apply(1, "acme", batch(150, 100))).toEqual({
         counted: 50,
         duplicates: 50,
@@ -362,7 +358,7 @@ describe.each(redisTargets())("on $name", (target) => {
       });
       await windowPasses();
       // The first window is two windows back now: its ids are past the dedupe window and count again.
-      expect(await tableKeys(current - 2)).toHaveLength(first.length);
+      expect(await seenKeys(keyspace, current - 2)).toHaveLength(2);
       expect(await writer.apply(1, "acme", batch(0, 10))).toMatchObject({ counted: 10 });
       // And the window still being checked holds the ids of the second batch counted then.
       expect(await writer.apply(1, "acme", batch(200, 50))).toMatchObject({ counted: 0, duplicates: 50 });
@@ -384,7 +380,7 @@ describe.each(redisTargets())("on $name", (target) => {
       expect(await redis.hget(keyspace.extent(1, "acme"), "o:recordings:3")).toBe("14");
       // Long after the dedupe window, a consumer-group reset replays everything: nothing counts twice,
       // and the new message in the same batch counts once.
-      await redis.del(keyspace.seenBucket(1, "acme", dedupeWindows(Date.now(), 7 * DAY_MS)[0]));
+      await redis.del(keyspace.seenTable(1, "acme", dedupeWindows(Date.now(), 7 * DAY_MS)[0]));
       expect(await writer.apply(1, "acme", [at("a", 10), at("b", 12), at("c", 15)], origin(16))).toEqual({
         counted: 1,
         duplicates: 0,
@@ -409,31 +405,35 @@ describe.each(redisTargets())("on $name", (target) => {
       expect(await writer.apply(1, "acme", [at("d", 2)], other)).toMatchObject({ counted: 1 });
     });
 
-    it("keeps a window's ids in listpack-sized buckets that share its expiry, each id in one", async () => {
+    it("keeps a small window's ids in one listpack, and moves them once into a set past its size", async () => {
       const { keyspace, writer } = setup();
-      await laidOut(layout, writer);
+      const [window] = dedupeWindows(Date.now(), 7 * DAY_MS);
+      const table = keyspace.seenTable(1, "acme", window);
       const ids = Array.from({ length: 3_000 }, (_, i) => `big-${i}`);
-      for (let i = 0; i < ids.length; i += 700)
-        await writer.apply(
-          1,
-          "acme",
-          ids.slice(i, i + 700).map((id) => rec(id, "2026-11-20T10:00:00Z")),
-        );
-      const buckets = await seenBuckets(keyspace, Date.now(), 7 * DAY_MS);
-      const [table = ""] = buckets;
-      const counted = ids.length + (layout === "dense" ? LAYOUT_RULE.minRecordings : 0);
-      // At most 40 ids a bucket on average: a bucket not split yet holds up to twice that.
-      expect(buckets.length).toBeGreaterThanOrEqual(counted / 40);
-      expect(await redis.hget(table, "~")).toMatch(new RegExp(`^\\d+:\\d+:${counted}$`));
-      const expiry = await redis.pexpiretime(table);
-      let fields = 0;
-      for (const bucket of buckets) {
-        expect(await redis.object("ENCODING", bucket)).toBe("listpack");
-        expect(await redis.pexpiretime(bucket)).toBe(expiry);
-        fields += (await redis.hlen(bucket)) - 1; // less its "~" field
-      }
-      expect(fields).toBe(counted);
-      for (const id of ["big-0", "big-1234", "big-2999"]) expect(await holding(buckets, id)).toHaveLength(1);
+      const batch = (from: number, to: number) =>
+        ids.slice(from, to).map((id) => rec(id, "2026-11-20T10:00:00Z"));
+      expect(await writer.apply(1, "acme", batch(0, 100))).toMatchObject({ counted: 100 });
+      expect(await redis.hget(table, "~")).toBe("100");
+      expect(await redis.object("ENCODING", table)).toBe("listpack");
+      expect(await seenKeys(keyspace, window)).toEqual([table]);
+      // A large batch against a small table: its five copies are found (the table read whole).
+      expect(await writer.apply(1, "acme", batch(95, 700))).toEqual({
+        counted: 600,
+        duplicates: 5,
+        replayed: 0,
+      });
+      const keys = await seenKeys(keyspace, window);
+      expect(keys).toEqual([table, keyspace.seenIds(1, "acme", window)]);
+      expect(await redis.hgetall(table)).toEqual({ "~": "all" });
+      expect(await redis.scard(keyspace.seenIds(1, "acme", window))).toBe(700);
+      expect(await redis.pexpiretime(keyspace.seenIds(1, "acme", window))).toBe(
+        await redis.pexpiretime(table),
+      );
+      for (let i = 700; i < ids.length; i += 700) await writer.apply(1, "acme", batch(i, i + 700));
+      expect(await redis.scard(keyspace.seenIds(1, "acme", window))).toBe(ids.length);
+      for (const id of ["big-0", "big-99", "big-1234", "big-2999"])
+        expect(await holding(keys, id)).toHaveLength(1);
+      // A small batch against a large table.
       const again = await writer.apply(1, "acme", [
         rec("big-17", "2026-11-20T10:00:00Z"),
         rec("big-2500", "2026-11-20T10:00:00Z"),
@@ -449,10 +449,10 @@ describe.each(redisTargets())("on $name", (target) => {
       await writer.apply(1, "other", [rec("a", "2026-11-20T10:00:00Z", { organization_id: "other" })]);
       // The dedupe windows follow Redis' clock, not the writer's.
       const redisNow = Date.now();
-      const buckets = await seenBuckets(keyspace, redisNow, 7 * DAY_MS);
-      expect(await holding(buckets, "a")).toHaveLength(1);
-      for (const bucket of buckets) {
-        const expiry = await redis.pexpiretime(bucket);
+      const keys = await seenKeys(keyspace, dedupeWindows(redisNow, 7 * DAY_MS)[0]);
+      expect(await holding(keys, "a")).toHaveLength(1);
+      for (const key of keys) {
+        const expiry = await redis.pexpiretime(key);
         expect(expiry - redisNow).toBeGreaterThan(7 * DAY_MS - 60_000);
         expect(expiry - redisNow).toBeLessThanOrEqual(14 * DAY_MS);
       }

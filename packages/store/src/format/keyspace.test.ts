@@ -27,7 +27,7 @@ describe("keyspace.classify", () => {
     expect(keyspace.classify(keyspace.extent(1, org))).toEqual({ kind: "extent" });
     expect(keyspace.classify(keyspace.dimension(1, org, "app_name"))).toEqual({ kind: "dimension" });
     expect(keyspace.classify(`${keyspace.orgBase(1, org)}seen:12345`)).toEqual({ kind: "seen" });
-    expect(keyspace.classify(`${keyspace.orgBase(1, org)}seen:12345:17`)).toEqual({ kind: "seen" });
+    expect(keyspace.classify(`${keyspace.orgBase(1, org)}seen:12345:all`)).toEqual({ kind: "seen" });
     expect(keyspace.classify(keyspace.token("ab12"))).toEqual({ kind: "token" });
     expect(keyspace.classify(keyspace.orgTokens(org))).toEqual({ kind: "token" });
     expect(keyspace.classify(`${keyspace.rateLimitPrefix()}tok`)).toEqual({ kind: "ratelimit" });
@@ -35,7 +35,7 @@ describe("keyspace.classify", () => {
     expect(keyspace.classify(keyspace.log(2))).toEqual({ kind: "log" });
     expect(keyspace.classify(keyspace.shardWrites(2, 17))).toEqual({ kind: "shardWrites" });
     expect(keyspace.classify(keyspace.extent(2, "writes"))).toEqual({ kind: "extent" });
-    expect(keyspace.shardWrites(2, 17)).toBe("vu-test:v8:g2:{s17}:writes");
+    expect(keyspace.shardWrites(2, 17)).toBe("vu-test:v9:g2:{s17}:writes");
     expect(keyspace.classify("vu-test:v3:something-else")).toEqual({ kind: "other" });
   });
 

@@ -14,7 +14,13 @@ import { PROJECTION_CODE, PROJECTIONS, type Projection } from "./projections";
  * "Upgrading the store"), never converted from the old keys, which lack what only counting decides
  * (the offsets kept with the sums, each tier's placement). docs/decisions/ records each version.
  */
-export const STORE_VERSION = "v8";
+export const STORE_VERSION = "v9";
+
+/**
+ * What follows a dedupe table's key in the key of its set of ids, once it holds too many for one
+ * listpack (write/lua/includes/seenTables.lua): also the table's state then.
+ */
+export const SEEN_IDS_SUFFIX = "all";
 /**
  * How many shards organizations are spread over: enough that a cluster balances them and moves
  * them a slot at a time, few enough that a chunk of a shared topic holds several of each.
@@ -87,10 +93,12 @@ export interface Keyspace {
   /** The organization's first and last counted `recorded_at` (ms). */
   extent(generation: number, org: string): string;
   /**
-   * A bucket of the organization's dedupe table for a window (write/lua/includes/seenTables.lua builds
-   * the same names from `orgBase`): bucket 0, the table's first key, holds its state.
+   * The organization's dedupe table for a window (write/lua/includes/seenTables.lua builds the same
+   * names from `orgBase`): a hash that holds its state, and a small table's ids.
    */
-  seenBucket(generation: number, org: string, window: number, bucket?: number): string;
+  seenTable(generation: number, org: string, window: number): string;
+  /** The set of a large dedupe table's ids (see `seenTable`). */
+  seenIds(generation: number, org: string, window: number): string;
   block(generation: number, org: string, tier: Tier, startMs: number, projection: Projection): string;
   /** The part of a block key after `orgBase` (what the ingest script receives). */
   blockSuffix(tier: Tier, startMs: number, projection: Projection): string;
@@ -130,7 +138,7 @@ const KEYED_KEY = /:b:([a-zA-Z]):\d{12}:k$/;
 /** The last letter of a keyed block's key: not a projection's code (projections.ts). */
 const KEYED_CODE = "k";
 const SHARD_WRITES_KEY = /:g\d+:\{s\d+\}:writes$/;
-const ORG_KEY = /:\{s\d+\}:.*:(combos|extent|dim:[a-z_]+|seen:\d+(?::\d+)?)$/;
+const ORG_KEY = new RegExp(`:\\{s\\d+\\}:.*:(combos|extent|dim:[a-z_]+|seen:\\d+(?::${SEEN_IDS_SUFFIX})?)$`);
 
 function classifyKey(key: string): KeyKind {
   const block = BLOCK_KEY.exec(key);
@@ -176,8 +184,8 @@ export function createKeyspace({ prefix }: KeyspaceOptions): Keyspace {
     combos: (generation, org) => `${orgBase(generation, org)}combos`,
     dimension: (generation, org, dimension) => `${orgBase(generation, org)}dim:${dimension}`,
     extent: (generation, org) => `${orgBase(generation, org)}extent`,
-    seenBucket: (generation, org, window, bucket = 0) =>
-      `${orgBase(generation, org)}seen:${window}${bucket === 0 ? "" : `:${bucket}`}`,
+    seenTable: (generation, org, window) => `${orgBase(generation, org)}seen:${window}`,
+    seenIds: (generation, org, window) => `${orgBase(generation, org)}seen:${window}:${SEEN_IDS_SUFFIX}`,
     block: (generation, org, tier, startMs, projection) =>
       orgBase(generation, org) + blockSuffix(tier, startMs, projection),
     blockSuffix,

@@ -1,5 +1,6 @@
 import { DIMENSIONS } from "@vu/events";
 import { DERIVED_DIGIT, PLACEMENTS, RULE_THRESHOLD_WORDS, RULE_TIER_WORDS } from "../format/blockPlacement";
+import { SEEN_IDS_SUFFIX } from "../format/keyspace";
 import { QUARTERS_PER_HOUR } from "../format/quarterCells";
 import { SMALL_CELL_BYTES, SMALL_CELL_MAX, SUM_FIELDS } from "../format/sums";
 import { APPLY_REPLY, CALL_ARGS, CALL_KEYS, ORGANIZATION_ARGS, ORGANIZATION_KEYS } from "./applyCall";
@@ -54,6 +55,8 @@ export const LUA_CONSTANTS = {
   // A recording's vocabulary: its dimensions (@vu/events), its digest, its sums (sums.ts).
   DIMENSION_COUNT: DIMENSIONS.length,
   DIGEST_BYTES: RECORDING_DIGEST_BYTES,
+  /** A large dedupe table's state, and the suffix of its set of ids (keyspace.ts). */
+  SEEN_LARGE: SEEN_IDS_SUFFIX,
   SUM_COUNT: SUM_FIELDS.length,
   /** `struct` formats of a stored cell: a little-endian u32 per sum, or a double per sum. */
   SMALL_CELL: `<${"I4".repeat(SUM_FIELDS.length)}`,

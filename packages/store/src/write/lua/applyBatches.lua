@@ -6,8 +6,8 @@
   writes of a script that fails): it decodes every batch and reads every key it will write (a key
   of the wrong type, or a truncated batch, fails there, and then nothing of the call is written),
   and writes only after that. Work is per key, not per recording: a few commands per block touched,
-  and per dedupe bucket touched (a small organization's table is one; a large one's, about one per
-  id: includes/seenTables.lua). Organizations share a call when their keys share a hash tag (keyspace.ts
+  and a few per dedupe table (a small organization's is one listpack hash, a large one's a set:
+  includes/seenTables.lua). Organizations share a call when their keys share a hash tag (keyspace.ts
   `slotTag`; on a single Redis any may): what a call costs beyond its keys is paid once.
 
   Input (n organizations). KEYS and ARGV are laid out by src/applyCall.ts; the names below are
@@ -19,14 +19,14 @@
     KEYS[CALL_KEY_GUARD] the guard's key (ARGV[CALL_ARG_GUARD]): the generation's log hash
             (logPosition.ts) on a single Redis, where the partition's checkpoint is checked in
             the same atomic step; on a cluster, where the log lives in another slot, the shard's
-            write counts ("<prefix>:v8:g<generation>:{s<shard>}:writes", a hash: per partition
+            write counts ("<prefix>:v9:g<generation>:{s<shard>}:writes", a hash: per partition
             "<topic>:<partition>", "<count>:<call id>:<fence>", the count of this script's calls
             that wrote the shard for the partition, the id of the last one and the highest
             writer's fence seen here; written before fences as "<count>:<call id>", fence 0), which
             the view's checkpoints record as they move; with no guard (ARGV[CALL_ARG_GUARD] ""),
             the first organization's extent, only so that the key is one of the call's own slot
     Per organization, its keys k =
-      ORG_KEY_BASE: "<prefix>:v8:g<generation>:{s<shard>}:<org>:". Dedupe and block keys are
+      ORG_KEY_BASE: "<prefix>:v9:g<generation>:{s<shard>}:<org>:". Dedupe and block keys are
         built from it, so every key touched shares the shard's hash tag (one Redis Cluster slot).
       ORG_KEY_COMBOS: hash, combination JSON -> combination id
       from ORG_KEY_FIRST_DIMENSION on, DIMENSION_COUNT sets of distinct values, "dim:<dimension>",
@@ -45,7 +45,7 @@
         derived:<tier code> = when it stopped being derived (src/blockPlacement.ts)
 
     ARGV[CALL_ARG_DEDUPE_WINDOW_MS] the dedupe window (ms): an id counted at Redis' TIME t goes
-            into the table of window floor(t / W) (its digest -> "", includes/seenTables.lua),
+            into the table of window floor(t / W) (its digest, includes/seenTables.lua),
             checked against that window's and the previous one's; each expires at the end of the
             following window. Redis' clock, not the worker's, so workers with different clocks
             share the same windows.
@@ -244,7 +244,7 @@ local function prepare(org)
   if #counted > 0 then
     return {REPLY_DUPLICATES, counted}
   end
-  checkSeenSplits(org.currentTable, seen, #ids)
+  checkSeenMove(org.currentTable, seen, #ids)
   org.comboIds, org.newIndexes = lookupCombos(keys, combos, CHUNK)
   org.blockKeys = readBlocks(base, blocks, org.comboIds, org.newIndexes, CHUNK)
   org.state, org.layoutNow, org.updates, org.seen = state, layout, updates, seen
