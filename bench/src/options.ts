@@ -1,6 +1,7 @@
 import { parseArgs } from "node:util";
 import { SHAPES, type Shape } from "./benchDataset";
 import { DEFAULT_ORGS } from "./manyOrgDataset";
+import { FRESHNESS_SUSTAIN_S } from "./targetBounds";
 
 /** What one `npm run bench` does; every field can be set by a flag, most also by an environment variable. */
 export interface BenchOptions {
@@ -37,9 +38,14 @@ export interface BenchOptions {
   throughputDurationS: number;
   /** Skip DuckDB and ClickHouse (they install ~600 MB on first use). */
   skipEngines: boolean;
-  /** Freshness probe: events per second and for how long. */
-  freshRate: number;
+  /**
+   * Freshness probe: events per second (default: FRESHNESS_LOAD_SHARE of the rate the worker
+   * reached on the data set's backlog in the same run) and for how long.
+   */
+  freshRate?: number;
   freshDurationS: number;
+  /** The multi-tenant set's steady pass: how many more recordings each organization gets, one per pass. */
+  steadyPasses: number;
   /** Pass `--cpu-prof` to the worker child, to see what limits ingest. */
   profile: boolean;
   /** Keep the PostgreSQL tables afterwards (Redis keys and Kafka topics are always removed). */
@@ -79,6 +85,17 @@ function positive(name: string, text: string | undefined, fallback: number): num
   return value;
 }
 
+/**
+ * One pass is one recording per organization: 10,000 events with the default `--orgs`, a fraction
+ * of a second for the worker, under the resolution of its /metrics poll; the default gives the
+ * rate a window of seconds.
+ */
+function steadyPasses(text: string | undefined, quick: boolean): number {
+  const passes = positive("--steady-passes", text, quick ? 5 : 20);
+  if (!Number.isSafeInteger(passes)) throw new Error(`--steady-passes must be an integer, got "${text}"`);
+  return passes;
+}
+
 export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.env): BenchOptions {
   const { values } = parseArgs({
     args: argv,
@@ -97,6 +114,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
       "skip-engines": { type: "boolean", default: false },
       "fresh-rate": { type: "string" },
       "fresh-duration": { type: "string" },
+      "steady-passes": { type: "string" },
       profile: { type: "boolean", default: false },
       "shared-redis": { type: "boolean", default: false },
       "keep-postgres": { type: "boolean", default: false },
@@ -133,8 +151,11 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     throughputConnections: positive("--throughput-connections", values["throughput-connections"], 200),
     throughputDurationS: positive("--throughput-duration", values["throughput-duration"], quick ? 10 : 60),
     skipEngines: values["skip-engines"] ?? false,
-    freshRate: positive("--fresh-rate", values["fresh-rate"], 2000),
-    freshDurationS: positive("--fresh-duration", values["fresh-duration"], quick ? 8 : 25),
+    ...(values["fresh-rate"] === undefined
+      ? {}
+      : { freshRate: positive("--fresh-rate", values["fresh-rate"], Number.NaN) }),
+    freshDurationS: positive("--fresh-duration", values["fresh-duration"], quick ? 8 : FRESHNESS_SUSTAIN_S),
+    steadyPasses: steadyPasses(values["steady-passes"], quick),
     profile: values.profile ?? false,
     keepPostgres: values["keep-postgres"] ?? false,
     seed: positive("--seed", values.seed, 42),
