@@ -86,9 +86,9 @@ function positive(name: string, text: string | undefined, fallback: number): num
 }
 
 /**
- * One pass is one recording per organization: 10,000 events with the default `--orgs`, a fraction
- * of a second for the worker, under the resolution of its /metrics poll; the default gives the
- * rate a window of seconds.
+ * One pass is one recording per organization, `--orgs` events: few enough for the worker to take
+ * within a poll or two of its /metrics, which would time nothing; more passes give the rate a
+ * window many polls long.
  */
 function steadyPasses(text: string | undefined, quick: boolean): number {
   const passes = positive("--steady-passes", text, quick ? 5 : 20);
