@@ -143,6 +143,14 @@ describe("issue #34's ingest rows", () => {
     expect(byKind(checks).get("freshness")?.measured).toContain("45 % of the worker's 200,000");
   });
 
+  it("gives no verdict on the ratio when the bare consumer took the topic in one batch", () => {
+    const r = results(passing);
+    const single = runsOf(r, "single").at(-1) as SizeResult;
+    single.ingest.bare.rate = rate(0, 0);
+    expect(met(ingestChecks(r), "ingest")).toBeNull();
+    expect(met(ingestChecks(results(passing)), "ingest")).toBe(true);
+  });
+
   it("gives no verdict on a freshness probe shorter than the target's duration", () => {
     const checks = ingestChecks(
       results({ ...passing, freshness: { p99: 100, achievedRate: 100_000, durationS: 8 } }),
