@@ -22,7 +22,7 @@ export const WORKER_NAMES = ["worker-1", "worker-2"] as const;
 export interface TwoWorkerResult {
   /** Events on the topic when they started: what both together took. */
   events: number;
-  /** Both together, from the first event applied to the last. */
+  /** Both together, from when both were applying to the last event applied. */
   rate: RateMeasurement;
   /** Each process's share, over the same window. */
   perWorker: Array<{ name: string; applied: number; eventsPerSecond: number }>;
@@ -62,15 +62,18 @@ export async function runTwoWorkers(input: {
   log(`  two workers: one group, both reading the ${fmt(total)} events on the topic into ${input.prefix}`);
   const started: StartedWorker[] = [];
   try {
-    for (const name of WORKER_NAMES)
-      started.push(
-        await startWorker({
-          ...input,
-          group: `bench-two-${input.runId}`,
-          name: `ingest-${name}-${input.runId}`,
-          profile: false,
-        }),
-      );
+    // Started together, so the second joins the group while the first is still starting.
+    const starting = WORKER_NAMES.map((name) =>
+      startWorker({
+        ...input,
+        group: `bench-two-${input.runId}`,
+        name: `ingest-${name}-${input.runId}`,
+        profile: false,
+      }),
+    );
+    for (const each of await Promise.allSettled(starting))
+      if (each.status === "fulfilled") started.push(each.value);
+    if (started.length < WORKER_NAMES.length) throw new Error("two workers: a worker did not start");
     const workerPids = Object.fromEntries(started.map((s, i) => [WORKER_NAMES[i] ?? "", s.worker.pid]));
     const pids = await ingestPids(workerPids, input.redis, input.brokers);
     const read = () => Promise.all(started.map((s) => readWorkerMetrics(s.metricsUrl)));
@@ -80,7 +83,10 @@ export async function runTwoWorkers(input: {
         const metrics = await read();
         const at = performance.now();
         const applied = metrics.map((m) => m.applied);
-        if (first === undefined && applied.some((a) => a > 0)) first = { at, applied, cpu: measureCpu(pids) };
+        // The window opens once both apply: before the second has joined the group (a rebalance
+        // waits for the first's batch in hand), the first alone reads the topic.
+        if (first === undefined && applied.every((a) => a > 0))
+          first = { at, applied, cpu: measureCpu(pids) };
         const taken = metrics.reduce((sum, m) => sum + settled(m), 0);
         return taken >= total ? { at, applied } : undefined;
       },
