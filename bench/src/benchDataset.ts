@@ -36,6 +36,8 @@ export interface BenchDataset {
   queried: QueriedOrganization[];
   /** Every event, in the order the bench produces them; lazy, and each iteration yields the same events. */
   events: Iterable<RecordingCompletedInput>;
+  /** The multi-tenant set: every organization's profile, largest first (its steady pass draws from them). */
+  profiles?: readonly OrganizationProfile[];
   /** Names the run's topic, key prefix, PostgreSQL schema and CSV file: `200000`, `200000-many`. */
   key: string;
 }
@@ -86,6 +88,7 @@ export function buildBenchDataset(
       queried("smallest", dataset.smallest),
     ],
     events: dataset.events,
+    profiles: dataset.tenants.map((t) => t.profile),
     key: `${size}-many`,
   };
 }

@@ -4,6 +4,8 @@ import { describe, expect, it } from "vitest";
 import { renderFindings } from "./findings";
 import type { BenchResults } from "./results";
 import {
+  FRESHNESS_LOAD_SHARE,
+  FRESHNESS_SUSTAIN_S,
   MAX_FRESHNESS_P99_MS,
   MAX_SCALING_GROWTH,
   MIN_ENGINE_SPEEDUP,
@@ -88,6 +90,9 @@ describe("renderFindings", () => {
     const largest = stale.sizes.filter((s) => (s.shape ?? "single") === "single").at(-1);
     if (largest === undefined) throw new Error("no single-org run in the committed results");
     largest.freshness.latency.p99 = MAX_FRESHNESS_P99_MS;
+    // Sustained for the target's duration at its load, so the row has a verdict.
+    largest.freshness.durationS = FRESHNESS_SUSTAIN_S;
+    largest.freshness.achievedRate = FRESHNESS_LOAD_SHARE * largest.ingest.worker.rate.eventsPerSecond;
     const missed = (kind: TargetKind) => checkTargets(stale).some((c) => c.kind === kind && c.met === false);
     const text = renderFindings(stale);
     expect(missed("freshness")).toBe(true);

@@ -9,6 +9,13 @@ export interface FreshnessResult {
   events: number;
   batchIntervalMs: number;
   pollIntervalMs: number;
+  /** How long recordings were produced (absent in older results: events ÷ achieved rate). */
+  durationS?: number;
+  /**
+   * The rate the worker reached on the backlog in the same run, which `targetRate` is a share of
+   * (absent in older results, and when `--fresh-rate` set the rate).
+   */
+  workerRate?: number;
   /** Produce-to-visible, per batch: from just before `send` to the first API answer that counts it. */
   latency: LatencySummary;
 }
@@ -52,7 +59,8 @@ function freshEvent(org: string, id: string): RecordingCompletedInput {
 export async function measureFreshness(options: FreshnessOptions): Promise<FreshnessResult> {
   const producer = createRecordingProducer({ kafka: options.kafka, topic: options.topic });
   await producer.connect();
-  const perBatch = Math.max(1, Math.round((options.rate * BATCH_INTERVAL_MS) / 1000));
+  // Rounded up: the batches then carry at least the rate asked for.
+  const perBatch = Math.max(1, Math.ceil((options.rate * BATCH_INTERVAL_MS) / 1000));
   const batches = Math.round((options.durationS * 1000) / BATCH_INTERVAL_MS);
   const sentAt: number[] = [];
   const cumulative: number[] = [];
@@ -110,6 +118,7 @@ export async function measureFreshness(options: FreshnessOptions): Promise<Fresh
     events: total,
     batchIntervalMs: BATCH_INTERVAL_MS,
     pollIntervalMs: POLL_INTERVAL_MS,
+    durationS: options.durationS,
     latency: summarize(latencies),
   };
 }

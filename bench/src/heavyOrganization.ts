@@ -2,7 +2,7 @@ import type { RecordingCompletedInput } from "@vu/events";
 import { waitFor } from "@vu/infra";
 import { recordingEvent } from "@vu/testkit";
 import type { Kafka } from "kafkajs";
-import { METRICS_POLL_MS, readWorkerMetrics, type WorkerMetrics } from "./ingestBench";
+import { METRICS_POLL_MS, readWorkerMetrics, settled } from "./ingestBench";
 import { produceDataset } from "./kafkaTopics";
 import { fmt, log } from "./log";
 
@@ -52,9 +52,6 @@ export function* heavyEvents(
     });
   }
 }
-
-/** Events the worker has taken: applied, skipped as duplicates or dead-lettered. */
-export const settled = (m: WorkerMetrics) => m.applied + m.duplicates + m.deadLettered;
 
 /**
  * Produces the heavy organization into the topic the running worker reads (the data set's own

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { freePort, waitFor } from "@vu/infra";
 import type { RedisClient } from "@vu/store";
+import { brokerPid } from "./brokerPid";
 import { type ChildService, OUT_DIR, startChild, waitForHttp } from "./childService";
 import { fmt, log } from "./log";
 import { type CpuWindow, measureCpu } from "./processCpu";
@@ -32,7 +33,7 @@ export interface IngestTopic {
   runId: string;
 }
 
-function rate(events: number, ms: number): RateMeasurement {
+export function rate(events: number, ms: number): RateMeasurement {
   const seconds = ms / 1000;
   return { events, seconds, eventsPerSecond: seconds > 0 ? events / seconds : 0 };
 }
@@ -120,22 +121,33 @@ export interface WorkerIngest {
   metricsPollMs: number;
 }
 
+/** A running worker child and where its counters are read. */
+export interface StartedWorker {
+  worker: ChildService;
+  metricsUrl: string;
+}
+
 /**
- * Starts the real ingest worker (`services/ingest-worker/src/main.ts`) on the topic with a new
- * consumer group, and measures from the first event applied to the last, by polling its /metrics.
- * The worker keeps running for the freshness probe; the caller stops it.
+ * Starts the real ingest worker (`services/ingest-worker/src/main.ts`) as a child process on the
+ * topic, in the consumer group and under the key prefix given, and waits for its health check.
  */
-export async function runWorkerIngest(
-  input: IngestTopic & { redis: RedisClient; redisUrl: string; prefix: string; profile: boolean },
-): Promise<WorkerIngest> {
+export async function startWorker(input: {
+  brokers: string[];
+  topic: string;
+  dlqTopic: string;
+  redisUrl: string;
+  prefix: string;
+  group: string;
+  name: string;
+  profile: boolean;
+}): Promise<StartedWorker> {
   const port = await freePort();
-  const metricsUrl = `http://127.0.0.1:${port}/metrics`;
   const worker = startChild({
-    name: `ingest-worker-${input.runId}`,
+    name: input.name,
     script: "services/ingest-worker/src/main.ts",
     env: {
       KAFKA_BROKERS: input.brokers.join(","),
-      KAFKA_GROUP_ID: `bench-worker-${input.runId}`,
+      KAFKA_GROUP_ID: input.group,
       RECORDINGS_TOPIC: input.topic,
       DLQ_TOPIC: input.dlqTopic,
       REDIS_URL: input.redisUrl,
@@ -148,7 +160,40 @@ export async function runWorkerIngest(
     nodeArgs: input.profile ? ["--cpu-prof", "--cpu-prof-dir", join(OUT_DIR, "prof")] : [],
   });
   await waitForHttp(worker, `http://127.0.0.1:${port}/healthz`);
-  const pids = { worker: worker.pid, redis: await redisPid(input.redis) };
+  return { worker, metricsUrl: `http://127.0.0.1:${port}/metrics` };
+}
+
+/** Events a worker has taken: applied, skipped as duplicates, or dead-lettered. */
+export const settled = (m: WorkerMetrics): number => m.applied + m.duplicates + m.deadLettered;
+
+/**
+ * The processes whose CPU an ingest window measures: the worker(s), Redis and, when it runs on this
+ * machine, the Kafka broker (its CPU then includes any other client's work on it).
+ */
+export async function ingestPids(
+  workers: Record<string, number>,
+  redis: RedisClient,
+  brokers: readonly string[],
+): Promise<Record<string, number>> {
+  const broker = brokerPid(brokers);
+  return { ...workers, redis: await redisPid(redis), ...(broker === undefined ? {} : { broker }) };
+}
+
+/**
+ * Starts the real ingest worker on the topic in the group `bench-worker-<runId>` (a worker started
+ * again with the same runId resumes where the last one stopped), and measures from the first event
+ * applied to the last of `total`, by polling its /metrics. The worker keeps running for the
+ * freshness probe; the caller stops it.
+ */
+export async function runWorkerIngest(
+  input: IngestTopic & { redis: RedisClient; redisUrl: string; prefix: string; profile: boolean },
+): Promise<WorkerIngest> {
+  const { worker, metricsUrl } = await startWorker({
+    ...input,
+    group: `bench-worker-${input.runId}`,
+    name: `ingest-worker-${input.runId}`,
+  });
+  const pids = await ingestPids({ worker: worker.pid }, input.redis, input.brokers);
   // CPU and Redis counters start with the first applied batch, like the rate: the group join before
   // it is idle time that would dilute both.
   let first: { at: number; applied: number; cpu: ReturnType<typeof measureCpu> } | undefined;
@@ -166,7 +211,7 @@ export async function runWorkerIngest(
         lastLog = at;
         log(`  worker applied ${fmt(m.applied)} / ${fmt(input.total)}`);
       }
-      return m.applied + m.duplicates + m.deadLettered >= input.total ? { at, m } : undefined;
+      return settled(m) >= input.total ? { at, m } : undefined;
     },
     {
       timeoutMs: 300_000 + input.total / 2,

@@ -1,6 +1,7 @@
 import { parseArgs } from "node:util";
 import { SHAPES, type Shape } from "./benchDataset";
 import { DEFAULT_ORGS } from "./manyOrgDataset";
+import { FRESHNESS_SUSTAIN_S } from "./targetBounds";
 
 /** What one `npm run bench` does; every field can be set by a flag, most also by an environment variable. */
 export interface BenchOptions {
@@ -39,9 +40,14 @@ export interface BenchOptions {
   skipEngines: boolean;
   /** Skip the under-ingest pass (the dashboard queries again while a steady stream is applied). */
   skipUnderIngest: boolean;
-  /** Freshness probe: events per second and for how long. */
-  freshRate: number;
+  /**
+   * Freshness probe: events per second (default: FRESHNESS_LOAD_SHARE of the rate the worker
+   * reached on the data set's backlog in the same run) and for how long.
+   */
+  freshRate?: number;
   freshDurationS: number;
+  /** The multi-tenant set's steady pass: how many more recordings each organization gets, one per pass. */
+  steadyPasses: number;
   /** Pass `--cpu-prof` to the worker child, to see what limits ingest. */
   profile: boolean;
   /** Keep the PostgreSQL tables afterwards (Redis keys and Kafka topics are always removed). */
@@ -81,6 +87,17 @@ function positive(name: string, text: string | undefined, fallback: number): num
   return value;
 }
 
+/**
+ * One pass is one recording per organization, `--orgs` events: few enough for the worker to take
+ * within a poll or two of its /metrics, which would time nothing; more passes give the rate a
+ * window many polls long.
+ */
+function steadyPasses(text: string | undefined, quick: boolean): number {
+  const passes = positive("--steady-passes", text, quick ? 5 : 20);
+  if (!Number.isSafeInteger(passes)) throw new Error(`--steady-passes must be an integer, got "${text}"`);
+  return passes;
+}
+
 export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.env): BenchOptions {
   const { values } = parseArgs({
     args: argv,
@@ -100,6 +117,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
       "skip-under-ingest": { type: "boolean", default: false },
       "fresh-rate": { type: "string" },
       "fresh-duration": { type: "string" },
+      "steady-passes": { type: "string" },
       profile: { type: "boolean", default: false },
       "shared-redis": { type: "boolean", default: false },
       "keep-postgres": { type: "boolean", default: false },
@@ -137,8 +155,11 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     throughputDurationS: positive("--throughput-duration", values["throughput-duration"], quick ? 10 : 60),
     skipEngines: values["skip-engines"] ?? false,
     skipUnderIngest: values["skip-under-ingest"] ?? false,
-    freshRate: positive("--fresh-rate", values["fresh-rate"], 2000),
-    freshDurationS: positive("--fresh-duration", values["fresh-duration"], quick ? 8 : 25),
+    ...(values["fresh-rate"] === undefined
+      ? {}
+      : { freshRate: positive("--fresh-rate", values["fresh-rate"], Number.NaN) }),
+    freshDurationS: positive("--fresh-duration", values["fresh-duration"], quick ? 8 : FRESHNESS_SUSTAIN_S),
+    steadyPasses: steadyPasses(values["steady-passes"], quick),
     profile: values.profile ?? false,
     keepPostgres: values["keep-postgres"] ?? false,
     seed: positive("--seed", values.seed, 42),

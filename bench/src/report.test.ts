@@ -26,6 +26,8 @@ describe("renderReport", () => {
       "## Reading of this run (hand-written)",
       "## Data set",
       "## Ingest: Kafka → worker → Redis",
+      "## Sizing: cores per 100,000 events/s",
+      "## Multi-tenant steady state and new organizations",
       "## Redis memory",
       "## Multi-tenant data set against single-org",
       "## Noisy neighbour: a small organization beside a heavy one",

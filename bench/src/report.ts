@@ -4,6 +4,8 @@ import { analysisOf } from "./analysisSection";
 import { CACHED_WHILE_NOTHING_WRITES } from "./cachedNote";
 import { REPO_ROOT } from "./childService";
 import { renderFindings } from "./findings";
+import { sizingSection, steadySection } from "./ingestReport";
+import { SIZING_RATE } from "./ingestSizing";
 import { noisySection } from "./noisyReport";
 import { engineSection, querySection, scalingSection, throughputSection } from "./queryReport";
 import { f, runLabel, table } from "./reportFormat";
@@ -297,6 +299,14 @@ has the worker's consumer settings and discards the messages.
 ${ingestTiming(r)}
 
 ${ingestSection(r)}
+
+## Sizing: cores per ${f(SIZING_RATE)} events/s
+
+${sizingSection(r)}
+
+## Multi-tenant steady state and new organizations
+
+${steadySection(r)}
 
 ## Redis memory
 

@@ -12,7 +12,9 @@ import type { CpuWindow } from "./processCpu";
 import type { ProfileEntry } from "./profileSummary";
 import type { ApiRun, QueryResult, RequestCost } from "./queryBench";
 import type { BytesPerEvent, MemoryBreakdown } from "./redisMemory";
+import type { NewOrganizationProbe, SteadyPassResult } from "./steadyPass";
 import type { ThroughputResult } from "./throughputBench";
+import type { TwoWorkerResult } from "./twoWorkers";
 import type { UnderIngestResult } from "./underIngest";
 
 export interface IngestResult {
@@ -80,6 +82,12 @@ export interface SizeResult {
   /** Top self-time functions of the query API over all query runs, when run with --profile. */
   apiProfile?: ProfileEntry[];
   freshness: FreshnessResult;
+  /** The multi-tenant set only: brand-new organizations' first recordings (absent in older results). */
+  newOrganizations?: NewOrganizationProbe;
+  /** The multi-tenant set only: one more recording per organization, read as a backlog (absent in older results). */
+  steady?: SteadyPassResult;
+  /** The multi-tenant set only: two workers in one group on its topic (absent in older results). */
+  twoWorkers?: TwoWorkerResult;
 }
 
 export interface BenchResults {

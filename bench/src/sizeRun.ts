@@ -22,6 +22,8 @@ import { profileOf, summarizeProfile } from "./profileSummary";
 import { lazyFreeDone, redisPid, usedMemory } from "./redisInfo";
 import { bytesPerEvent, deleteKeyspace, memoryBreakdown } from "./redisMemory";
 import type { SizeResult } from "./results";
+import { FRESHNESS_LOAD_SHARE } from "./targetBounds";
+import { runTenantIngestPasses } from "./tenantIngest";
 import { benchThroughput } from "./throughputBench";
 import { benchUnderIngest } from "./underIngest";
 
@@ -191,23 +193,43 @@ export async function runSize(
         embedded: !options.skipEngines,
       },
     );
+    const passes =
+      dataset.shape === "many"
+        ? await runTenantIngestPasses({
+            dataset,
+            options,
+            redis,
+            kafka,
+            ingestTopic: { brokers: options.kafkaBrokers, topic, dlqTopic, runId },
+            prefix,
+            worker,
+            metricsUrl: ingest.metricsUrl,
+          })
+        : undefined;
+    if (passes) worker = passes.worker;
+
     const freshOrg = `bench-fresh-${runId}`;
-    log(`  freshness: ${fmt(options.freshRate)} events/s for ${options.freshDurationS} s`);
-    const freshness = await measureFreshness({
+    // Half the worker's own rate on the backlog (the freshness target's load), unless --fresh-rate names one.
+    const workerRate = ingest.rate.eventsPerSecond;
+    const freshRate = options.freshRate ?? Math.ceil(FRESHNESS_LOAD_SHARE * workerRate);
+    log(`  freshness: ${fmt(freshRate)} events/s for ${options.freshDurationS} s`);
+    const measured = await measureFreshness({
       kafka,
       topic,
       baseUrl: api.baseUrl,
       token: await api.tokenFor(freshOrg),
       org: freshOrg,
-      rate: options.freshRate,
+      rate: freshRate,
       durationS: options.freshDurationS,
     });
+    const freshness = options.freshRate === undefined ? { ...measured, workerRate } : measured;
     log(
       `  produce-to-visible p50 ${fmt(freshness.latency.p50)} ms, p99 ${fmt(freshness.latency.p99)} ms ` +
         `at ${fmt(freshness.achievedRate)} events/s`,
     );
 
-    const workerPid = worker.pid;
+    // The data set's worker: the one profiled (a steady pass resumes it in a process of its own).
+    const workerPid = ingest.worker.pid;
     await worker.stop();
     worker = undefined;
     const apiPid = api.api.pid;
@@ -252,6 +274,9 @@ export async function runSize(
       loadAverage: load,
       ...(apiProfile ? { apiProfile: summarizeProfile(apiProfile) } : {}),
       freshness,
+      ...(passes
+        ? { newOrganizations: passes.newOrganizations, steady: passes.steady, twoWorkers: passes.twoWorkers }
+        : {}),
     };
   } finally {
     await worker?.stop();

@@ -21,14 +21,30 @@ export const MAX_SCALING_GROWTH = 1.2;
 export const BASELINE_MIB_PER_MILLION = 157;
 /** Redis per million events at most this many times the baseline. */
 export const MAX_MEMORY_OVER_BASELINE = 1.3;
+/** One worker on the dense single organization: at least this many events per second. */
+export const MIN_INGEST_RATE = 150_000;
 /** The ingest worker's rate at least this share of the bare kafkajs consumer's. */
-export const MIN_INGEST_RATIO = 0.8;
-/** Produce-to-visible p99 under this. */
+export const MIN_INGEST_RATIO = 0.3;
+/** Redis' CPU per event the worker applies, in µs: at most this. */
+export const MAX_REDIS_US_PER_EVENT = 4;
+/** The worker process's CPU per event, in µs: at most this. */
+export const MAX_WORKER_US_PER_EVENT = 5;
+/** Produce-to-visible p99 under this… */
 export const MAX_FRESHNESS_P99_MS = 1000;
+/** …while recordings arrive at this share of the rate the worker reached on the backlog in the same run… */
+export const FRESHNESS_LOAD_SHARE = 0.5;
+/** …for at least this many seconds; a shorter probe (`--quick`) is shown, with no verdict. */
+export const FRESHNESS_SUSTAIN_S = 300;
 /** The multi-tenant set's Redis bytes per event (`used_memory` Δ ÷ events) at most this. */
 export const MAX_TENANT_BYTES_PER_EVENT = 300;
 /** The multi-tenant worker's rate at least this share of the single-org rate of the same size. */
-export const MIN_TENANT_INGEST_RATIO = 0.7;
+export const MIN_TENANT_INGEST_RATIO = 0.8;
+/** Steady state (every organization exists; one more recording each): at least this share of the single-org rate. */
+export const MIN_STEADY_INGEST_RATIO = 0.7;
+/** Steady state: Redis bytes per further event (`used_memory` Δ ÷ events) at most this. */
+export const MAX_STEADY_BYTES_PER_EVENT = 150;
+/** A new organization's first recording: Redis bytes (`used_memory` Δ ÷ organizations) at most this. */
+export const MAX_NEW_ORG_BYTES = 1000;
 /** Redis' bytes per event at most this many times ClickHouse's bytes on disk per event. */
 export const MAX_REDIS_OVER_CLICKHOUSE = 10;
 /** The small organization's p99 beside the heavy questions at most this many times its p99 alone. */
