@@ -1,18 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { apiCpuChecks } from "./apiCpuTargets";
-import type { ApiRun, QueryResult, RequestCost } from "./queryBench";
+import { apiRun } from "./apiRunFixture";
+import type { QueryResult, RequestCost } from "./queryBench";
 import type { BenchResults } from "./results";
 
-const run = (p50: number): ApiRun => ({
-  samples: 100,
-  p50,
-  p90: p50,
-  p99: p50,
-  mean: p50,
-  max: p50,
-  requestsPerSecond: 1000,
-  non2xx: 0,
-});
+const run = (p50: number) => apiRun(p50, p50);
 const cost = (apiCpuMs: number): RequestCost => ({
   apiCpuMs,
   redisCpuMs: 0.05,

@@ -1,7 +1,8 @@
-import { createRecordingProducer, type RecordingCompletedInput } from "@vu/events";
+import { createRecordingProducer } from "@vu/events";
 import { sleep } from "@vu/infra";
 import type { Kafka } from "kafkajs";
 import { type LatencySummary, summarize } from "./latencyStats";
+import { recordingNow, STREAM_BATCH_INTERVAL_MS } from "./recordingNow";
 
 export interface FreshnessResult {
   targetRate: number;
@@ -30,26 +31,8 @@ export interface FreshnessOptions {
   durationS: number;
 }
 
-const BATCH_INTERVAL_MS = 20;
 /** How often the API is asked for the summary: each produce-to-visible figure is within this of the truth. */
 export const POLL_INTERVAL_MS = 20;
-
-function freshEvent(org: string, id: string): RecordingCompletedInput {
-  return {
-    schema_version: 1,
-    recording_id: id,
-    organization_id: org,
-    member_email: "fresh@example.com",
-    voice_model: "whisper-large-v3",
-    language_model: "gpt-4o-mini",
-    app_name: "Zoom",
-    recorded_at: new Date().toISOString(),
-    duration_ms: 60_000,
-    word_count: 150,
-    voice_processing_ms: 4_000,
-    llm_processing_ms: 900,
-  };
-}
 
 /**
  * A steady stream of new recordings (recorded now, unique ids, an organization of their own) while
@@ -60,8 +43,8 @@ export async function measureFreshness(options: FreshnessOptions): Promise<Fresh
   const producer = createRecordingProducer({ kafka: options.kafka, topic: options.topic });
   await producer.connect();
   // Rounded up: the batches then carry at least the rate asked for.
-  const perBatch = Math.max(1, Math.ceil((options.rate * BATCH_INTERVAL_MS) / 1000));
-  const batches = Math.round((options.durationS * 1000) / BATCH_INTERVAL_MS);
+  const perBatch = Math.max(1, Math.ceil((options.rate * STREAM_BATCH_INTERVAL_MS) / 1000));
+  const batches = Math.round((options.durationS * 1000) / STREAM_BATCH_INTERVAL_MS);
   const sentAt: number[] = [];
   const cumulative: number[] = [];
   const latencies: number[] = [];
@@ -95,10 +78,12 @@ export async function measureFreshness(options: FreshnessOptions): Promise<Fresh
   const started = performance.now();
   try {
     for (let k = 0; k < batches; k++) {
-      const due = started + k * BATCH_INTERVAL_MS;
+      const due = started + k * STREAM_BATCH_INTERVAL_MS;
       const wait = due - performance.now();
       if (wait > 0) await sleep(wait);
-      const events = Array.from({ length: perBatch }, (_, i) => freshEvent(options.org, `fresh-${k}-${i}`));
+      const events = Array.from({ length: perBatch }, (_, i) =>
+        recordingNow(options.org, `fresh-${k}-${i}`, "fresh@example.com"),
+      );
       sentAt.push(performance.now());
       cumulative.push((k + 1) * perBatch);
       await producer.send(events);
@@ -116,7 +101,7 @@ export async function measureFreshness(options: FreshnessOptions): Promise<Fresh
     targetRate: options.rate,
     achievedRate,
     events: total,
-    batchIntervalMs: BATCH_INTERVAL_MS,
+    batchIntervalMs: STREAM_BATCH_INTERVAL_MS,
     pollIntervalMs: POLL_INTERVAL_MS,
     durationS: options.durationS,
     latency: summarize(latencies),

@@ -3,9 +3,10 @@
 // BENCH_TOPIC, until SIGTERM. A child process of its own, so that producing at half the worker's
 // rate does not share an event loop with the load generator whose latencies the pass records.
 // Prints one JSON line when stopped: `{ "sent": n, "seconds": s }`.
-import { createRecordingProducer, type RecordingCompletedInput } from "@vu/events";
+import { createRecordingProducer } from "@vu/events";
 import { sleep } from "@vu/infra";
 import { benchKafka } from "./kafkaTopics";
+import { recordingNow, STREAM_BATCH_INTERVAL_MS } from "./recordingNow";
 
 const env = (name: string): string => {
   const value = process.env[name];
@@ -13,30 +14,10 @@ const env = (name: string): string => {
   return value;
 };
 
-/** A batch every this many milliseconds, as the freshness probe sends. */
-const BATCH_INTERVAL_MS = 20;
-
 const rate = Number(env("BENCH_RATE"));
 const orgs = env("BENCH_ORGS").split(",");
 const runId = env("BENCH_RUN");
-const perBatch = Math.max(1, Math.round((rate * BATCH_INTERVAL_MS) / 1000));
-
-function steadyEvent(org: string, id: string): RecordingCompletedInput {
-  return {
-    schema_version: 1,
-    recording_id: id,
-    organization_id: org,
-    member_email: "steady@example.com",
-    voice_model: "whisper-large-v3",
-    language_model: "gpt-4o-mini",
-    app_name: "Zoom",
-    recorded_at: new Date().toISOString(),
-    duration_ms: 60_000,
-    word_count: 150,
-    voice_processing_ms: 4_000,
-    llm_processing_ms: 900,
-  };
-}
+const perBatch = Math.max(1, Math.round((rate * STREAM_BATCH_INTERVAL_MS) / 1000));
 
 const producer = createRecordingProducer({
   kafka: benchKafka(env("KAFKA_BROKERS").split(","), `bench-steady-${runId}`),
@@ -53,10 +34,14 @@ const started = performance.now();
 // Each batch is due at a fixed time; a late send is caught up by the next ones, so the rate holds
 // on average as long as the producer can keep up at all.
 for (let k = 0; !stopping; k++) {
-  const wait = started + k * BATCH_INTERVAL_MS - performance.now();
+  const wait = started + k * STREAM_BATCH_INTERVAL_MS - performance.now();
   if (wait > 0) await sleep(wait);
   const events = Array.from({ length: perBatch }, (_, i) =>
-    steadyEvent(orgs[(k * perBatch + i) % orgs.length] ?? "", `steady-${runId}-${k}-${i}`),
+    recordingNow(
+      orgs[(k * perBatch + i) % orgs.length] ?? "",
+      `steady-${runId}-${k}-${i}`,
+      "steady@example.com",
+    ),
   );
   await producer.send(events);
   sent += events.length;

@@ -1,20 +1,12 @@
 import { describe, expect, it } from "vitest";
+import { apiRun, REQUEST_COST } from "./apiRunFixture";
 import type { OrganizationRole } from "./benchDataset";
-import type { ApiRun, QueryResult } from "./queryBench";
+import type { QueryResult } from "./queryBench";
 import type { BenchResults } from "./results";
 import { tenantQueryChecks } from "./tenantQueryTargets";
 
-const run = (p50: number, p99 = p50 * 2): ApiRun => ({
-  samples: 100,
-  p50,
-  p90: p99,
-  p99,
-  mean: p50,
-  max: p99,
-  requestsPerSecond: 1000,
-  non2xx: 0,
-});
-const cost = { apiCpuMs: 0.2, redisCpuMs: 0.1, redisCalls: 2, hgetallMs: 0, redisBytes: 100 };
+const run = apiRun;
+const cost = REQUEST_COST;
 
 /** A query of one organization: its computed and PostgreSQL p50s, its cached p50 by one client. */
 function query(role: OrganizationRole, id: string, p: { computed: number; postgres: number; alone: number }) {

@@ -1,18 +1,10 @@
 import { describe, expect, it } from "vitest";
-import type { ApiRun, QueryResult } from "./queryBench";
+import { apiRun } from "./apiRunFixture";
+import type { QueryResult } from "./queryBench";
 import type { BenchResults } from "./results";
 import { underIngestSection } from "./underIngestReport";
 
-const run = (p50: number, p99: number): ApiRun => ({
-  samples: 100,
-  p50,
-  p90: p99,
-  p99,
-  mean: p50,
-  max: p99,
-  requestsPerSecond: 1000,
-  non2xx: 0,
-});
+const run = apiRun;
 
 const idle = {
   id: "a",

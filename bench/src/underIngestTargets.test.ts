@@ -1,21 +1,13 @@
 import { describe, expect, it } from "vitest";
+import { apiRun, REQUEST_COST } from "./apiRunFixture";
 import type { OrganizationRole } from "./benchDataset";
-import type { ApiRun, QueryResult } from "./queryBench";
+import type { QueryResult } from "./queryBench";
 import type { BenchResults, SizeResult } from "./results";
 import type { UnderIngestQuery, UnderIngestResult } from "./underIngest";
 import { underIngestChecks } from "./underIngestTargets";
 
-const run = (p50: number, p99 = p50 * 2): ApiRun => ({
-  samples: 100,
-  p50,
-  p90: p99,
-  p99,
-  mean: p50,
-  max: p99,
-  requestsPerSecond: 1000,
-  non2xx: 0,
-});
-const cost = { apiCpuMs: 0.2, redisCpuMs: 0.1, redisCalls: 2, hgetallMs: 0, redisBytes: 100 };
+const run = apiRun;
+const cost = REQUEST_COST;
 
 /** A query's idle runs (computed p50 given) for one organization. */
 const idle = (role: OrganizationRole, id: string, computedP50: number) =>
