@@ -42,10 +42,6 @@ export default defineConfig({
           name: "integration",
           include: ["**/*.int.test.ts"],
           exclude: ["**/node_modules/**"],
-          // `npm run test:integration` runs these files without isolation too (`--no-isolate
-          // --minWorkers=4`, CLI flags for the same reason as the unit project's): each file has
-          // its own topics, prefixes and organizations and starts what it restarts, and importing
-          // the services once per worker instead of once per file took a tenth off the stage.
           globalSetup: ["./infra/src/testing/globalSetup.ts"],
           testTimeout: 120_000,
           hookTimeout: 300_000,
