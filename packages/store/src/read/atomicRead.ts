@@ -34,6 +34,11 @@ export interface ReadKeys {
    * on a cluster it lives on another node).
    */
   log?: string | undefined;
+  /**
+   * The key of the percentile sketches beside a key of combination cells, when the read fetches
+   * them too (docs/contract.md §9 `percentiles`; the projection read is then the combinations').
+   */
+  sketches?: ((key: string) => string) | undefined;
 }
 
 /** One MULTI's result, per stored block (see ReadPlan). */
@@ -41,6 +46,12 @@ export interface AtomicRead {
   /** Cells from the projection's key of each block placed `projected` (EMPTY for the others). */
   projectionCells: StoredCells[];
   comboCells: StoredCells[];
+  /**
+   * With `ReadKeys.sketches`: the sketch cells beside `projectionCells` and `comboCells`, in the
+   * same shape (a field's sketch cell has the field's name).
+   */
+  projectionSketches?: StoredCells[];
+  comboSketches?: StoredCells[];
   comboCount: number;
   extent: OrganizationExtent;
   stamp: string | null;
@@ -74,11 +85,14 @@ export async function readAtomically(
   const readBlocks = fields === undefined || fields.length > 0;
   const fetch = (key: string, tier: Tier): KeyRead =>
     fields && SELECTIVE_TIERS.has(tier) ? { key, fields } : { key };
-  const reads: KeyRead[] = [
-    ...plan.containers.map((c) => ({ key: keys.container(c.tier, c.startMs) })),
-    ...(readBlocks ? plan.keyed : []).map((b) => fetch(keys.keyed(b), b.tier)),
-    ...(readBlocks ? plan.projected : []).map((b) => fetch(keys.projection(b), b.tier)),
+  const placeReads = (keyOf: (key: string) => string): KeyRead[] => [
+    ...plan.containers.map((c) => ({ key: keyOf(keys.container(c.tier, c.startMs)) })),
+    ...(readBlocks ? plan.keyed : []).map((b) => fetch(keyOf(keys.keyed(b)), b.tier)),
+    ...(readBlocks ? plan.projected : []).map((b) => fetch(keyOf(keys.projection(b)), b.tier)),
   ];
+  const sketches = keys.sketches;
+  // The sketches' keys after the cells', in the same order and with the same fields.
+  const reads: KeyRead[] = [...placeReads((key) => key), ...(sketches ? placeReads(sketches) : [])];
   const recordings = hints.recentRecordings(generation, org);
   const named = reads.reduce((n, r) => n + (r.fields?.length ?? 0), 0);
   const read = await readConsistently(redis, reads, {
@@ -101,6 +115,30 @@ export async function readAtomically(
   const status = keys.log === undefined ? undefined : statusOf(epoch, state, reason);
   hints.rememberRecordings(generation, org, Number(recorded ?? 0));
   const extent = parseExtent(first, last, comboCount);
+  const cells = placesOf(replies, plan, fields, readBlocks);
+  const sketched = sketches && placesOf(replies, plan, fields, readBlocks);
+  return {
+    ...cells,
+    ...(sketched && { projectionSketches: sketched.projectionCells, comboSketches: sketched.comboCells }),
+    comboCount,
+    extent,
+    stamp,
+    layout,
+    status,
+  };
+}
+
+/**
+ * One set of places' replies (the cells', or their sketches'), taken from the front of `replies`
+ * in the order `readAtomically` asked for them: per stored block, its cells in the projection's key
+ * and its combination cells from its container and combinations key.
+ */
+function placesOf(
+  replies: KeyReply[],
+  plan: ReadPlan,
+  fields: string[] | undefined,
+  readBlocks: boolean,
+): { projectionCells: StoredCells[]; comboCells: StoredCells[] } {
   const containers = (replies.splice(0, plan.containers.length) as Buffer[][]).map(cellsByBlock);
   const cellsOf = (blocks: BlockRef[]) =>
     (replies.splice(0, readBlocks ? blocks.length : 0) as Array<Array<Buffer | null>>).map(
@@ -125,5 +163,5 @@ export async function readAtomically(
     const inKey = i === NOT_READ ? EMPTY : (keyed[i] ?? EMPTY);
     return inKey.length === 0 ? inContainer : inContainer.length === 0 ? inKey : [...inContainer, ...inKey];
   });
-  return { projectionCells, comboCells, comboCount, extent, stamp, layout, status };
+  return { projectionCells, comboCells };
 }

@@ -77,6 +77,11 @@ export interface ReadOptions {
    * status is read in the blocks' own MULTI, costing no round trip of its own.
    */
   confirming?: ReadView | undefined;
+  /**
+   * Also read the percentile sketches beside the combination cells (docs/contract.md §9
+   * `percentiles`), for a question with `percentiles`: only the combinations projection has them.
+   */
+  sketches?: boolean;
 }
 
 /** Fetch selected fields only while they are at most this share of all combinations. */
@@ -99,6 +104,8 @@ export async function readBlockSnapshot(
   options: ReadOptions,
 ): Promise<BlockSnapshot> {
   const { keyspace, hints } = context;
+  if (options.sketches && projection !== "combos")
+    throw new Error(`the ${projection} projection has no percentile sketches`);
   const keys: ReadKeys = {
     generation,
     org,
@@ -109,6 +116,7 @@ export async function readBlockSnapshot(
     extent: keyspace.extent(generation, org),
     // A MULTI keeps to one slot on a cluster, where the log hash has its own.
     log: options.confirming && !context.redis.isCluster ? keyspace.log(generation) : undefined,
+    sketches: options.sketches ? keyspace.sketches : undefined,
   };
   for (;;) {
     const assumed = hints.layout(generation, org) ?? NO_LAYOUT;
@@ -121,11 +129,19 @@ export async function readBlockSnapshot(
     hints.rememberLayout(generation, org, read.layout);
     if (read.layout.some((value, i) => value !== assumed[i])) continue;
     const perFetched = (cells: StoredCells[]) => Array.from(stored.keyOf, (k) => cells[k] as StoredCells);
+    const { projectionSketches, comboSketches } = read;
     const cells: SnapshotCells = {
       projection,
       combos: read.combos,
       cells: cellsAsked(derived, perFetched(read.projectionCells)),
       comboCells: cellsAsked(derived, perFetched(read.comboCells)),
+      ...(projectionSketches &&
+        comboSketches && {
+          sketches: {
+            cells: cellsAsked(derived, perFetched(projectionSketches)),
+            comboCells: cellsAsked(derived, perFetched(comboSketches)),
+          },
+        }),
       // A derived block's days are whole blocks, as the block itself would be.
       parts: Int8Array.from(blocks, (_, i) => stored.parts[derived.from[i] as number] as number),
     };

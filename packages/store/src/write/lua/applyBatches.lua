@@ -19,14 +19,14 @@
     KEYS[CALL_KEY_GUARD] the guard's key (ARGV[CALL_ARG_GUARD]): the generation's log hash
             (logPosition.ts) on a single Redis, where the partition's checkpoint is checked in
             the same atomic step; on a cluster, where the log lives in another slot, the shard's
-            write counts ("<prefix>:v9:g<generation>:{s<shard>}:writes", a hash: per partition
+            write counts ("<prefix>:v10:g<generation>:{s<shard>}:writes", a hash: per partition
             "<topic>:<partition>", "<count>:<call id>:<fence>", the count of this script's calls
             that wrote the shard for the partition, the id of the last one and the highest
             writer's fence seen here; written before fences as "<count>:<call id>", fence 0), which
             the view's checkpoints record as they move; with no guard (ARGV[CALL_ARG_GUARD] ""),
             the first organization's extent, only so that the key is one of the call's own slot
     Per organization, its keys k =
-      ORG_KEY_BASE: "<prefix>:v9:g<generation>:{s<shard>}:<org>:". Dedupe and block keys are
+      ORG_KEY_BASE: "<prefix>:v10:g<generation>:{s<shard>}:<org>:". Dedupe and block keys are
         built from it, so every key touched shares the shard's hash tag (one Redis Cluster slot).
       ORG_KEY_COMBOS: hash, combination JSON -> combination id
       from ORG_KEY_FIRST_DIMENSION on, DIMENSION_COUNT sets of distinct values, "dim:<dimension>",
@@ -104,7 +104,11 @@
                             combination id; FIELD_FORM_LITERAL: str
         cells × cellBytes   the cells' sums in SUM_FIELDS order (src/sums.ts) in a stored cell's
                             form: SUM_COUNT u32 (SMALL_CELL, SMALL_CELL_BYTES) when all of the
-                            block's sums fit, else SUM_COUNT doubles (LARGE_CELL)
+                            block's sums fit, else SUM_COUNT doubles (LARGE_CELL);
+                            or, when cellBytes is SKETCH_CELLS (a block of percentile sketches
+                            beside combination cells, src/format/sketches.ts), per cell a u16
+                            number of pairs and the pairs (SKETCH_PAIR, SKETCH_PAIR_BYTES each),
+                            merged into the stored cell (includes/mergeSketch)
       fields are unique within a block.
 
   Output (codes: src/applyCall.ts APPLY_REPLY):
@@ -138,6 +142,7 @@ local CHUNK = 1000
 --- @include "includes/storeCombos"
 --- @include "includes/unpackCell"
 --- @include "includes/packCell"
+--- @include "includes/mergeSketch"
 --- @include "includes/readBlock"
 --- @include "includes/writeBlock"
 --- @include "includes/widenExtent"
