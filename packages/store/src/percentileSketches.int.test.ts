@@ -54,14 +54,15 @@ describe.each(redisTargets())("percentile sketches on $name", (target) => {
   });
   const nowMs = Date.parse("2026-11-22T12:00:00Z");
 
-  function setup() {
-    const keyspace = createKeyspace({ prefix: `test-${randomUUID()}` });
+  function setup(prefix = `test-${randomUUID()}`, sketches = true) {
+    const keyspace = createKeyspace({ prefix });
     const writer = createRollupWriter({
       redis,
       keyspace,
       retention: DEFAULT_RETENTION,
       dedupeWindowMs: 7 * DAY_MS,
       now: () => nowMs,
+      sketches,
     });
     return { keyspace, writer, reader: createRollupReader({ redis, keyspace }) };
   }
@@ -260,6 +261,40 @@ describe.each(redisTargets())("percentile sketches on $name", (target) => {
       const fields = (await redis.hkeys(cellsKey)).sort();
       expect((await redis.hkeys(keyspace.sketches(cellsKey))).every((f) => fields.includes(f))).toBe(true);
     });
+  });
+
+  it("marks an organization whose every recording has its sketch, and no other", async () => {
+    const prefix = `test-${randomUUID()}`;
+    const on = setup(prefix, true);
+    const off = setup(prefix, false);
+    const month = [{ tier: "month" as const, startMs: Date.parse("2026-11-01T00:00:00Z") }];
+    const sketched = async (reader: typeof on.reader, org: string) =>
+      (await reader.readBlocks(1, org, month, "combos", { sketches: true })).sketched;
+    // No recording yet: nothing is missing.
+    expect(await sketched(on.reader, "acme")).toBe(true);
+    // Counted with sketches from its first recording: marked; a batch without them unmarks it for good.
+    await on.writer.apply(1, "acme", workload(21, 5));
+    expect(await sketched(on.reader, "acme")).toBe(true);
+    await off.writer.apply(1, "acme", workload(22, 5));
+    expect(await sketched(on.reader, "acme")).toBe(false);
+    await on.writer.apply(1, "acme", workload(23, 5));
+    expect(await sketched(on.reader, "acme")).toBe(false);
+    // Counted without them first: never marked, even once the writer keeps them.
+    await off.writer.apply(1, "globex", workload(24, 5));
+    await on.writer.apply(1, "globex", workload(25, 5));
+    expect(await sketched(on.reader, "globex")).toBe(false);
+    // A question with percentiles is refused there rather than answered from some recordings.
+    const snapshot = await on.reader.readBlocks(1, "globex", month, "combos", { sketches: true });
+    const question = {
+      buckets: [{ blocks: [{ sign: 1 }] }],
+      firstBlock: 0,
+      filters: [],
+      groupBy: [],
+      groupOf: () => 0,
+      activeMembers: false,
+      percentiles: true,
+    };
+    expect(() => snapshot.sumBuckets(question, { push() {} })).toThrow(/without its sketches/);
   });
 
   it("counts a batch applied twice once: its duplicates leave the sketches as they were", async () => {

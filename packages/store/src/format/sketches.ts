@@ -166,8 +166,9 @@ export function mergeSketches(sketches: ReadonlyArray<PercentileSketch | undefin
 // one combination's recordings in one block (a month at most) in one bucket.
 
 export const SKETCH_PAIR_BYTES = 6;
-/** The `struct` format of one pair. */
-export const SKETCH_PAIR_FORMAT = "HI4";
+/** The `struct` formats of one pair's key, and of the pair (its key first). */
+export const SKETCH_KEY_FORMAT = "H";
+export const SKETCH_PAIR_FORMAT = `${SKETCH_KEY_FORMAT}I4`;
 export const SKETCH_COUNT_MAX = 0xffff_ffff;
 
 /**

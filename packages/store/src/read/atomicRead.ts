@@ -1,6 +1,6 @@
 import type { Tier } from "@vu/time-buckets";
 import { LAYOUT_FIELDS } from "../format/blockPlacement";
-import { type OrganizationExtent, parseExtent } from "../format/organizationExtent";
+import { type OrganizationExtent, parseExtent, SKETCHED_FIELD } from "../format/organizationExtent";
 import { statusOf, type ViewStatus } from "../log/logRecord";
 import { cellsByBlock, type StoredCells } from "./containerCells";
 import type { ReadContext } from "./readContext";
@@ -57,6 +57,11 @@ export interface AtomicRead {
   stamp: string | null;
   /** The extent's LAYOUT_FIELDS in the same state. */
   layout: Array<string | null>;
+  /**
+   * Whether the sketches hold every recording of the organization (it has none, or every one was
+   * counted with them: SKETCHED_FIELD), in the same state.
+   */
+  sketched: boolean;
   /** With `ReadKeys.log`: the view's status in the same state. */
   status?: ViewStatus | undefined;
 }
@@ -98,7 +103,15 @@ export async function readAtomically(
   const read = await readConsistently(redis, reads, {
     stamp: { key: keys.extent, field: WRITE_STAMP_FIELD },
     addTail: (multi) => {
-      multi.hmget(keys.extent, "first", "last", WRITE_STAMP_FIELD, RECORDINGS_FIELD, ...LAYOUT_FIELDS);
+      multi.hmget(
+        keys.extent,
+        "first",
+        "last",
+        WRITE_STAMP_FIELD,
+        RECORDINGS_FIELD,
+        SKETCHED_FIELD,
+        ...LAYOUT_FIELDS,
+      );
       multi.hlen(keys.combos);
       if (keys.log !== undefined) multi.hmget(keys.log, "epoch", "state", "reason");
     },
@@ -110,20 +123,26 @@ export async function readAtomically(
   });
   const replies: KeyReply[] = read.replies;
   const comboCount = Number(read.tail[1] ?? 0);
-  const [first, last, stamp = null, recorded, ...layout] = (read.tail[0] as Array<string | null>) ?? [];
+  const [first, last, stamp = null, recorded, sketchedField, ...layout] =
+    (read.tail[0] as Array<string | null>) ?? [];
+  const sketched = Number(recorded ?? 0) === 0 || sketchedField != null;
   const [epoch, state, reason] = (read.tail[2] as Array<string | null> | undefined) ?? [];
   const status = keys.log === undefined ? undefined : statusOf(epoch, state, reason);
   hints.rememberRecordings(generation, org, Number(recorded ?? 0));
   const extent = parseExtent(first, last, comboCount);
   const cells = placesOf(replies, plan, fields, readBlocks);
-  const sketched = sketches && placesOf(replies, plan, fields, readBlocks);
+  const sketchCells = sketches && placesOf(replies, plan, fields, readBlocks);
   return {
     ...cells,
-    ...(sketched && { projectionSketches: sketched.projectionCells, comboSketches: sketched.comboCells }),
+    ...(sketchCells && {
+      projectionSketches: sketchCells.projectionCells,
+      comboSketches: sketchCells.comboCells,
+    }),
     comboCount,
     extent,
     stamp,
     layout,
+    sketched,
     status,
   };
 }

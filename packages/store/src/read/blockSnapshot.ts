@@ -31,6 +31,12 @@ export interface BlockSnapshot {
    */
   readonly viewStatus?: ViewStatus | undefined;
   /**
+   * Whether every recording of the organization was counted with its percentile sketch (the writer
+   * keeps them: `RollupWriterOptions.sketches`), in the same state: only then can a question ask
+   * for percentiles (`SumsQuestion.percentiles`).
+   */
+  readonly sketched: boolean;
+  /**
    * The question's sums per (bucket, group), handed to `into` bucket by bucket (bucketSums.ts), in
    * steps: each `next()` sums a bounded number of cells, so a caller may pause between steps.
    * Drive it to its end; a cell the question cannot read (an unknown combination, a field
@@ -45,10 +51,13 @@ export class StoredSnapshot implements BlockSnapshot {
     readonly cells: SnapshotCells,
     readonly extent: OrganizationExtent,
     readonly stamp: string | null,
+    readonly sketched: boolean,
     readonly viewStatus?: ViewStatus | undefined,
   ) {}
 
   sumBuckets(question: SumsQuestion, into: BucketSumsSink): Generator<void, void, void> {
+    if (question.percentiles && !this.sketched)
+      throw new Error("percentiles asked of an organization counted without its sketches");
     return sumBuckets(this.cells, question, into);
   }
 }
@@ -145,7 +154,7 @@ export async function readBlockSnapshot(
       // A derived block's days are whole blocks, as the block itself would be.
       parts: Int8Array.from(blocks, (_, i) => stored.parts[derived.from[i] as number] as number),
     };
-    return new StoredSnapshot(cells, read.extent, read.stamp, read.status);
+    return new StoredSnapshot(cells, read.extent, read.stamp, read.sketched, read.status);
   }
 }
 

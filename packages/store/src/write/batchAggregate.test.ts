@@ -14,8 +14,11 @@ const placed = (...placements: Placement[]) =>
     StoredTier,
     Placement
   >;
-/** Every tier placed `projected`: each block in its own keys, one per projection. */
-const options = { keyspace, retention: DEFAULT_RETENTION, nowMs, placement: placed() };
+/**
+ * Every tier placed `projected`: each block in its own keys, one per projection; with percentile
+ * sketches beside the combination cells.
+ */
+const options = { keyspace, retention: DEFAULT_RETENTION, nowMs, placement: placed(), sketches: true };
 
 /** The kit's recording with the numbers these expectations were written for. */
 const storeRecording = (id: string, at: string, patch: Partial<RecordingCompleted> = {}) =>
@@ -66,6 +69,13 @@ describe("aggregateBatch", () => {
     expect(payload.blocks.filter((b) => b.sketches).map((b) => b.suffix)).toEqual(
       payload.blocks.filter((b) => b.suffix.endsWith(":c")).map((b) => `${b.suffix}:q`),
     );
+    // A writer without sketches (the default) writes the cells alone.
+    const plain = aggregateBatch([storeRecording("a", "2026-11-20T10:00:05Z")], {
+      ...options,
+      sketches: false,
+    });
+    expect(plain.blocks).toHaveLength(30);
+    expect(plain.blocks.some((b) => b.sketches)).toBe(false);
     expect(cellsOf(payload, "b:m:202611201000:c")).toEqual([
       1, 1, 100, 60_000, 500, 1, 200, 1, 2, 1, 100, 60_000, 100, 1, 0, 0,
     ]);

@@ -79,6 +79,8 @@ export interface AggregateOptions {
   nowMs: number;
   /** Where each tier's blocks go (the organization's layout, blockPlacement.ts). */
   placement: Readonly<Record<StoredTier, Placement>>;
+  /** Also count the recordings' times into percentile sketches (RollupWriterOptions.sketches). */
+  sketches?: boolean;
 }
 
 /**
@@ -154,7 +156,7 @@ const HOUR_TIER_INDEX = TIERS.indexOf(QUARTERED_TIER);
 /** A block's cells per key, and its combination cells' sketches. */
 interface PlacedBlock {
   cells: BlockCells[];
-  sketches: SketchCells;
+  sketches: SketchCells | null;
 }
 
 /** The block of one tier the previous recording fell in: recordings mostly come in time order. */
@@ -181,6 +183,7 @@ export function aggregateBatch(
   options: AggregateOptions,
 ): BatchPayload {
   const { keyspace, retention, nowMs, placement } = options;
+  const sketching = options.sketches ?? false;
   const comboIndex = new Map<string, number>();
   const combos: ComboPayload[] = [];
   const blocks: BlockPayload[] = [];
@@ -213,7 +216,8 @@ export function aggregateBatch(
     const expireAtMs = blockExpiresAt(retention, tier, startMs) ?? 0;
     // Every place of combination cells has its sketches beside it, in the key the keyspace names
     // for it, with the same fields and expiry (docs/decisions/0027-percentile-sketches.md).
-    const sketchesOf = (suffix: string, prefix: string, expireAtMs: number): SketchCells => {
+    const sketchesOf = (suffix: string, prefix: string, expireAtMs: number): SketchCells | null => {
+      if (!sketching) return null;
       const sketches = new SketchCells();
       blocks.push({
         suffix: keyspace.sketches(suffix),
@@ -281,7 +285,7 @@ export function aggregateBatch(
     }
     fields[0] = index;
     deltasOf(event, deltas);
-    recordingSketchKeys(event, sketchKeys);
+    if (sketching) recordingSketchKeys(event, sketchKeys);
     const q = quarterIndex(recordedAtMs);
     quarterFields[0] = quarterComboIndex(q, index);
     if (anyProjected) {

@@ -1,6 +1,12 @@
 import { ACTIVE_MEMBERS_FIELD, type StatsRow, type Summary } from "@vu/api-responses";
 import type { Dimension } from "@vu/events";
-import { mergeSketches, projectionFor, type ReadOptions, type RollupReader } from "@vu/store";
+import {
+  type BlockSnapshot,
+  mergeSketches,
+  projectionFor,
+  type ReadOptions,
+  type RollupReader,
+} from "@vu/store";
 import {
   type CompareKind,
   InvalidParameterError,
@@ -204,6 +210,7 @@ async function statsRows(
     },
   );
   const { current, previous } = plan;
+  if (percentiles) checkSketched(snapshot);
   // In turns: a large answer's summing must not hold every other request of this process.
   const aggregated = await aggregateRowsInTurns(current.buckets, snapshot, {
     filters,
@@ -315,6 +322,19 @@ function givenParameters(request: CommonRequest): unknown[] {
   return [...compared, ...included, ...percentiles];
 }
 
+/**
+ * docs/contract.md §9: percentiles only for an organization whose every recording was counted with
+ * its sketch (the worker's `PERCENTILE_SKETCHES`, from its first recording); else a 400 naming the
+ * parameter, never percentiles of some of its recordings.
+ */
+function checkSketched(snapshot: BlockSnapshot): void {
+  if (snapshot.sketched) return;
+  throw new InvalidParameterError(
+    "percentiles",
+    "this organization's recordings were not all counted with percentile sketches (the worker's PERCENTILE_SKETCHES, from its first recording; a rebuild counts them again)",
+  );
+}
+
 /** docs/contract.md §9: whether the request names percentiles. */
 function asksPercentiles(request: CommonRequest): boolean {
   return (request.percentiles?.length ?? 0) > 0;
@@ -374,6 +394,7 @@ async function summaryTotal(
       blocks: previous ? [...current.blocks, ...previous.blocks] : current.blocks,
     };
   });
+  if (percentiles) checkSketched(snapshot);
   const totalOf = async (p: TotalPlan, firstBlock: number) => {
     const rows = await aggregateRowsInTurns(
       [{ label: "", startMs: p.range.startMs, blocks: p.blocks }],

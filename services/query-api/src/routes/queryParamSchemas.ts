@@ -147,7 +147,7 @@ export const percentilesParam = z
   .meta({
     override: {
       type: "string",
-      description: `Up to ${MAX_PERCENTILES} whole numbers from 1 to 99, comma-separated. /stats rows gain p<q>_voice_processing_time and p<q>_llm_processing_time (milliseconds), the summary p<q>_voice_processing_seconds and p<q>_llm_processing_seconds, in ascending q after the metrics: within 1 % of the exact nearest-rank percentile of the recordings that have the time, null when none has it. Not compared (no previous_ fields). On /stats, naming it adds complete to every row.`,
+      description: `Up to ${MAX_PERCENTILES} whole numbers from 1 to 99, comma-separated. /stats rows gain p<q>_voice_processing_time and p<q>_llm_processing_time (milliseconds), the summary p<q>_voice_processing_seconds and p<q>_llm_processing_seconds, in ascending q after the metrics: within 1 % of the exact nearest-rank percentile of the recordings that have the time, null when none has it. Not compared (no previous_ fields). On /stats, naming it adds complete to every row. Only where the deployment keeps percentile sketches for every recording of the organization; else a 400 naming percentiles.`,
       example: "50,95,99",
     },
   });
