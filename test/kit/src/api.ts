@@ -210,6 +210,14 @@ export async function startApiServer(options: ApiServerOptions) {
     async write(org: string, recordings: CountableRecording[]): Promise<void> {
       await writer.apply(1, org, recordings);
     },
+    /** As `write`, by a writer that keeps no percentile sketches (the worker's default). */
+    async writeWithoutSketches(org: string, recordings: CountableRecording[]): Promise<void> {
+      await createRollupWriter({ redis: storeRedis, keyspace, dedupeWindowMs: 7 * DAY_MS, now }).apply(
+        1,
+        org,
+        recordings,
+      );
+    },
     /**
      * Records `asOfMs` as the as-of of the store's one partition, as the worker does with its
      * checkpoint: the API's `X-Data-As-Of` once its view (cached for a moment) is read again.

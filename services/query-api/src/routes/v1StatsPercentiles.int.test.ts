@@ -173,6 +173,23 @@ describe("percentiles on /stats and /stats/summary", () => {
     expect(teams?.split(",").slice(8)).toEqual(["", "7", "1", "false"]);
   });
 
+  it("refuses percentiles of an organization counted without sketches, and answers it otherwise", async () => {
+    const plainToken = await api.createToken("plain");
+    await api.writeWithoutSketches("plain", [recording("p1", "2026-11-02T09:15:00Z")]);
+    const ask = async (path: string, query: string) => {
+      const res = await api.get(`${path}?${range}&${query}`, plainToken);
+      return { status: res.status, body: (await res.json()) as { errors?: unknown } };
+    };
+    for (const path of ["/api/v1/stats", "/api/v1/stats/summary"]) {
+      const refused = await ask(path, "percentiles=50");
+      expect(refused.status).toBe(400);
+      expect(refused.body.errors).toEqual([
+        { parameter: "percentiles", message: expect.stringMatching(/PERCENTILE_SKETCHES/) },
+      ]);
+      expect((await ask(path, "")).status).toBe(200);
+    }
+  });
+
   it("keeps answers per set of percentiles, whatever their order", async () => {
     const first = await get("/api/v1/stats", "granularity=all&percentiles=95,5");
     const same = await get("/api/v1/stats", "granularity=all&percentiles=5,95");
