@@ -111,6 +111,11 @@ describe("PercentileSketch", () => {
             expect(Math.abs((got as number) - exact)).toBeLessThanOrEqual(0.01 * exact);
           }
           expect(sketch.count(time)).toBe(values.length);
+          // All asked at once (ascending), the same values in one walk.
+          const asked = [1, q, 99].filter((v, i, all) => all.indexOf(v) === i).sort((a, b) => a - b);
+          expect(sketch.percentiles(time, asked)).toEqual(
+            asked.map((p) => sketch.percentile(time, p) ?? Number.NaN),
+          );
         }
       }),
       { numRuns: 500 },

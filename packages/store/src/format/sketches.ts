@@ -27,8 +27,12 @@ const LOG_GAMMA = Math.log(SKETCH_GAMMA);
 
 /** The flag an LLM time's key carries (the high bit of a stored key's u16). */
 export const LLM_KEY_FLAG = 0x8000;
-/** The largest bucket key below the flag: far beyond any time below 2^53 ms (key ≈ 1,860). */
-const MAX_BUCKET_KEY = LLM_KEY_FLAG - 1;
+/**
+ * How many bucket keys each time has: key 1 + i holds times up to γ^i, and γ^2046 is beyond any
+ * time below 2^53 ms (whose key is about 1,860). Readers count a group's keys in arrays this long.
+ */
+export const SKETCH_SPAN = 2048;
+const MAX_BUCKET_KEY = SKETCH_SPAN - 1;
 
 /** γ^i, the upper edge of bucket i (one function, so indexing and estimating agree to the bit). */
 function edge(i: number): number {
@@ -59,6 +63,18 @@ export function sketchKey(time: SketchedTime, value: number): number {
  * exact), or 2γ^i / (γ + 1), within a of every value in the bucket.
  */
 export function bucketEstimate(key: number): number {
+  let estimate = ESTIMATES[key];
+  if (estimate === undefined || Number.isNaN(estimate)) {
+    estimate = estimateOf(key);
+    if (key < ESTIMATES.length) ESTIMATES[key] = estimate;
+  }
+  return estimate;
+}
+
+/** bucketEstimate's values, computed once per key (two powers each). */
+const ESTIMATES = new Float64Array(SKETCH_SPAN).fill(Number.NaN);
+
+function estimateOf(key: number): number {
   if (key === 0) return 0;
   const i = key - 1;
   const upper = edge(i);
@@ -99,6 +115,31 @@ export class PercentileSketch {
     for (let k = 0; k < this.keys.length; k++)
       if (isOf(time, this.keys[k] as number)) n += this.counts[k] as number;
     return n;
+  }
+
+  /**
+   * The nearest-rank percentiles `asked` (ascending, 1-99) of the time (ms), in one walk of the
+   * keys; NaN where no recording has the time.
+   */
+  percentiles(time: SketchedTime, asked: readonly number[]): number[] {
+    const n = this.count(time);
+    if (n === 0) return asked.map(() => Number.NaN);
+    const out: number[] = [];
+    let seen = 0;
+    let k = 0;
+    for (const q of asked) {
+      const rank = nearestRank(q, n);
+      for (; k < this.keys.length; k++) {
+        const key = this.keys[k] as number;
+        if (!isOf(time, key)) continue;
+        if (seen + (this.counts[k] as number) >= rank) break;
+        seen += this.counts[k] as number;
+      }
+      const key = this.keys[k];
+      if (key === undefined) throw new Error("sketch: the ranks ran out before the percentile's");
+      out.push(bucketEstimate(key & ~LLM_KEY_FLAG));
+    }
+    return out;
   }
 
   /**

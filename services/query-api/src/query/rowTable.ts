@@ -134,9 +134,9 @@ export class RowTable {
     const width = PERCENTILE_TIMES.length * asked.length;
     const values = new Float64Array(width * this.length);
     sketches.forEach((sketch, i) => {
+      const byTime = PERCENTILE_TIMES.map((time) => sketch.percentiles(time, asked));
       let at = width * i;
-      for (const q of asked)
-        for (const time of PERCENTILE_TIMES) values[at++] = sketch.percentile(time, q) ?? Number.NaN;
+      for (let q = 0; q < asked.length; q++) for (const times of byTime) values[at++] = times[q] as number;
     });
     return new RowTable(
       this.buckets,
