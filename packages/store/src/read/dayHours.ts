@@ -1,0 +1,102 @@
+import { nextUtc, type Tier } from "@vu/time-buckets";
+import { containerOf, type OrgLayout, type StoredTier } from "../format/blockPlacement";
+import { storedLocation } from "../format/quarterCells";
+import type { DerivedRead } from "./derivedBlocks";
+import type { BlockRef } from "./readPlan";
+
+/**
+ * Whether the block of `tier` starting at `startMs` is still stored at the query's time (the
+ * retention rule the planner covers with): a read replaces a block by finer ones only where these
+ * are kept.
+ */
+export type IsKept = (tier: Tier, startMs: number) => boolean;
+
+/** The fields of the container of `tier` starting at `containerStartMs`, known or estimated. */
+export type ContainerFields = (tier: StoredTier, containerStartMs: number) => number;
+
+/**
+ * Day blocks read as their 24 hours, when that walks fewer stored cells. A read of a container
+ * fetches and splits all of its fields (an HGETALL), so while days and hours are both in containers
+ * (blockPlacement.ts) the planner's coarsest cover is not the cheapest to read: a few weeks of day
+ * blocks read their year's container, a year of cells, where the hours of those weeks are in one or
+ * two month containers holding about as many cells as the weeks have recordings. Both reads are
+ * exact (a day's cells are the sum of its hours' cells, every recording being counted in both
+ * tiers in one batch), so the read takes the one whose containers hold fewer fields:
+ * `fieldsOf` knows them from earlier reads or estimates them.
+ *
+ * All days or none: a block asked for may be several days (a derived week or month), whose cells
+ * must all be read the same way. Only when every hour of every day is kept; never for a tier in
+ * keys of its own (`keyed`, `projected`), where a day is one key and its cells are the day's alone.
+ * The result maps `blocks` (`from[i]` .. `from[i + 1]`) onto what is fetched, as derivedRead does;
+ * undefined: read the blocks as they are.
+ */
+export function daysAsHours(
+  blocks: readonly BlockRef[],
+  layout: OrgLayout,
+  kept: IsKept | undefined,
+  fieldsOf: ContainerFields,
+): DerivedRead | undefined {
+  if (kept === undefined || layout.placement.day !== "container" || layout.placement.hour !== "container") {
+    return undefined;
+  }
+  const days = blocks.filter((b) => b.tier === "day");
+  if (days.length === 0 || !days.every((day) => hoursKept(day.startMs, kept))) return undefined;
+  const asDays = containersOf(blocks, () => false);
+  const asHours = containersOf(blocks, (b) => b.tier === "day");
+  if (fieldsIn(asHours, fieldsOf) >= fieldsIn(asDays, fieldsOf)) return undefined;
+  const fetched: BlockRef[] = [];
+  const from = new Int32Array(blocks.length + 1);
+  blocks.forEach((block, i) => {
+    from[i] = fetched.length;
+    if (block.tier === "day") fetched.push(...hoursOf(block.startMs));
+    else fetched.push(block);
+  });
+  from[blocks.length] = fetched.length;
+  return { fetched, from };
+}
+
+/** The hours of the UTC day starting at `dayMs`. */
+function hoursOf(dayMs: number): BlockRef[] {
+  const hours: BlockRef[] = [];
+  for (let t = dayMs, end = nextUtc("day", dayMs); t < end; t = nextUtc("hour", t)) {
+    hours.push({ tier: "hour", startMs: t });
+  }
+  return hours;
+}
+
+function hoursKept(dayMs: number, kept: IsKept): boolean {
+  return hoursOf(dayMs).every((hour) => kept(hour.tier, hour.startMs));
+}
+
+/**
+ * The day and hour containers a read of `blocks` fetches, the days `asHours` says read from their
+ * hours' month container.
+ */
+function containersOf(
+  blocks: readonly BlockRef[],
+  asHours: (b: BlockRef) => boolean,
+): Map<string, [StoredTier, number]> {
+  const containers = new Map<string, [StoredTier, number]>();
+  for (const block of blocks) {
+    const located = asHours(block)
+      ? { tier: "hour" as const, startMs: block.startMs }
+      : storedLocation(block.tier, block.startMs);
+    const tier = located.tier as StoredTier;
+    // Other tiers' containers are read either way.
+    if (tier !== "day" && tier !== "hour") continue;
+    const start = containerOf(tier, located.startMs).startMs;
+    containers.set(`${tier}:${start}`, [tier, start]);
+  }
+  return containers;
+}
+
+function fieldsIn(containers: Map<string, [StoredTier, number]>, fieldsOf: ContainerFields): number {
+  let fields = 0;
+  for (const [tier, start] of containers.values()) fields += fieldsOf(tier, start);
+  return fields;
+}
+
+/** A read of a read: blocks asked → `first.fetched` → `second.fetched`. */
+export function chainReads(first: DerivedRead, second: DerivedRead): DerivedRead {
+  return { fetched: second.fetched, from: first.from.map((i) => second.from[i] as number) };
+}
