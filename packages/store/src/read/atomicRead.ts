@@ -103,7 +103,10 @@ export async function readAtomically(
   rememberContainerFields(hints, reads, replies, plan, Number(recorded ?? 0));
   hints.rememberRecordings(generation, org, Number(recorded ?? 0));
   const extent = parseExtent(first, last, comboCount);
-  const containers = (replies.splice(0, plan.containers.length) as Buffer[][]).map(cellsByBlock);
+  const wanted = blocksWanted(plan);
+  const containers = (replies.splice(0, plan.containers.length) as Buffer[][]).map((reply, c) =>
+    cellsByBlock(reply, wanted[c]),
+  );
   const cellsOf = (blocks: BlockRef[]) =>
     (replies.splice(0, readBlocks ? blocks.length : 0) as Array<Array<Buffer | null>>).map(
       (values, i): StoredCells => {
@@ -160,4 +163,11 @@ function rememberContainerFields(
   for (let c = 0; c < plan.containers.length; c++) {
     hints.rememberFields((reads[c] as KeyRead).key, (replies[c]?.length ?? 0) >> 1, n);
   }
+}
+
+/** Per container read, the indices of the blocks the read asked for in it. */
+function blocksWanted(plan: ReadPlan): Array<Set<number>> {
+  const wanted = plan.containers.map(() => new Set<number>());
+  for (const slot of plan.slots) if (slot !== null) wanted[slot.container]?.add(slot.index);
+  return wanted;
 }
