@@ -1,4 +1,4 @@
-import { nextUtc, type Tier } from "@vu/time-buckets";
+import { DAY_MS, HOUR_MS, type Tier } from "@vu/time-buckets";
 import { containerOf, type OrgLayout, type StoredTier } from "../format/blockPlacement";
 import { storedLocation } from "../format/quarterCells";
 import type { DerivedRead } from "./derivedBlocks";
@@ -55,17 +55,19 @@ export function daysAsHours(
   return { fetched, from };
 }
 
-/** The hours of the UTC day starting at `dayMs`. */
+/** The hours of the UTC day starting at `dayMs` (UTC days are 24 hours). */
 function hoursOf(dayMs: number): BlockRef[] {
   const hours: BlockRef[] = [];
-  for (let t = dayMs, end = nextUtc("day", dayMs); t < end; t = nextUtc("hour", t)) {
-    hours.push({ tier: "hour", startMs: t });
-  }
+  for (let t = dayMs; t < dayMs + DAY_MS; t += HOUR_MS) hours.push({ tier: "hour", startMs: t });
   return hours;
 }
 
+/**
+ * Whether the day's hours are kept: its first one is, as retention keeps a block that started
+ * within its tier's window (`isBlockKept`), and the later hours started later.
+ */
 function hoursKept(dayMs: number, kept: IsKept): boolean {
-  return hoursOf(dayMs).every((hour) => kept(hour.tier, hour.startMs));
+  return kept("hour", dayMs);
 }
 
 /**
