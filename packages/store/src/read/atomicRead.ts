@@ -1,5 +1,5 @@
 import type { Tier } from "@vu/time-buckets";
-import { LAYOUT_FIELDS } from "../format/blockPlacement";
+import { LAYOUT_FIELDS, MAX_BLOCKS_PER_CONTAINER } from "../format/blockPlacement";
 import { type OrganizationExtent, parseExtent } from "../format/organizationExtent";
 import { statusOf, type ViewStatus } from "../log/logRecord";
 import { cellsByBlock, type StoredCells } from "./containerCells";
@@ -165,9 +165,9 @@ function rememberContainerFields(
   }
 }
 
-/** Per container read, the indices of the blocks the read asked for in it. */
-function blocksWanted(plan: ReadPlan): Array<Set<number>> {
-  const wanted = plan.containers.map(() => new Set<number>());
-  for (const slot of plan.slots) if (slot !== null) wanted[slot.container]?.add(slot.index);
+/** Per container read, which block indices the read asked for in it (1: asked). */
+function blocksWanted(plan: ReadPlan): Uint8Array[] {
+  const wanted = plan.containers.map(() => new Uint8Array(MAX_BLOCKS_PER_CONTAINER));
+  for (const slot of plan.slots) if (slot !== null) (wanted[slot.container] as Uint8Array)[slot.index] = 1;
   return wanted;
 }

@@ -53,19 +53,16 @@ function blockIndexOf(field: Buffer, at: number): number {
  * A container's cells (an HGETALL reply, `[field, cell, ...]`) grouped by the block they belong
  * to: block index → that block's cells with its `<index>:` cut from every field (pointing into
  * the reply's bytes, not a copy), as a block key of its own would hold them. With `wanted`, only
- * the blocks of those indices: the others' cells are skipped.
+ * the blocks whose index it marks (1): the others' cells are skipped.
  */
-export function cellsByBlock(
-  reply: readonly Buffer[],
-  wanted?: ReadonlySet<number>,
-): Map<number, StoredCells> {
+export function cellsByBlock(reply: readonly Buffer[], wanted?: Uint8Array): Map<number, StoredCells> {
   const blocks = new Map<number, StoredCells>();
   for (let i = 0; i + 1 < reply.length; i += 2) {
     const field = reply[i] as Buffer;
     const at = field.indexOf(SEPARATOR);
     if (at <= 0) throw new Error(`container field ${JSON.stringify(field.toString())} has no block index`);
     const index = blockIndexOf(field, at);
-    if (wanted !== undefined && !wanted.has(index)) continue;
+    if (wanted !== undefined && wanted[index] !== 1) continue;
     let cells = blocks.get(index);
     if (cells === undefined) {
       cells = [];
