@@ -1,6 +1,5 @@
 import { DAY_MS, HOUR_MS, type Tier } from "@vu/time-buckets";
 import { containerOf, type OrgLayout, type StoredTier } from "../format/blockPlacement";
-import { storedLocation } from "../format/quarterCells";
 import type { DerivedRead } from "./derivedBlocks";
 import type { BlockRef } from "./readPlan";
 
@@ -70,24 +69,29 @@ function hoursKept(dayMs: number, kept: IsKept): boolean {
   return kept("hour", dayMs);
 }
 
+/** Tiers whose blocks are in an hour container: hours, their quarters, and days read as hours. */
+const HOUR_CONTAINED: ReadonlySet<Tier> = new Set<Tier>(["hour", "quarter", "day"]);
+
 /**
  * The day and hour containers a read of `blocks` fetches, the days `asHours` says read from their
- * hours' month container.
+ * hours' month container. Other tiers' containers are read either way.
  */
 function containersOf(
   blocks: readonly BlockRef[],
   asHours: (b: BlockRef) => boolean,
 ): Map<string, [StoredTier, number]> {
   const containers = new Map<string, [StoredTier, number]>();
+  // Per tier, the container of the last block: consecutive blocks mostly share it.
+  const last = new Map<StoredTier, { startMs: number; endMs: number }>();
   for (const block of blocks) {
-    const located = asHours(block)
-      ? { tier: "hour" as const, startMs: block.startMs }
-      : storedLocation(block.tier, block.startMs);
-    const tier = located.tier as StoredTier;
-    // Other tiers' containers are read either way.
-    if (tier !== "day" && tier !== "hour") continue;
-    const start = containerOf(tier, located.startMs).startMs;
-    containers.set(`${tier}:${start}`, [tier, start]);
+    const tier =
+      block.tier === "day" && !asHours(block) ? "day" : HOUR_CONTAINED.has(block.tier) ? "hour" : undefined;
+    if (tier === undefined) continue;
+    const seen = last.get(tier);
+    if (seen !== undefined && block.startMs >= seen.startMs && block.startMs < seen.endMs) continue;
+    const { startMs, endMs } = containerOf(tier, block.startMs);
+    last.set(tier, { startMs, endMs });
+    containers.set(`${tier}:${startMs}`, [tier, startMs]);
   }
   return containers;
 }
