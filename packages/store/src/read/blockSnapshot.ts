@@ -69,6 +69,12 @@ export interface ReadOptions {
    */
   combosMatching?: (values: DimensionValues) => boolean;
   /**
+   * Which blocks are still stored at the query's time (the retention rule its cover was made
+   * with). Given, the read may fetch a block as finer ones that are kept and hold the same cells in
+   * fewer stored fields (dayHours.ts); without it, every block is read as asked.
+   */
+  kept?: IsKept | undefined;
+  /**
    * Called before a read of more fields than `largeReadFields`, with their number, from the keys'
    * sizes: the caller may queue a large read behind others, or refuse it by throwing (nothing has
    * been read then). Smaller reads never call it, whether or not they go in slices.
@@ -79,12 +85,6 @@ export interface ReadOptions {
    * status is read in the blocks' own MULTI, costing no round trip of its own.
    */
   confirming?: ReadView | undefined;
-  /**
-   * Which blocks are still stored at the query's time (the retention rule its cover was made
-   * with). Given, the read may fetch a block as finer ones that are kept and hold the same cells in
-   * fewer stored fields (dayHours.ts); without it, every block is read as asked.
-   */
-  kept?: IsKept | undefined;
 }
 
 /** Fetch selected fields only while they are at most this share of all combinations. */
