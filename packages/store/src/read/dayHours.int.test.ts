@@ -1,14 +1,12 @@
-import { randomUUID } from "node:crypto";
 import { redisTargets } from "@vu/infra";
 import { recording } from "@vu/testkit";
 import { useRedisTarget } from "@vu/testkit/redis";
+import { storeUnderTest } from "@vu/testkit/store";
 import { DAY_MS, DEFAULT_RETENTION, isBlockKept, type Tier } from "@vu/time-buckets";
 import { describe, expect, it } from "vitest";
 import { containerOf } from "../format/blockPlacement";
-import { createKeyspace } from "../format/keyspace";
 import { ALL_QUARTERS, WHOLE_BLOCK } from "../format/quarterCells";
 import type { RedisClient } from "../redis/redisClient";
-import { createRollupWriter } from "../write/rollupWriter";
 import { type BlockSnapshot, snapshotCellsOf } from "./blockSnapshot";
 import { sumCells } from "./containerCells";
 import { createRollupReader } from "./rollupReader";
@@ -25,14 +23,7 @@ describe.each(redisTargets())("days read as their hours on $name", (target) => {
 
   /** A small organization: a recording a day in four apps since January, so its year of days dwarfs a month of hours. */
   async function seeded() {
-    const keyspace = createKeyspace({ prefix: `test-${randomUUID()}` });
-    const writer = createRollupWriter({
-      redis,
-      keyspace,
-      retention: DEFAULT_RETENTION,
-      dedupeWindowMs: 7 * DAY_MS,
-      now: () => nowMs,
-    });
+    const { keyspace, writer } = storeUnderTest(redis, nowMs);
     const start = Date.parse("2026-01-01T09:17:00Z");
     const recordings = Array.from({ length: 330 }, (_, d) =>
       recording(`r${d}`, new Date(start + d * DAY_MS + (d % 13) * 3_600_000).toISOString(), {
