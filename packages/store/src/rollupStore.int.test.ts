@@ -3,6 +3,7 @@ import type { RecordingCompleted } from "@vu/events";
 import { redisTargets } from "@vu/infra";
 import { recording } from "@vu/testkit";
 import { useRedisTarget } from "@vu/testkit/redis";
+import { storeUnderTest } from "@vu/testkit/store";
 import { DAY_MS, DEFAULT_RETENTION } from "@vu/time-buckets";
 import { Cluster } from "ioredis";
 import { describe, expect, it } from "vitest";
@@ -19,7 +20,7 @@ import { createKeyspace, type Keyspace, shardOf } from "./format/keyspace";
 import { unpackSums } from "./format/sums";
 import { type BlockSnapshot, snapshotCellsOf } from "./read/blockSnapshot";
 import { sumCells } from "./read/containerCells";
-import { createRollupReader } from "./read/rollupReader";
+import type { createRollupReader } from "./read/rollupReader";
 import type { RedisClient } from "./redis/redisClient";
 import { PartitionFencedError, ShardBehindError, StoreError } from "./storeError";
 import { dedupeWindows } from "./write/batchAggregate";
@@ -36,18 +37,7 @@ describe.each(redisTargets())("on $name", (target) => {
 
   const nowMs = Date.parse("2026-11-22T12:00:00Z");
 
-  function setup() {
-    const keyspace = createKeyspace({ prefix: `test-${randomUUID()}` });
-    const writer = createRollupWriter({
-      redis,
-      keyspace,
-      retention: DEFAULT_RETENTION,
-      dedupeWindowMs: 7 * DAY_MS,
-      now: () => nowMs,
-    });
-    const reader = createRollupReader({ redis, keyspace });
-    return { keyspace, writer, reader };
-  }
+  const setup = () => storeUnderTest(redis, nowMs);
 
   /** The kit's recording with the numbers these expectations were written for. */
   const rec = (id: string, at: string, patch: Partial<RecordingCompleted> = {}) =>

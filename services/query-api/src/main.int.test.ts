@@ -14,6 +14,10 @@ import { LARGE_READ_NICE } from "./apiProcesses";
 // metrics are the sum of all.
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
+// Node with tsx's loader, as the stack runs the API, not the `tsx` command: that wrapper relays a
+// signal to its child and, when the child has not acknowledged it within 30 ms (a loaded machine),
+// sends it again and then SIGKILLs the child and exits 143, so a clean stop would look like a crash.
+const MAIN = ["--import", "tsx", "services/query-api/src/main.ts"];
 let occupied: Server;
 let port: number;
 
@@ -29,7 +33,7 @@ afterAll(() => new Promise<void>((resolve) => occupied.close(() => resolve())));
 
 function runMain(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(`${root}node_modules/.bin/tsx`, ["services/query-api/src/main.ts"], {
+    const child = spawn(process.execPath, MAIN, {
       cwd: root,
       env: { ...process.env, ...env },
       stdio: ["ignore", "pipe", "pipe"],
@@ -214,7 +218,7 @@ async function freePort(): Promise<number> {
 
 /** main.ts running; `listening(n)` waits for n "listening" lines and gives the processes' pids. */
 function startMain(env: Record<string, string>) {
-  const child: ChildProcess = spawn(`${root}node_modules/.bin/tsx`, ["services/query-api/src/main.ts"], {
+  const child: ChildProcess = spawn(process.execPath, MAIN, {
     cwd: root,
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],

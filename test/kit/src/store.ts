@@ -2,6 +2,7 @@ import { type RecordingCompletedInput, recordingCompletedSchema } from "@vu/even
 import {
   createKeyspace,
   createRollupReader,
+  createRollupWriter,
   emptySums,
   type Keyspace,
   PROJECTIONS,
@@ -11,7 +12,8 @@ import {
   utcStamp,
 } from "@vu/store";
 import { snapshotCellsOf, sumCells } from "@vu/store/cell-format";
-import { bucketsOf, DEFAULT_RETENTION, isBlockKept, type Tier } from "@vu/time-buckets";
+import { bucketsOf, DAY_MS, DEFAULT_RETENTION, isBlockKept, type Tier } from "@vu/time-buckets";
+import { uniquePrefix } from "./names";
 
 export interface ExpectedBlocks {
   /** Recordings counted. */
@@ -115,3 +117,19 @@ export async function compareWithStore(
 
 /** The keyspace of a test's own prefix. */
 export const keyspaceOf = (names: { prefix: string }): Keyspace => createKeyspace({ prefix: names.prefix });
+
+/**
+ * A writer and a reader over a key prefix of the test's own, with the worker's default retention
+ * and dedupe window and a clock fixed at `nowMs`: the store's side of a test that counts and reads.
+ */
+export function storeUnderTest(redis: RedisClient, nowMs: number) {
+  const keyspace = createKeyspace({ prefix: uniquePrefix() });
+  const writer = createRollupWriter({
+    redis,
+    keyspace,
+    retention: DEFAULT_RETENTION,
+    dedupeWindowMs: 7 * DAY_MS,
+    now: () => nowMs,
+  });
+  return { keyspace, writer, reader: createRollupReader({ redis, keyspace }) };
+}

@@ -86,6 +86,14 @@ export function containerOf(tier: StoredTier, blockStartMs: number): ContainerPl
   return { startMs, endMs: rule.end(startMs), index, prefix: `${index}${FIELD_SEPARATOR}` };
 }
 
+/** More than any container's block index: the minutes of a UTC day. */
+export const MAX_BLOCKS_PER_CONTAINER = DAY_MS / MINUTE_MS;
+
+/** A block's index in the container starting at `containerStartMs` (the one `containerOf` gives it). */
+export function containerIndex(tier: StoredTier, blockStartMs: number, containerStartMs: number): number {
+  return CONTAINERS[tier].index(blockStartMs, containerStartMs);
+}
+
 /** Ends a block's index in a container field; combination fields are digits only. */
 export const FIELD_SEPARATOR = ":";
 

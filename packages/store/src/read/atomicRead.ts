@@ -1,8 +1,9 @@
 import type { Tier } from "@vu/time-buckets";
-import { LAYOUT_FIELDS } from "../format/blockPlacement";
+import { LAYOUT_FIELDS, MAX_BLOCKS_PER_CONTAINER } from "../format/blockPlacement";
 import { type OrganizationExtent, parseExtent, SKETCHED_FIELD } from "../format/organizationExtent";
 import { statusOf, type ViewStatus } from "../log/logRecord";
 import { cellsByBlock, type StoredCells } from "./containerCells";
+import type { OrganizationHints } from "./organizationHints";
 import type { ReadContext } from "./readContext";
 import { type BlockRef, NOT_READ, type ReadPlan } from "./readPlan";
 import { execute } from "./redisReplies";
@@ -119,7 +120,7 @@ export async function readAtomically(
     budget: sliceFields,
     largeAt: largeReadFields,
     ...(beforeLargeRead && { beforeLargeRead }),
-    atMost: recordings === undefined ? undefined : named + recordings * reads.length,
+    atMost: recordings === undefined ? undefined : named + wholeFieldsAtMost(hints, reads, plan, recordings),
   });
   const replies: KeyReply[] = read.replies;
   const comboCount = Number(read.tail[1] ?? 0);
@@ -128,10 +129,12 @@ export async function readAtomically(
   const sketched = Number(recorded ?? 0) === 0 || sketchedField != null;
   const [epoch, state, reason] = (read.tail[2] as Array<string | null> | undefined) ?? [];
   const status = keys.log === undefined ? undefined : statusOf(epoch, state, reason);
+  rememberContainerFields(hints, reads, replies, plan, Number(recorded ?? 0));
   hints.rememberRecordings(generation, org, Number(recorded ?? 0));
   const extent = parseExtent(first, last, comboCount);
-  const cells = placesOf(replies, plan, fields, readBlocks);
-  const sketchCells = sketches && placesOf(replies, plan, fields, readBlocks);
+  const wanted = blocksWanted(plan);
+  const cells = placesOf(replies, plan, wanted, fields, readBlocks);
+  const sketchCells = sketches && placesOf(replies, plan, wanted, fields, readBlocks);
   return {
     ...cells,
     ...(sketchCells && {
@@ -150,15 +153,18 @@ export async function readAtomically(
 /**
  * One set of places' replies (the cells', or their sketches'), taken from the front of `replies`
  * in the order `readAtomically` asked for them: per stored block, its cells in the projection's key
- * and its combination cells from its container and combinations key.
+ * and its combination cells from its container (the blocks `wanted` of it) and combinations key.
  */
 function placesOf(
   replies: KeyReply[],
   plan: ReadPlan,
+  wanted: readonly Uint8Array[],
   fields: string[] | undefined,
   readBlocks: boolean,
 ): { projectionCells: StoredCells[]; comboCells: StoredCells[] } {
-  const containers = (replies.splice(0, plan.containers.length) as Buffer[][]).map(cellsByBlock);
+  const containers = (replies.splice(0, plan.containers.length) as Buffer[][]).map((reply, c) =>
+    cellsByBlock(reply, wanted[c]),
+  );
   const cellsOf = (blocks: BlockRef[]) =>
     (replies.splice(0, readBlocks ? blocks.length : 0) as Array<Array<Buffer | null>>).map(
       (values, i): StoredCells => {
@@ -183,4 +189,43 @@ function placesOf(
     return inKey.length === 0 ? inContainer : inContainer.length === 0 ? inKey : [...inContainer, ...inKey];
   });
   return { projectionCells, comboCells };
+}
+
+/**
+ * At most how many fields the whole-key reads fetch, for an organization of `n` recordings: no key
+ * holds more fields than that, nor a container more than it held when last read plus a field per
+ * recording since (OrganizationHints.fieldsAtMost).
+ */
+function wholeFieldsAtMost(
+  hints: OrganizationHints,
+  reads: readonly KeyRead[],
+  plan: ReadPlan,
+  n: number,
+): number {
+  let fields = 0;
+  reads.forEach((read, i) => {
+    if (read.fields !== undefined) return;
+    fields += i < plan.containers.length ? hints.fieldsAtMost(read.key, n) : n;
+  });
+  return fields;
+}
+
+/** Each container's fields as this read found them (the reads start with the containers'). */
+function rememberContainerFields(
+  hints: OrganizationHints,
+  reads: readonly KeyRead[],
+  replies: readonly KeyReply[],
+  plan: ReadPlan,
+  n: number,
+): void {
+  for (let c = 0; c < plan.containers.length; c++) {
+    hints.rememberFields((reads[c] as KeyRead).key, (replies[c]?.length ?? 0) >> 1, n);
+  }
+}
+
+/** Per container read, which block indices the read asked for in it (1: asked). */
+function blocksWanted(plan: ReadPlan): Uint8Array[] {
+  const wanted = plan.containers.map(() => new Uint8Array(MAX_BLOCKS_PER_CONTAINER));
+  for (const slot of plan.slots) if (slot !== null) (wanted[slot.container] as Uint8Array)[slot.index] = 1;
+  return wanted;
 }

@@ -1,11 +1,13 @@
 import type { DimensionValues } from "@vu/events";
-import { LAYOUT_FIELDS, parseLayout } from "../format/blockPlacement";
+import { HOUR_MS } from "@vu/time-buckets";
+import { containerOf, LAYOUT_FIELDS, parseLayout, type StoredTier } from "../format/blockPlacement";
 import type { OrganizationExtent } from "../format/organizationExtent";
 import type { Projection } from "../format/projections";
 import type { ViewStatus } from "../log/logRecord";
 import { type AtomicRead, type ReadKeys, readAtomically } from "./atomicRead";
 import { type SnapshotCells, sumBuckets } from "./bucketSums";
 import type { StoredCells } from "./containerCells";
+import { chainReads, daysAsHours, type IsKept } from "./dayHours";
 import { cellsAsked, derivedRead } from "./derivedBlocks";
 import type { ReadView } from "./liveViews";
 import type { ReadContext } from "./readContext";
@@ -76,6 +78,12 @@ export interface ReadOptions {
    */
   combosMatching?: (values: DimensionValues) => boolean;
   /**
+   * Which blocks are still stored at the query's time (the retention rule its cover was made
+   * with). Given, the read may fetch a block as finer ones that are kept and hold the same cells in
+   * fewer stored fields (dayHours.ts); without it, every block is read as asked.
+   */
+  kept?: IsKept | undefined;
+  /**
    * Called before a read of more fields than `largeReadFields`, with their number, from the keys'
    * sizes: the caller may queue a large read behind others, or refuse it by throwing (nothing has
    * been read then). Smaller reads never call it, whether or not they go in slices.
@@ -130,8 +138,12 @@ export async function readBlockSnapshot(
   for (;;) {
     const assumed = hints.layout(generation, org) ?? NO_LAYOUT;
     const layout = parseLayout(assumed);
-    // Blocks of derived tiers are read as their days (derivedBlocks.ts).
-    const derived = derivedRead(blocks, layout);
+    // Blocks of derived tiers are read as their days (derivedBlocks.ts), days perhaps as their hours.
+    const days = derivedRead(blocks, layout);
+    const hours = daysAsHours(days.fetched, layout, options.kept, (tier, startMs) =>
+      containerFields(context, generation, org, keys.container(tier, startMs), tier, startMs),
+    );
+    const derived = hours === undefined ? days : chainReads(days, hours);
     const stored = storedBlocks(derived.fetched);
     const plan = readPlan(stored, layout);
     const read = await readWithCombos(context, plan, keys, projection, options);
@@ -156,6 +168,34 @@ export async function readBlockSnapshot(
     };
     return new StoredSnapshot(cells, read.extent, read.stamp, read.sketched, read.status);
   }
+}
+
+/**
+ * A container's fields as the last read of it found them, or else an estimate: the organization's
+ * recordings spread evenly over its extent, those in the container's period (an upper bound
+ * where recordings share cells). Nothing known of the organization: the period's length, which
+ * weighs containers of one organization against each other as evenly spread data would.
+ */
+function containerFields(
+  context: ReadContext,
+  generation: number,
+  org: string,
+  key: string,
+  tier: StoredTier,
+  startMs: number,
+): number {
+  const { hints } = context;
+  const known = hints.fields(key);
+  if (known !== undefined) return known;
+  const { endMs } = containerOf(tier, startMs);
+  const extent = hints.lastExtent(generation, org);
+  const recordings = hints.lastRecordings(generation, org);
+  if (extent === null) return 0;
+  if (extent === undefined || extent === "unknown" || recordings === undefined)
+    return (endMs - startMs) / HOUR_MS;
+  const spanMs = extent.lastMs + 1 - extent.firstMs;
+  const overlapMs = Math.max(0, Math.min(endMs, extent.lastMs + 1) - Math.max(startMs, extent.firstMs));
+  return (recordings * overlapMs) / spanMs;
 }
 
 /** One atomic read, with the combination table it needs (see the selective read below). */

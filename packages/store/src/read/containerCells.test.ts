@@ -24,6 +24,17 @@ describe("cellsByBlock", () => {
     expect(grouped.get(106)?.map(String)).toEqual(["317", "c2"]);
   });
 
+  it("keeps only the blocks asked for, and refuses a field whose index is not a number", () => {
+    const grouped = cellsByBlock(
+      [b("7:12"), b("c1"), b("106:317"), b("c2"), b("7:3"), b("c3")],
+      Uint8Array.from({ length: 200 }, (_, i) => (i === 106 ? 1 : 0)),
+    );
+    expect([...grouped.keys()]).toEqual([106]);
+    expect(grouped.get(106)?.map(String)).toEqual(["317", "c2"]);
+    expect(() => cellsByBlock([b("x7:1"), b("c1")])).toThrow(/block index/);
+    expect(() => cellsByBlock([b(":1"), b("c1")])).toThrow(/block index/);
+  });
+
   it("walks a block's cells by index: each cell's field and packed sums", () => {
     const cells = cellsByBlock([b("7:12"), b("c1"), b("7:3"), b("c3")]).get(7) ?? [];
     expect(cellCount(cells)).toBe(2);

@@ -35,19 +35,34 @@ export function sumCells(cells: StoredCells, into: Sums = emptySums()): Sums {
 }
 
 const SEPARATOR = FIELD_SEPARATOR.charCodeAt(0);
+const DIGIT_0 = 48;
+
+/** The decimal block index before the separator at `at`; a field whose index is not digits is refused. */
+function blockIndexOf(field: Buffer, at: number): number {
+  let index = 0;
+  for (let i = 0; i < at; i++) {
+    const digit = (field[i] as number) - DIGIT_0;
+    if (digit < 0 || digit > 9)
+      throw new Error(`container field ${JSON.stringify(field.toString())} has no block index`);
+    index = index * 10 + digit;
+  }
+  return index;
+}
 
 /**
  * A container's cells (an HGETALL reply, `[field, cell, ...]`) grouped by the block they belong
  * to: block index → that block's cells with its `<index>:` cut from every field (pointing into
- * the reply's bytes, not a copy), as a block key of its own would hold them.
+ * the reply's bytes, not a copy), as a block key of its own would hold them. With `wanted`, only
+ * the blocks whose index it marks (1): the others' cells are skipped.
  */
-export function cellsByBlock(reply: readonly Buffer[]): Map<number, StoredCells> {
+export function cellsByBlock(reply: readonly Buffer[], wanted?: Uint8Array): Map<number, StoredCells> {
   const blocks = new Map<number, StoredCells>();
   for (let i = 0; i + 1 < reply.length; i += 2) {
     const field = reply[i] as Buffer;
     const at = field.indexOf(SEPARATOR);
     if (at <= 0) throw new Error(`container field ${JSON.stringify(field.toString())} has no block index`);
-    const index = Number(field.toString("latin1", 0, at));
+    const index = blockIndexOf(field, at);
+    if (wanted !== undefined && wanted[index] !== 1) continue;
     let cells = blocks.get(index);
     if (cells === undefined) {
       cells = [];
@@ -63,7 +78,6 @@ export function cellsByBlock(reply: readonly Buffer[]): Map<number, StoredCells>
 // combination id in decimal (the combinations projection and keys without projections) or a
 // dimension's value in UTF-8 (the empty field: no language model; projections.ts).
 
-const DIGIT_0 = 48;
 /** The bytes of a split hour field's quarter digit, before the field proper. */
 const QUARTER_DIGIT_BYTES = 1;
 

@@ -4,6 +4,9 @@ import { BoundedMemo } from "./boundedMemo";
 /** How long a read extent serves as a planning hint (see `RollupReader.recentExtent`). */
 export const EXTENT_HINT_MS = 5_000;
 
+/** Container keys whose size a reader remembers (a few dozen per small organization). */
+const MAX_REMEMBERED_KEYS = 50_000;
+
 /** An organization's layout fields as a read found them (LAYOUT_FIELDS of blockPlacement.ts). */
 export type LayoutFields = ReadonlyArray<string | null>;
 
@@ -21,6 +24,12 @@ export class OrganizationHints {
    * keys of an organization of n recordings reads at most k × n (slicedRead.ts).
    */
   readonly #recordings = new BoundedMemo<{ n: number; at: number }>();
+  /**
+   * Per container key, its fields when a read last fetched it, with the organization's recordings
+   * then: what a read weighs when it chooses which containers to read (dayHours.ts), and a bound on
+   * its size now (a recording adds at most one field to a key).
+   */
+  readonly #fields = new BoundedMemo<{ fields: number; n: number }>(MAX_REMEMBERED_KEYS);
 
   constructor(private readonly now: () => number) {}
 
@@ -53,11 +62,41 @@ export class OrganizationHints {
     this.#recordings.set(hintKey(generation, org), { n, at: this.now() });
   }
 
+  /** The recordings counted at the last read, however old: a scale for estimates, never a bound. */
+  lastRecordings(generation: number, org: string): number | undefined {
+    return this.#recordings.get(hintKey(generation, org))?.n;
+  }
+
+  /** The extent last read, however old: a scale for estimates. */
+  lastExtent(generation: number, org: string): OrganizationExtent | undefined {
+    return this.#extents.get(hintKey(generation, org))?.extent;
+  }
+
+  /** A key's fields as a read found them, when the organization had counted `n` recordings. */
+  rememberFields(key: string, fields: number, n: number): void {
+    this.#fields.set(key, { fields, n });
+  }
+
+  /** The key's fields when last read; undefined if no read remembers it. */
+  fields(key: string): number | undefined {
+    return this.#fields.get(key)?.fields;
+  }
+
+  /**
+   * At most how many fields the key holds once the organization has counted `n` recordings: what
+   * it held when last read, plus a field per recording counted since; `n` if no read remembers it.
+   */
+  fieldsAtMost(key: string, n: number): number {
+    const known = this.#fields.get(key);
+    return known === undefined ? n : Math.min(n, known.fields + Math.max(0, n - known.n));
+  }
+
   /** Forgets every hint (they described another state of the store). */
   clear(): void {
     this.#extents.clear();
     this.#layouts.clear();
     this.#recordings.clear();
+    this.#fields.clear();
   }
 }
 

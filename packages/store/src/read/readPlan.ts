@@ -1,5 +1,5 @@
 import type { Tier } from "@vu/time-buckets";
-import { containerOf, type OrgLayout, type StoredTier } from "../format/blockPlacement";
+import { containerIndex, containerOf, type OrgLayout, type StoredTier } from "../format/blockPlacement";
 import { storedLocation } from "../format/quarterCells";
 
 export interface BlockRef {
@@ -17,17 +17,22 @@ export interface StoredBlocks {
 
 export function storedBlocks(blocks: readonly BlockRef[]): StoredBlocks {
   const keys: BlockRef[] = [];
-  const index = new Map<string, number>();
+  // By tier, then start: no string per block (a month of days read as hours is 720 of them).
+  const index = new Map<Tier, Map<number, number>>();
   const keyOf = new Int32Array(blocks.length);
   const parts = new Int8Array(blocks.length);
   blocks.forEach((block, i) => {
     const { tier, startMs, part } = storedLocation(block.tier, block.startMs);
-    const id = `${tier}:${startMs}`;
-    let k = index.get(id);
+    let ofTier = index.get(tier);
+    if (ofTier === undefined) {
+      ofTier = new Map();
+      index.set(tier, ofTier);
+    }
+    let k = ofTier.get(startMs);
     if (k === undefined) {
       k = keys.length;
       keys.push({ tier, startMs });
-      index.set(id, k);
+      ofTier.set(startMs, k);
     }
     keyOf[i] = k;
     parts[i] = part;
@@ -64,7 +69,9 @@ export interface ReadPlan {
 
 export function readPlan(stored: StoredBlocks, layout: OrgLayout): ReadPlan {
   const containers: BlockRef[] = [];
-  const containerIndex = new Map<string, number>();
+  const containerNumbers = new Map<string, number>();
+  // Per tier, the container the last block was in: consecutive blocks mostly share one.
+  const lastPlace = new Map<StoredTier, { startMs: number; endMs: number; container: number }>();
   const keyed: BlockRef[] = [];
   const projected: BlockRef[] = [];
   const keyedOf = new Int32Array(stored.keys.length).fill(NOT_READ);
@@ -84,15 +91,20 @@ export function readPlan(stored: StoredBlocks, layout: OrgLayout): ReadPlan {
       keyed.push(block);
     }
     if (placement !== "container" && !older) return null;
-    const place = containerOf(tier, block.startMs);
-    const id = `${tier}:${place.startMs}`;
-    let container = containerIndex.get(id);
-    if (container === undefined) {
-      container = containers.length;
-      containers.push({ tier, startMs: place.startMs });
-      containerIndex.set(id, container);
+    let place = lastPlace.get(tier);
+    if (place === undefined || block.startMs < place.startMs || block.startMs >= place.endMs) {
+      const { startMs, endMs } = containerOf(tier, block.startMs);
+      const id = `${tier}:${startMs}`;
+      let container = containerNumbers.get(id);
+      if (container === undefined) {
+        container = containers.length;
+        containers.push({ tier, startMs });
+        containerNumbers.set(id, container);
+      }
+      place = { startMs, endMs, container };
+      lastPlace.set(tier, place);
     }
-    return { container, index: place.index };
+    return { container: place.container, index: containerIndex(tier, block.startMs, place.startMs) };
   });
   return { containers, slots, keyed, keyedOf, projected, projectedOf };
 }

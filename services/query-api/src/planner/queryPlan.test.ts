@@ -2,6 +2,7 @@ import type { BlockRef } from "@vu/store";
 import { netCoverage } from "@vu/testkit";
 import { DAY_MS, DEFAULT_RETENTION, HOUR_MS, type Tier } from "@vu/time-buckets";
 import { describe, expect, it } from "vitest";
+import { createCoverCache } from "./coverCache";
 import type { Granularity } from "./granularity";
 import { InvalidParameterError } from "./invalidParameterError";
 import { planQuery, planTotal, type StatsPlan } from "./queryPlan";
@@ -249,6 +250,17 @@ describe("planTotal", () => {
   it("covers decades with month blocks", () => {
     const plan = planTotal({ startDate: "2000-01-01", endDate: "2029-12-31" }, context);
     expect(tally(plan.blocks)).toEqual({ month: 360 });
+  });
+
+  it("takes a repeated interval's cover from the context's cover cache", () => {
+    const covers = createCoverCache(DEFAULT_RETENTION);
+    const week = { now: Date.parse("2026-11-22T12:34:56Z"), retention: DEFAULT_RETENTION, covers };
+    const first = planTotal({ timezone: "Asia/Kathmandu" }, week);
+    const again = planTotal({ timezone: "Asia/Kathmandu" }, week);
+    expect(again.blocks).toBe(first.blocks);
+    expect(first.blocks).toEqual(
+      planTotal({ timezone: "Asia/Kathmandu" }, { ...week, covers: undefined }).blocks,
+    );
   });
 });
 

@@ -68,8 +68,11 @@ export interface TotalPlan {
   meta: RangeMeta;
   /** The range as a string (answerFrame.ts). */
   frame: string;
-  /** The blocks whose signed sum is exactly `range` (empty time outside the data extent is not read). */
-  blocks: SignedBlock[];
+  /**
+   * The blocks whose signed sum is exactly `range` (empty time outside the data extent is not
+   * read). Shared with other plans through the cover cache: never modified.
+   */
+  blocks: readonly SignedBlock[];
 }
 
 function rangeMeta(range: TimeRange, zone: Zone, zoneName: string): RangeMeta {
@@ -125,12 +128,7 @@ export function planStatsRange(
   const { granularity } = bucketing;
   if (granularity === WHOLE_RANGE) return planWholeRange(resolved, context);
   const { zone, zoneName, ...range } = resolved;
-  const isKept = keptAt(context);
-  const covers = context.covers?.retention === context.retention ? context.covers : undefined;
-  const cover = (startMs: number, endMs: number): readonly SignedBlock[] =>
-    covers
-      ? covers.cover(startMs, endMs, isKept, () => coverSigned(startMs, endMs, isKept))
-      : coverSigned(startMs, endMs, isKept);
+  const cover = coverOf(context);
   const meta = rangeMeta(range, zone, zoneName);
   const budget = blockBudget(meta, context.maxBlocks);
   const { rangeBuckets, snapped, frame } = cutRange(resolved, bucketing, context);
@@ -169,8 +167,22 @@ export function planTotalRange(resolved: ResolvedRange, context: PlanContext): T
   const budget = blockBudget(meta, context.maxBlocks);
   // No block spans more than 31 days, so a longer interval is refused before it is covered.
   if (read !== null) budget.require(Math.ceil((read.endMs - read.startMs) / (31 * 86_400_000)));
-  const blocks = budget.spend(read === null ? [] : coverSigned(read.startMs, read.endMs, isKept));
+  const blocks = budget.spend(read === null ? [] : coverOf(context)(read.startMs, read.endMs));
   return { range, zoneName, meta, blocks, frame: frameKey(resolved) };
+}
+
+/**
+ * The signed cover of an interval, from the context's cover cache when it was made for this
+ * retention: a dashboard asks for the same intervals again and again, and the search is the
+ * planner's main cost.
+ */
+function coverOf(context: PlanContext): (startMs: number, endMs: number) => readonly SignedBlock[] {
+  const isKept = keptAt(context);
+  const covers = context.covers?.retention === context.retention ? context.covers : undefined;
+  return (startMs, endMs) =>
+    covers
+      ? covers.cover(startMs, endMs, isKept, () => coverSigned(startMs, endMs, isKept))
+      : coverSigned(startMs, endMs, isKept);
 }
 
 /**

@@ -8,7 +8,7 @@ import type {
   ReadView,
   RollupReader,
 } from "@vu/store";
-import type { DataExtent, PlanContext } from "../planner";
+import { type DataExtent, keptAt, type PlanContext } from "../planner";
 
 const FUTURE_TOLERANCE_MS = FUTURE_TOLERANCE_HOURS * 3_600_000;
 /** Plans made from an extent that then changed under them, before the plan ignores the extent. */
@@ -62,7 +62,9 @@ export async function readConsistently<P>(
   for (let attempt = 1; ; attempt++) {
     const bounded = attempt <= EXTENT_ATTEMPTS;
     const { plan, blocks } = options.plan({ ...context, dataExtent: bounded ? extent : undefined });
-    const read = { ...options.read, confirming: view };
+    // The blocks the cover may use are those still kept: the store may read a block as finer ones
+    // that are kept too, when fewer stored cells hold them.
+    const read = { ...options.read, confirming: view, kept: keptAt(context) };
     const snapshot = await reader.readBlocks(generation, org, blocks, options.projection, read);
     const seen = dataExtentOf(snapshot.extent, context.now);
     if (!bounded || sameDataExtent(seen, extent)) return { plan, snapshot, view };

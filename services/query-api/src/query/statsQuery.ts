@@ -19,6 +19,7 @@ import {
   previousRange,
   type RangeMeta,
   type RangeParams,
+  type ResolvedRange,
   resolveRange,
   type StatsGranularity,
   type StatsPlan,
@@ -163,14 +164,21 @@ function listsGiven(lists: RawFilters) {
 }
 
 /**
- * The key of an answer, or undefined when the answer depends on the moment itself (a range that
- * ends "now"). Everything else it depends on: the operation, its parameters as given, and which
- * blocks retention keeps (the plan falls back to coarser grids as blocks age out).
+ * The key of an answer: the range it answers as resolved (whole minutes, on the grid retention
+ * keeps), so a range that ends "now" is the same question until the minute turns, and a poller of
+ * the default range gets kept answers too; the operation and its parameters as given; and which
+ * blocks retention keeps (the plan falls back to coarser grids as blocks age out). Undefined when
+ * the range is not valid: the computation then refuses the request in its usual order.
  */
 function answerKey(operation: string, request: CommonRequest, parameters: unknown[], context: PlanContext) {
-  if (request.endDate === undefined) return undefined;
+  let resolved: ResolvedRange;
+  try {
+    resolved = resolveRange(request, context);
+  } catch {
+    return undefined;
+  }
   const filters = listsGiven(request.filters);
-  const range = [request.startDate, request.endDate, request.timezone];
+  const range = [resolved.startMs, resolved.endMs, resolved.zoneName];
   // Exclusions join the key only when given: any shape that tells questions apart will do, since
   // kept answers live in this process only.
   const exclusions = listsGiven(request.exclusions);

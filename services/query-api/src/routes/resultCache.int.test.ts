@@ -62,12 +62,53 @@ describe("the result cache", () => {
     expect(again.body).toEqual(first.body);
   });
 
-  it("computes again for Cache-Control: no-cache, and for a range that ends now", async () => {
+  it("computes again for Cache-Control: no-cache", async () => {
     await ask(SUMMARY);
     const fresh = await ask(SUMMARY, { "cache-control": "no-cache" });
     expect(fresh.reads).toBe(1);
-    const open = "/api/v1/stats/summary?start_date=2026-11-19";
-    await ask(open);
-    expect((await ask(open)).reads).toBe(1);
+  });
+
+  it("keeps an answer whose range ends now until the minute turns, and a new recording shows at once", async () => {
+    let clockMs = now + 5_000;
+    const moving = await startApiServer({
+      nowMs: now,
+      clock: () => clockMs,
+      prefix: api.keyspace.prefix,
+      orgs: [ORG],
+      tokens: api.tokens,
+    });
+    try {
+      const askMoving = async (path: string) => {
+        const before = moving.reads.requests;
+        const response = await moving.get(path, token);
+        expect(response.status).toBe(200);
+        return { body: (await response.json()) as JsonBody, reads: moving.reads.requests - before };
+      };
+      const open = "/api/v1/stats/summary?start_date=2026-11-19";
+      const stats = "/api/v1/stats?granularity=day&timezone=Asia/Kolkata";
+      const first = await askMoving(open);
+      expect(first.reads).toBe(1);
+      const firstStats = await askMoving(stats);
+      expect(firstStats.reads).toBe(1);
+      // Later in the same minute: the range resolves to the same whole minutes, the same question.
+      clockMs = now + 50_000;
+      const again = await askMoving(open);
+      expect(again.reads).toBe(0);
+      expect(again.body).toEqual(first.body);
+      expect((await askMoving(stats)).reads).toBe(0);
+      // A recording counted: the stamp moved, so it is computed again and counts it.
+      await api.write(ORG, [recording("r-now", at(9), { organization_id: ORG })]);
+      const counted = await askMoving(open);
+      expect(counted.reads).toBe(1);
+      expect(counted.body.total_recordings).toBe((first.body.total_recordings as number) + 1);
+      // The next minute: another range, computed, its end a minute later.
+      clockMs = now + 65_000;
+      expect((await askMoving(open)).reads).toBe(1);
+      const laterStats = await askMoving(stats);
+      expect(laterStats.reads).toBe(1);
+      expect(laterStats.body.meta.end_date).not.toBe(firstStats.body.meta.end_date);
+    } finally {
+      await moving.close();
+    }
   });
 });
