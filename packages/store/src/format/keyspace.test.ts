@@ -35,7 +35,7 @@ describe("keyspace.classify", () => {
     expect(keyspace.classify(keyspace.log(2))).toEqual({ kind: "log" });
     expect(keyspace.classify(keyspace.shardWrites(2, 17))).toEqual({ kind: "shardWrites" });
     expect(keyspace.classify(keyspace.extent(2, "writes"))).toEqual({ kind: "extent" });
-    expect(keyspace.shardWrites(2, 17)).toBe("vu-test:v10:g2:{s17}:writes");
+    expect(keyspace.shardWrites(2, 17)).toBe("vu-test:v9:g2:{s17}:writes");
     expect(keyspace.classify("vu-test:v3:something-else")).toEqual({ kind: "other" });
   });
 

@@ -14,7 +14,7 @@ import { PROJECTION_CODE, PROJECTIONS, type Projection } from "./projections";
  * "Upgrading the store"), never converted from the old keys, which lack what only counting decides
  * (the offsets kept with the sums, each tier's placement). docs/decisions/ records each version.
  */
-export const STORE_VERSION = "v10";
+export const STORE_VERSION = "v9";
 
 /**
  * What follows a dedupe table's key in the key of its set of ids, once it holds too many for one

@@ -19,14 +19,14 @@
     KEYS[CALL_KEY_GUARD] the guard's key (ARGV[CALL_ARG_GUARD]): the generation's log hash
             (logPosition.ts) on a single Redis, where the partition's checkpoint is checked in
             the same atomic step; on a cluster, where the log lives in another slot, the shard's
-            write counts ("<prefix>:v10:g<generation>:{s<shard>}:writes", a hash: per partition
+            write counts ("<prefix>:v9:g<generation>:{s<shard>}:writes", a hash: per partition
             "<topic>:<partition>", "<count>:<call id>:<fence>", the count of this script's calls
             that wrote the shard for the partition, the id of the last one and the highest
             writer's fence seen here; written before fences as "<count>:<call id>", fence 0), which
             the view's checkpoints record as they move; with no guard (ARGV[CALL_ARG_GUARD] ""),
             the first organization's extent, only so that the key is one of the call's own slot
     Per organization, its keys k =
-      ORG_KEY_BASE: "<prefix>:v10:g<generation>:{s<shard>}:<org>:". Dedupe and block keys are
+      ORG_KEY_BASE: "<prefix>:v9:g<generation>:{s<shard>}:<org>:". Dedupe and block keys are
         built from it, so every key touched shares the shard's hash tag (one Redis Cluster slot).
       ORG_KEY_COMBOS: hash, combination JSON -> combination id
       from ORG_KEY_FIRST_DIMENSION on, DIMENSION_COUNT sets of distinct values, "dim:<dimension>",
