@@ -15,8 +15,11 @@
  * key names, Redis' per-key and per-field structures, the dedupe state, the combination tables),
  * and keys per event, as the store classifies its keys (redisMemory.ts).
  *
+ * `--sketches`: the writer keeps percentile sketches (the worker's PERCENTILE_SKETCHES,
+ * docs/decisions/0027-percentile-sketches.md), to compare their cost with a run without.
+ *
  *   npx tsx bench/src/ingestPath.ts [--shape single|many] [--orgs 10000] [--dataset 10000000]
- *                                   [--events 300000] [--chunk 50000]
+ *                                   [--events 300000] [--chunk 50000] [--sketches]
  */
 import { parseArgs } from "node:util";
 import type { RecordingCompletedInput } from "@vu/events";
@@ -36,6 +39,7 @@ const { values } = parseArgs({
     dataset: { type: "string", default: "10000000" },
     events: { type: "string", default: "300000" },
     chunk: { type: "string", default: String(CHUNK_LIMITS.messages) },
+    sketches: { type: "boolean", default: false },
   },
 });
 const shape = SHAPES.find((s) => s === values.shape);
@@ -93,7 +97,12 @@ try {
       `up to ${lastAt.slice(0, 10)}) generated in ${((performance.now() - generating) / 1000).toFixed(1)} s`,
   );
   const keyspace = createKeyspace({ prefix: "ingest-path" });
-  const writer = createRollupWriter({ redis, keyspace, dedupeWindowMs: 7 * 86_400_000 });
+  const writer = createRollupWriter({
+    redis,
+    keyspace,
+    dedupeWindowMs: 7 * 86_400_000,
+    sketches: values.sketches,
+  });
   // As the worker does: each organization's batch carries its offsets, each apply is guarded by
   // the partition's checkpoint, and the checkpoint moves after each chunk.
   const log = createLogPosition({ redis, keyspace });

@@ -8,6 +8,8 @@
  *   npx tsx bench/src/queryPath.ts [--dataset 1000000] [--requests 200] [--profile] [--only b,f]
  *                                  [--slice-fields 5000]   # READ_SLICE_FIELDS, to compare slice sizes
  *   npx tsx bench/src/queryPath.ts --dataset 1000000 --drop     # remove the kept prefix
+ *   npx tsx bench/src/queryPath.ts --percentiles 50,95,99        # every query asks for percentiles
+ *                                                                # (docs/contract.md §9), to compare
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -32,6 +34,7 @@ const { values } = parseArgs({
     profile: { type: "boolean", default: false },
     drop: { type: "boolean", default: false },
     "slice-fields": { type: "string" },
+    percentiles: { type: "string" },
   },
 });
 const size = Number(values.dataset);
@@ -74,8 +77,11 @@ async function seed(): Promise<void> {
   console.log(`seeded ${fmt(n)} events in ${fmt((performance.now() - started) / 1000, 1)} s`);
 }
 
+/** With `--percentiles`, every query asks for them too (the kit's writer keeps the sketches). */
+const asked = values.percentiles === undefined ? "" : `&percentiles=${values.percentiles}`;
+
 async function get(path: string): Promise<number> {
-  const res = await api.get(path, api.tokenFor(org));
+  const res = await api.get(`${path}${asked}`, api.tokenFor(org));
   const body = await res.text();
   if (res.status !== 200) throw new Error(`${res.status} ${body.slice(0, 300)}`);
   return body.length;

@@ -107,6 +107,13 @@ describe("packages/store/README.md", () => {
     ),
     ...TIERS.map((tier) => keyspace.container(1, "acme", tier, at)),
     ...TIERS.map((tier) => keyspace.keyed(1, "acme", tier, at)),
+    ...TIERS.flatMap((tier) =>
+      [
+        keyspace.container(1, "acme", tier, at),
+        keyspace.keyed(1, "acme", tier, at),
+        keyspace.block(1, "acme", tier, at, "combos"),
+      ].map(keyspace.sketches),
+    ),
     keyspace.token("ab12"),
     keyspace.orgTokens("acme"),
     `${keyspace.rateLimitPrefix()}token-id`,

@@ -3,7 +3,15 @@
 export { compareCodePoints } from "./byteOrder";
 export { formatIn, type QueryZone, queryZone, readDate, wallToInstant } from "./dates";
 export { isOnKeptGrid, keptGridStep } from "./keptGrid";
-export { type Rounded, type RowMetric, round3, type Sums } from "./metrics";
+export {
+  type Approximate,
+  nearestRankPercentile,
+  PERCENTILE_BOUND,
+  type Rounded,
+  type RowMetric,
+  round3,
+  type Sums,
+} from "./metrics";
 export {
   CALENDAR_GRANULARITIES,
   DIMENSIONS,

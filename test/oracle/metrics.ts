@@ -35,10 +35,47 @@ export function addRecording(sums: Sums, r: CountedRecording): void {
   }
 }
 
-/** A value rounded to 3 decimals; `tie` is the lower candidate when the exact value is a half. */
+/**
+ * A value rounded to 3 decimals; `tie` is the lower candidate when the exact value is a half.
+ * With `within` (docs/contract.md §9 percentiles), the exact value, which the answer may miss by
+ * that share of it; `value` null: the answer must be null.
+ */
 export interface Rounded {
   value: number;
   tie?: number;
+  within?: number;
+}
+
+/** docs/contract.md §9: a percentile is within 1 % (relative) of the exact one. */
+export const PERCENTILE_BOUND = 0.01;
+/** An expected percentile: the exact value within the bound, or null (no recording has the time). */
+export type Approximate = { value: number; within: number } | { value: null };
+
+/** The exact nearest-rank percentile q of `values`: the ⌈q/100 × n⌉-th smallest; null for none. */
+export function nearestRankPercentile(values: readonly number[], q: number): number | null {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  // q × n / 100 of whole numbers: exact when whole, never rounded across a whole number otherwise.
+  return sorted[Math.ceil((q * sorted.length) / 100) - 1] as number;
+}
+
+/** docs/contract.md §9 `percentiles`: the fields a row gains (ms), per q ascending, voice then LLM. */
+export function percentileFields(
+  times: { voice: readonly number[]; llm: readonly number[] },
+  percentiles: readonly number[],
+  unit: "time" | "seconds",
+): Record<string, Approximate> {
+  const fields: Record<string, Approximate> = {};
+  for (const q of percentiles) {
+    for (const time of ["voice", "llm"] as const) {
+      const exact = nearestRankPercentile(times[time], q);
+      fields[`p${q}_${time}_processing_${unit}`] =
+        exact === null
+          ? { value: null }
+          : { value: unit === "seconds" ? exact / 1000 : exact, within: PERCENTILE_BOUND };
+    }
+  }
+  return fields;
 }
 
 /**

@@ -21,7 +21,13 @@ const FILTER_KEYS = DIMENSIONS.map((d) => `filter[${d}]`);
 const EXCLUDE_KEYS = DIMENSIONS.map((d) => `exclude[${d}]`);
 const SEED_SHARED_KEYS = [...RANGE_KEYS, ...FILTER_KEYS];
 /** The seed's summary parameters, then docs/contract.md §7's, then §9's. */
-export const SUMMARY_KEYS: readonly string[] = [...SEED_SHARED_KEYS, ...EXCLUDE_KEYS, "compare", "include"];
+export const SUMMARY_KEYS: readonly string[] = [
+  ...SEED_SHARED_KEYS,
+  ...EXCLUDE_KEYS,
+  "compare",
+  "include",
+  "percentiles",
+];
 export const STATS_KEYS: readonly string[] = [
   ...SEED_SHARED_KEYS,
   "granularity",
@@ -39,7 +45,22 @@ export const STATS_KEYS: readonly string[] = [
   // docs/contract.md §9
   "week_start",
   "include",
+  "percentiles",
 ];
+
+/**
+ * docs/contract.md §9 `percentiles`: up to four distinct whole numbers from 1 to 99, comma-separated
+ * (blanks around items allowed), answered in ascending order; none: empty.
+ */
+export function readPercentiles(params: Map<string, string>): number[] {
+  const text = params.get("percentiles");
+  if (text === undefined) return [];
+  const items = text.split(",").map((item) => item.trim());
+  const values = items.map((item) => (/^[0-9]{1,2}$/.test(item) ? Number(item) : 0));
+  if (values.some((q) => q < 1) || values.length > 4 || new Set(values).size !== values.length)
+    throw new ExpectedBadRequest("percentiles");
+  return values.sort((a, b) => a - b);
+}
 
 /** docs/contract.md §9 `include=active_members`: whether rows (and the summary) count members. */
 export function readActiveMembers(params: Map<string, string>): boolean {

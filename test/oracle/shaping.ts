@@ -97,13 +97,18 @@ export function checkShape(shape: Shape): void {
     throw new ExpectedBadRequest("other");
 }
 
-/** What a row holds of its recordings: their sums, and who recorded them (docs/contract.md §9). */
+/**
+ * What a row holds of its recordings: their sums, who recorded them, and their processing times
+ * that are not null (docs/contract.md §9).
+ */
 export interface Tally {
   sums: Sums;
   members: Set<string>;
+  voice: number[];
+  llm: number[];
 }
 
-export const emptyTally = (): Tally => ({ sums: emptySums(), members: new Set() });
+export const emptyTally = (): Tally => ({ sums: emptySums(), members: new Set(), voice: [], llm: [] });
 
 /** A bucket's row before it is rendered: its group's values (one per group_by dimension) and tally. */
 export interface ShapedRow extends Tally {
@@ -152,6 +157,8 @@ function sortRows(rows: ShapedRow[], shape: Shape): ShapedRow[] {
 function addTally(into: Tally, t: Tally): void {
   for (const key of Object.keys(into.sums) as Array<keyof Sums>) into.sums[key] += t.sums[key];
   for (const member of t.members) into.members.add(member);
+  for (const v of t.voice) into.voice.push(v);
+  for (const v of t.llm) into.llm.push(v);
 }
 
 /**

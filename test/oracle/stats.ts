@@ -3,7 +3,14 @@ import { compareCodePoints } from "./byteOrder";
 import { type CompareKind, pairedIndex, previousOf, readCompare, shiftOf } from "./compare";
 import { formatIn } from "./dates";
 import { isOnKeptGrid } from "./keptGrid";
-import { addRecording, type Rounded, type RowMetric, rowMetrics } from "./metrics";
+import {
+  type Approximate,
+  addRecording,
+  percentileFields,
+  type Rounded,
+  type RowMetric,
+  rowMetrics,
+} from "./metrics";
 import {
   type Dimension,
   GRANULARITIES,
@@ -14,6 +21,7 @@ import {
   readFilters,
   readInt,
   readPairs,
+  readPercentiles,
   STATS_KEYS,
   WEEK_STARTS,
 } from "./params";
@@ -35,9 +43,12 @@ type StatsGranularity = (typeof STATS_GRANULARITIES)[number];
 
 /**
  * A row's metrics in the order the row shows them: the seed's, then docs/contract.md §9's
+ * percentiles (`p<q>_voice_processing_time`, `p<q>_llm_processing_time`, q ascending) and
  * `active_members` when asked.
  */
-export type RowFields = Record<RowMetric, Rounded> & { [ACTIVE_MEMBERS]?: Rounded };
+export type RowFields = Record<RowMetric, Rounded> & { [ACTIVE_MEMBERS]?: Rounded } & {
+  [field: `p${number}_${string}`]: Approximate;
+};
 
 export interface ExpectedRow {
   time_bucket: string;
@@ -56,9 +67,12 @@ export interface ExpectedRow {
   endMs?: number;
 }
 
-/** A row's fields from its tally; `active_members` (the distinct members) only when counted. */
-function rowFields(tally: Tally, activeMembers: boolean): RowFields {
-  const fields: RowFields = rowMetrics(tally.sums);
+/**
+ * A row's fields from its tally; the percentiles asked (docs/contract.md §9), then `active_members`
+ * (the distinct members) only when counted.
+ */
+function rowFields(tally: Tally, activeMembers: boolean, percentiles: readonly number[] = []): RowFields {
+  const fields: RowFields = { ...rowMetrics(tally.sums), ...percentileFields(tally, percentiles, "time") };
   if (activeMembers) fields[ACTIVE_MEMBERS] = { value: tally.members.size };
   return fields;
 }
@@ -70,6 +84,8 @@ export interface ExpectedStats {
   groupBy: Dimension[];
   /** docs/contract.md §9 `include=active_members`: the rows (and the CSV header) have the field. */
   activeMembers: boolean;
+  /** docs/contract.md §9 `percentiles`: those asked, ascending (two fields and columns each). */
+  percentiles: number[];
   /** docs/contract.md §9: every row ends with `complete` (a §9 parameter was named). */
   complete: boolean;
   rows: ExpectedRow[];
@@ -106,11 +122,15 @@ function offGridEdge(range: OracleRange, starts: readonly number[], nowMs: numbe
 
 /**
  * docs/contract.md §9: rows carry `complete` when the query names a §9 parameter of /stats:
- * `week_start` (any value), a granularity §9 added, or `include`.
+ * `week_start` (any value), a granularity §9 added, `include` or `percentiles`.
  */
 function namesSection9(params: Map<string, string>, granularity: StatsGranularity): boolean {
   return (
-    params.has("week_start") || granularity === "quarter" || granularity === "year" || params.has("include")
+    params.has("week_start") ||
+    granularity === "quarter" ||
+    granularity === "year" ||
+    params.has("include") ||
+    params.has("percentiles")
   );
 }
 
@@ -138,6 +158,7 @@ export function answerStats(
     const format = readEnum(params, "format", ["json", "csv"] as const) ?? "json";
     const filters = [...readFilters(params), ...readFilters(params, "exclude")];
     const compare = readCompare(params);
+    const percentiles = readPercentiles(params);
     checkShape(shape);
     const range = resolveRange(Object.fromEntries(params), options.nowMs);
     const calendar = { granularity: granularity as Granularity, weekStart };
@@ -181,7 +202,10 @@ export function answerStats(
       const label = formatIn(starts[i] ?? 0, range.zone);
       const endMs = Math.min(starts[i + 1] ?? range.endMs, range.endMs);
       for (const tally of groups) {
-        const row: ExpectedRow = { time_bucket: label, metrics: rowFields(tally, shape.activeMembers) };
+        const row: ExpectedRow = {
+          time_bucket: label,
+          metrics: rowFields(tally, shape.activeMembers, percentiles),
+        };
         if (groupBy.length > 0) row.group = tally.group;
         if (tally.previous) row.previous = rowFields(tally.previous, shape.activeMembers);
         if (shape.activeMembers && tally.summedMembers !== undefined) row.summedMembers = tally.summedMembers;
@@ -195,6 +219,7 @@ export function answerStats(
       format,
       groupBy,
       activeMembers: shape.activeMembers,
+      percentiles,
       complete,
       rows: pageRows,
       pagination: {
@@ -254,6 +279,8 @@ function collectBuckets(
     buckets[index]?.set(key, row);
     addRecording(row.sums, r);
     row.members.add(r.member_email);
+    if (r.voice_processing_ms !== null) row.voice.push(r.voice_processing_ms);
+    if (r.llm_processing_ms !== null) row.llm.push(r.llm_processing_ms);
   }
   return buckets;
 }

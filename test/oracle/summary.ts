@@ -2,21 +2,36 @@ import { firstAtOrAfter } from "./buckets";
 import { compareCodePoints } from "./byteOrder";
 import { previousOf, readCompare, relativeChangeOf, summaryChange } from "./compare";
 import { isOnKeptGrid } from "./keptGrid";
-import { addRecording, emptySums, type Rounded, type SummaryField, summaryMetrics } from "./metrics";
+import {
+  type Approximate,
+  addRecording,
+  emptySums,
+  percentileFields,
+  type Rounded,
+  type SummaryField,
+  summaryMetrics,
+} from "./metrics";
 import {
   matchesAll,
   type QueryPairs,
   readActiveMembers,
   readFilters,
   readPairs,
+  readPercentiles,
   SUMMARY_KEYS,
 } from "./params";
 import { ExpectedBadRequest, type OracleRange, resolveRange } from "./range";
 import type { CountedRecording } from "./recordings";
 import type { Answer, OracleOptions } from "./stats";
 
-/** The summary's fields in order: the seed's, then docs/contract.md §9's `active_members` when asked. */
-type SummaryFields = Record<SummaryField, Rounded> & { active_members?: Rounded };
+/**
+ * The summary's fields in order: the seed's, then docs/contract.md §9's percentiles
+ * (`p<q>_voice_processing_seconds`, `p<q>_llm_processing_seconds`, q ascending) and
+ * `active_members` when asked.
+ */
+type SummaryFields = Record<SummaryField, Rounded> & { active_members?: Rounded } & {
+  [field: `p${number}_${string}`]: Approximate;
+};
 
 export interface ExpectedSummary {
   status: 200;
@@ -37,6 +52,7 @@ export function answerSummary(
     const filters = [...readFilters(params), ...readFilters(params, "exclude")];
     const compare = readCompare(params);
     const activeMembers = readActiveMembers(params);
+    const percentiles = readPercentiles(params);
     const range = resolveRange(Object.fromEntries(params), options.nowMs);
     const before = compare === undefined ? undefined : previousOf(compare, range);
     const edges = [range.startMs, range.endMs, ...(before ? [before.startMs, before.endMs] : [])];
@@ -45,26 +61,31 @@ export function answerSummary(
     const sumOver = (r: OracleRange) => {
       const sums = emptySums();
       const members = new Set<string>();
+      const times = { voice: [] as number[], llm: [] as number[] };
       for (let i = firstAtOrAfter(recordings, r.startMs); i < recordings.length; i++) {
         const rec = recordings[i] as CountedRecording;
         if (rec.atMs >= r.endMs) break;
         if (!matchesAll(rec, filters)) continue;
         addRecording(sums, rec);
         members.add(rec.member_email);
+        if (rec.voice_processing_ms !== null) times.voice.push(rec.voice_processing_ms);
+        if (rec.llm_processing_ms !== null) times.llm.push(rec.llm_processing_ms);
       }
-      return { sums, members: members.size };
+      return { sums, members: members.size, times };
     };
-    // docs/contract.md §9: the range's distinct members, last, when asked.
-    const fieldsOf = (t: ReturnType<typeof sumOver>): SummaryFields =>
-      activeMembers
-        ? { ...summaryMetrics(t.sums), active_members: { value: t.members } }
-        : summaryMetrics(t.sums);
+    // docs/contract.md §9: the percentiles asked (of the range only, never in previous or change),
+    // then the range's distinct members, last, when asked.
+    const fieldsOf = (t: ReturnType<typeof sumOver>, asked: readonly number[]): SummaryFields => ({
+      ...summaryMetrics(t.sums),
+      ...percentileFields(t.times, asked, "seconds"),
+      ...(activeMembers && { active_members: { value: t.members } }),
+    });
     const current = sumOver(range);
-    if (before === undefined) return { status: 200, metrics: fieldsOf(current) };
+    if (before === undefined) return { status: 200, metrics: fieldsOf(current, percentiles) };
     const previous = sumOver(before);
     const change = summaryChange(current.sums, previous.sums);
     if (activeMembers) change.active_members = relativeChangeOf(current.members, previous.members);
-    return { status: 200, metrics: fieldsOf(current), previous: fieldsOf(previous), change };
+    return { status: 200, metrics: fieldsOf(current, percentiles), previous: fieldsOf(previous, []), change };
   } catch (error) {
     if (error instanceof ExpectedBadRequest) return { status: 400, parameter: error.parameter };
     throw error;

@@ -1,6 +1,7 @@
 import { STATS_METRIC_COLUMNS } from "@vu/api-responses";
 import { parse } from "csv-parse/sync";
 import type {
+  Approximate,
   ExpectedDimensions,
   ExpectedRow,
   ExpectedStats,
@@ -10,13 +11,27 @@ import type {
 } from "../oracle";
 import type { HttpReply } from "./httpClient";
 
-/** Metrics compare exactly; at an exact half the message names the rounding direction expected. */
-function sameNumber(actual: unknown, expected: Rounded): boolean {
+/**
+ * Metrics compare exactly; at an exact half the message names the rounding direction expected.
+ * A percentile (docs/contract.md §9) is within its bound of the exact value, or null as expected.
+ */
+function sameNumber(actual: unknown, expected: Rounded | Approximate): boolean {
+  if (expected.value === null) return actual === null;
+  if ("within" in expected && expected.within !== undefined)
+    return (
+      typeof actual === "number" && Math.abs(actual - expected.value) <= expected.within * expected.value
+    );
   return actual === expected.value;
 }
 
-const expectation = (v: Rounded) =>
-  v.tie === undefined ? `${v.value}` : `${v.value} (an exact half, rounded up)`;
+const expectation = (v: Rounded | Approximate) =>
+  v.value === null
+    ? "null"
+    : "within" in v && v.within !== undefined
+      ? `${v.value} within ${v.within * 100} %`
+      : "tie" in v && v.tie !== undefined
+        ? `${v.value} (an exact half, rounded up)`
+        : `${v.value}`;
 
 const show = (v: unknown) => JSON.stringify(v);
 const keysOf = (v: unknown) => (typeof v === "object" && v !== null ? Object.keys(v).sort() : []);
@@ -110,9 +125,15 @@ export function diffStatsCsv(reply: HttpReply, expected: ExpectedStats): string 
 
   const records = parse(reply.text, { bom: false }) as string[][];
   const compared = expected.meta.compare !== undefined;
-  // docs/contract.md §9: active_members after the metrics, and after the previous ones; complete last.
-  const metricColumns = [...STATS_METRIC_COLUMNS, ...(expected.activeMembers ? ["active_members"] : [])];
-  const previousColumns = compared ? metricColumns.map((c) => `previous_${c}`) : [];
+  // docs/contract.md §9: percentiles (never compared), then active_members after the metrics, and
+  // after the previous ones; complete last.
+  const percentileColumns = expected.percentiles.flatMap((q) => [
+    `p${q}_voice_processing_time`,
+    `p${q}_llm_processing_time`,
+  ]);
+  const counted = expected.activeMembers ? ["active_members"] : [];
+  const metricColumns = [...STATS_METRIC_COLUMNS, ...percentileColumns, ...counted];
+  const previousColumns = compared ? [...STATS_METRIC_COLUMNS, ...counted].map((c) => `previous_${c}`) : [];
   const completeColumn = expected.complete ? ["complete"] : [];
   const columns = [
     "time_bucket",
@@ -145,7 +166,9 @@ export function diffStatsCsv(reply: HttpReply, expected: ExpectedStats): string 
         : want.metrics[column as keyof RowFields];
       if (metric === undefined) return `${where}: ${column} not expected`;
       const cell = cells[c] ?? "";
-      if (cell === "" || !sameNumber(Number(cell), metric))
+      // A null (a percentile of no time) is an empty cell.
+      const value = cell === "" ? null : Number(cell);
+      if ((cell === "" && metric.value !== null) || !sameNumber(value, metric))
         return `${where}: ${column}, expected ${expectation(metric)}`;
     }
   }

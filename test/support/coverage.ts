@@ -107,6 +107,14 @@ export const REQUIRED_COVERAGE = [
   // Naming include brings complete as §9's calendar does; the two together cut and count alike.
   "active_members with §9's calendar",
   "active_members complete without §9's calendar",
+  // docs/contract.md §9 `percentiles`, within 1 % of the exact nearest-rank value.
+  "percentiles",
+  "percentiles grouped",
+  "percentiles filtered or excluded",
+  "percentiles with format:csv",
+  "percentiles in a zone not UTC",
+  "percentiles null",
+  "summary percentiles",
 ] as const;
 
 const BEYOND_SEED = /^(exclude\[|sort$|limit$|other$|fill$|compare$|include$)/;
@@ -150,6 +158,7 @@ export function coverageOf(
     beyondSeedCoverage(query, answer, nowMs, add);
     section9Coverage(query, answer, nowMs, add);
     activeMembersCoverage(query, answer, nowMs, add);
+    percentilesCoverage(query, answer, nowMs, add);
     if (answer && answer.status === 200 && "metrics" in answer) {
       summaryCoverage(query, add);
       if (answer.change && Object.values(answer.change).some((v) => v === null)) add("summary change null");
@@ -284,6 +293,33 @@ function activeMembersCoverage(
   const calendar = params.has("week_start") || granularity === "quarter" || granularity === "year";
   if (calendar) add("active_members with §9's calendar");
   else if (answer.complete) add("active_members complete without §9's calendar");
+}
+
+/** What docs/contract.md §9's `percentiles` (and the answers to it) exercised. */
+function percentilesCoverage(
+  query: QueryCase,
+  answer: ReturnType<typeof expectationOf> | undefined,
+  nowMs: number,
+  add: (key: string) => void,
+): void {
+  const params = new Map(query.pairs);
+  if (!params.has("percentiles") || answer?.status !== 200) return;
+  if ("metrics" in answer) {
+    add("summary percentiles");
+    return;
+  }
+  if (!("meta" in answer)) return;
+  add("percentiles");
+  if (answer.meta.group_by) add("percentiles grouped");
+  if (query.pairs.some(([k]) => k.startsWith("filter[") || k.startsWith("exclude[")))
+    add("percentiles filtered or excluded");
+  if (answer.rows.some((r) => r.group?.includes("(other)"))) add("percentiles (other) row");
+  if (params.has("compare")) add("percentiles compare");
+  if (answer.format === "csv") add("percentiles with format:csv");
+  if (answer.meta.timezone !== "UTC") add("percentiles in a zone not UTC");
+  if (Date.parse(answer.meta.start_date) < nowMs - 35 * 86_400_000) add("percentiles older than 35 days");
+  const fields = answer.rows.flatMap((r) => Object.entries(r.metrics).filter(([k]) => k.startsWith("p")));
+  if (fields.some(([, v]) => v.value === null)) add("percentiles null");
 }
 
 /** What docs/contract.md §7's parameters of /stats/summary exercised. */

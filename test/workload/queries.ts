@@ -85,6 +85,13 @@ const BROKEN: ReadonlyArray<readonly [string, string]> = [
   ["granularity", "Quarter"],
   ["include", "active_member"],
   ["include", "member_emails"],
+  ["percentiles", "0"],
+  ["percentiles", "100"],
+  ["percentiles", "50,50"],
+  ["percentiles", "1,2,3,4,5"],
+  ["percentiles", "p95"],
+  ["percentiles", "9.5"],
+  ["percentiles", ""],
 ];
 
 function breakOne(pairs: Array<[string, string]>, random: Random): Array<[string, string]> {
@@ -109,6 +116,20 @@ function comparePairs(random: Random): Array<[string, string]> {
 /** docs/contract.md §9 `include=active_members`, on a third of the queries that carry §7's parameters. */
 function includePairs(random: Random): Array<[string, string]> {
   return random.chance(0.67) ? [] : [["include", "active_members"]];
+}
+
+/**
+ * docs/contract.md §9 `percentiles`, on a third of the queries that carry §7's parameters: one to
+ * four distinct percentiles in any order, the usual ones and any other, a blank now and then.
+ */
+function percentilePairs(random: Random): Array<[string, string]> {
+  if (random.chance(0.67)) return [];
+  const usual = [50, 90, 95, 99, 1];
+  const picked = new Set<number>();
+  const wanted = random.int(1, 4);
+  while (picked.size < wanted) picked.add(random.chance(0.7) ? random.pick(usual) : random.int(1, 99));
+  const items = [...picked].map((q) => (random.chance(0.1) ? ` ${q}` : String(q)));
+  return [["percentiles", items.join(",")]];
 }
 
 /** One to four dimensions in a random order, written with a blank now and then. */
@@ -156,7 +177,7 @@ function shapePairs(
  * A random query: endpoint, organization, range (see queryRanges), granularity, grouping, filters,
  * paging inside and past the end, JSON or CSV; about 4% carry one invalid parameter. Half the
  * /stats and /stats/summary queries add docs/contract.md §7's parameters and §9's
- * `include=active_members` (the other half are what a seed client sends); a third of /stats
+ * `include=active_members` and `percentiles` (the other half are what a seed client sends); a third of /stats
  * queries add §9's calendar (quarters, years, week_start), with or without §7's and `include`.
  */
 export function generateQuery(orgs: readonly OrgVocabulary[], ctx: RangeContext, random: Random): QueryCase {
@@ -197,6 +218,7 @@ export function generateQuery(orgs: readonly OrgVocabulary[], ctx: RangeContext,
         ...shapePairs(groupBy, granularity, included.length > 0, random),
         ...comparePairs(random),
         ...included,
+        ...percentilePairs(random),
       );
     }
     // Small pages of shaped answers, so that paging through them is exercised too.
@@ -209,7 +231,12 @@ export function generateQuery(orgs: readonly OrgVocabulary[], ctx: RangeContext,
     if (random.chance(0.3)) pairs.push(["format", "csv"]);
     else if (random.chance(0.1)) pairs.push(["format", "json"]);
   } else if (beyondSeed) {
-    pairs.push(...excludePairs(org, random), ...comparePairs(random), ...includePairs(random));
+    pairs.push(
+      ...excludePairs(org, random),
+      ...comparePairs(random),
+      ...includePairs(random),
+      ...percentilePairs(random),
+    );
   }
   if (random.chance(0.04)) return { endpoint, org: org.id, pairs: breakOne(pairs, random) };
   // Parameter order never matters.

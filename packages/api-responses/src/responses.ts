@@ -68,6 +68,39 @@ export const STATS_METRIC_COLUMNS = Object.entries(statsRowSchema.shape)
 export const ACTIVE_MEMBERS_FIELD = "active_members";
 export const PREVIOUS_ACTIVE_MEMBERS_FIELD = `previous_${ACTIVE_MEMBERS_FIELD}` as const;
 
+/**
+ * docs/contract.md §9 `percentiles=50,95,99`: the most percentiles one request names, and the
+ * fields each adds (per percentile, the voice time's, then the LLM time's): `/stats` rows in
+ * milliseconds, the summary in seconds; null where no recording has the time.
+ */
+export const MAX_PERCENTILES = 4;
+export const PERCENTILE_TIMES = ["voice", "llm"] as const;
+export type PercentileTime = (typeof PERCENTILE_TIMES)[number];
+export type PercentileRowField = `p${number}_${PercentileTime}_processing_time`;
+export type PercentileSummaryField = `p${number}_${PercentileTime}_processing_seconds`;
+export const percentileRowField = (q: number, time: PercentileTime): PercentileRowField =>
+  `p${q}_${time}_processing_time`;
+export const percentileSummaryField = (q: number, time: PercentileTime): PercentileSummaryField =>
+  `p${q}_${time}_processing_seconds`;
+/** The names the fields above match (JSON Schema `patternProperties`): q from 1 to 99. */
+const PERCENTILE_Q = "(?:[1-9]|[1-9][0-9])";
+const percentileFieldsSchema = (unit: "time" | "seconds", description: string) => ({
+  patternProperties: {
+    [`^p${PERCENTILE_Q}_(?:${PERCENTILE_TIMES.join("|")})_processing_${unit}$`]: {
+      type: ["number", "null"],
+      description,
+    },
+  },
+});
+/** Adds the percentile fields' pattern to an object's generated JSON Schema. */
+const withPercentileFields =
+  (unit: "time" | "seconds", description: string) =>
+  ({ jsonSchema }: { jsonSchema: Record<string, unknown> }) => {
+    Object.assign(jsonSchema, percentileFieldsSchema(unit, description));
+  };
+type PercentileRowFields = { [K in PercentileRowField]?: number | null };
+type PercentileSummaryFields = { [K in PercentileSummaryField]?: number | null };
+
 const activeMembersFields = {
   [ACTIVE_MEMBERS_FIELD]: z.number().optional().meta({
     description:
@@ -82,7 +115,7 @@ const activeMembersFields = {
 const completeField = {
   complete: z.boolean().optional().meta({
     description:
-      "Sent when the request has week_start, granularity=quarter|year or include: false when the row's bucket (its part of the range) ends after X-Data-As-Of, so it may still grow; true when it ends at or before it. Without X-Data-As-Of every row is false.",
+      "Sent when the request has week_start, granularity=quarter|year, include or percentiles: false when the row's bucket (its part of the range) ends after X-Data-As-Of, so it may still grow; true when it ends at or before it. Without X-Data-As-Of every row is false.",
   }),
 };
 
@@ -104,7 +137,13 @@ const comparedRowSchema = statsRowSchema
     }),
   })
   .extend(completeField)
-  .meta({ id: "StatsRow" });
+  .meta({
+    id: "StatsRow",
+    override: withPercentileFields(
+      "time",
+      "With percentiles=q,...: p<q>_voice_processing_time and p<q>_llm_processing_time, milliseconds, after the metrics (before active_members): within 1 % of the exact nearest-rank percentile q of the row's recordings that have the time; null when none has it",
+    ),
+  });
 
 /** A `previous_<metric>` field of a compared row. */
 export type PreviousMetricColumn = `previous_${StatsMetricColumn}`;
@@ -194,7 +233,14 @@ export const summarySchema = summaryFieldsSchema
       .meta({ description: "With compare: the same fields for the previous range" }),
     change: summaryChangeSchema.optional(),
   })
-  .meta({ id: "Summary" });
+  .meta({
+    id: "Summary",
+    // Not in `previous` nor `change`: percentiles are the range's only.
+    override: withPercentileFields(
+      "seconds",
+      "With percentiles=q,...: p<q>_voice_processing_seconds and p<q>_llm_processing_seconds, seconds, after the seed's fields (before active_members): within 1 % of the exact nearest-rank percentile q of the range's recordings that have the time; null when none has it",
+    ),
+  });
 
 /** `GET /api/v1/stats/dimensions`. */
 type ListedDimension = Exclude<Dimension, "member_email">;
@@ -224,11 +270,11 @@ export const problemSchema = z
   .meta({ id: "Problem", description: "RFC 9457 problem details" });
 
 /** A row of `/stats`; a grouped row carries the group's value under the dimension's name. */
-export type StatsRow = z.infer<typeof comparedRowSchema>;
+export type StatsRow = z.infer<typeof comparedRowSchema> & PercentileRowFields;
 export type StatsPage = z.infer<typeof statsPageSchema>;
-export type Summary = z.infer<typeof summarySchema>;
-/** The summary's numbers alone (also its `previous`). */
-export type SummaryFields = z.infer<typeof summaryFieldsSchema>;
+export type Summary = z.infer<typeof summarySchema> & PercentileSummaryFields;
+/** The summary's numbers alone (also its `previous`, which never has percentiles). */
+export type SummaryFields = z.infer<typeof summaryFieldsSchema> & PercentileSummaryFields;
 export type SummaryChange = z.infer<typeof summaryChangeSchema>;
 export type Dimensions = z.infer<typeof dimensionsSchema>;
 export type Problem = z.infer<typeof problemSchema>;

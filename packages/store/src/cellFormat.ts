@@ -8,6 +8,7 @@
 export { containerOf } from "./format/blockPlacement";
 export { PROJECTION_CODE, projectionField, projectionValue, TOTAL_FIELD } from "./format/projections";
 export { ALL_QUARTERS, WHOLE_BLOCK } from "./format/quarterCells";
+export { addSketchCell, SketchCounts, sketchKey, sketchPairs } from "./format/sketches";
 export { addPacked, addPackedSlots, packSums, unpackSums } from "./format/sums";
 export { snapshotCellsOf } from "./read/blockSnapshot";
 export type { SnapshotCells } from "./read/bucketSums";

@@ -31,6 +31,14 @@ export {
 } from "./format/keyspace";
 export { type OrganizationExtent, sameExtent } from "./format/organizationExtent";
 export { PROJECTIONS, type Projection, projectionFor } from "./format/projections";
+export {
+  mergeSketches,
+  nearestRank,
+  PercentileSketch,
+  SKETCH_ACCURACY,
+  SKETCHED_TIMES,
+  type SketchedTime,
+} from "./format/sketches";
 export { emptySums, SUM_FIELDS, type Sums } from "./format/sums";
 export {
   createGenerationSource,

@@ -47,6 +47,8 @@ export interface IngestWorkerConfig {
   dedupeWindowMs: number;
   futureToleranceMs: number;
   retention: Retention;
+  /** Keep percentile sketches (docs/contract.md §9 `percentiles`): `PERCENTILE_SKETCHES`. */
+  percentileSketches?: boolean;
   /** Write into this generation instead of the one readers use (the `rebuild` command). */
   generation?: number;
   /**
@@ -121,6 +123,7 @@ export function createIngestWorker(deps: IngestWorkerDeps): IngestWorker {
     retention: config.retention,
     dedupeWindowMs: config.dedupeWindowMs,
     now,
+    sketches: config.percentileSketches ?? false,
   });
   const generation = createGenerationSource({ redis, keyspace, fixed: config.generation, now });
   const admin = kafka.admin();

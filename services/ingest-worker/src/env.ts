@@ -38,6 +38,15 @@ export const workerEnvSchema = z
     KAFKA_MAX_DECOMPRESSED_BATCH_BYTES: envInt(MAX_DECOMPRESSED_BATCH_BYTES, { min: 1024 }),
     ...redisEnvShape,
     DEDUPE_WINDOW_HOURS: envInt(7 * 24, { min: 1 }),
+    /**
+     * docs/contract.md §9 `percentiles`: count each recording's processing times into percentile
+     * sketches beside the sums (docs/decisions/0027-percentile-sketches.md). Off by default: they
+     * cost Redis memory and CPU per recording.
+     */
+    PERCENTILE_SKETCHES: z
+      .enum(["true", "false"], { error: "must be true or false" })
+      .default("false")
+      .transform((v) => v === "true"),
     FUTURE_TOLERANCE_HOURS: envInt(FUTURE_TOLERANCE_HOURS),
     /** /healthz, /readyz and /metrics (the ops server). */
     OPS_PORT: envInt(9464, { max: 65_535 }),
@@ -83,5 +92,6 @@ export function workerConfigFromEnv(env: WorkerEnv): Omit<IngestWorkerConfig, "g
     dedupeWindowMs: env.DEDUPE_WINDOW_HOURS * 3_600_000,
     futureToleranceMs: env.FUTURE_TOLERANCE_HOURS * 3_600_000,
     retention: retentionFromEnv(env),
+    percentileSketches: env.PERCENTILE_SKETCHES,
   };
 }

@@ -100,7 +100,14 @@ export async function startApiServer(options: ApiServerOptions) {
   const redis = options.redis ?? storeRedis;
   const keyspace = createKeyspace({ prefix: options.prefix ?? uniquePrefix("api") });
   const now = options.clock ?? (() => options.nowMs);
-  const writer = createRollupWriter({ redis: storeRedis, keyspace, dedupeWindowMs: 7 * DAY_MS, now });
+  // Percentile sketches kept, as the kit's workers keep them (docs/contract.md §9).
+  const writer = createRollupWriter({
+    redis: storeRedis,
+    keyspace,
+    dedupeWindowMs: 7 * DAY_MS,
+    now,
+    sketches: true,
+  });
   if (options.openEpoch ?? true) await openLiveEpoch(storeRedis, keyspace);
   const tokens = createTokenStore({ redis: storeRedis, keyspace });
   // Counts what the API asks the store for, so tests can assert what a request costs.
@@ -202,6 +209,14 @@ export async function startApiServer(options: ApiServerOptions) {
     redis: storeRedis,
     async write(org: string, recordings: CountableRecording[]): Promise<void> {
       await writer.apply(1, org, recordings);
+    },
+    /** As `write`, by a writer that keeps no percentile sketches (the worker's default). */
+    async writeWithoutSketches(org: string, recordings: CountableRecording[]): Promise<void> {
+      await createRollupWriter({ redis: storeRedis, keyspace, dedupeWindowMs: 7 * DAY_MS, now }).apply(
+        1,
+        org,
+        recordings,
+      );
     },
     /**
      * Records `asOfMs` as the as-of of the store's one partition, as the worker does with its

@@ -33,6 +33,8 @@ export function workerConfig(
   return workerConfigFromEnv(
     loadWorkerEnv({
       TOKENS_SIGNING_KEY: TEST_TOKENS_SIGNING_KEY,
+      // The suites check percentiles too (docs/contract.md §9): the kit's workers keep sketches.
+      PERCENTILE_SKETCHES: "true",
       ...env,
       RECORDINGS_TOPIC: names.topic,
       DLQ_TOPIC: names.dlqTopic,

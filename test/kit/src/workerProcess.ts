@@ -19,6 +19,8 @@ export function workerProcessEnv(
     KAFKA_GROUP_ID: names.groupId,
     REDIS_PREFIX: names.prefix,
     TOKENS_SIGNING_KEY: TEST_TOKENS_SIGNING_KEY,
+    // The suites check percentiles too (docs/contract.md §9), as the in-process workers do.
+    PERCENTILE_SKETCHES: "true",
     OPS_PORT: "0",
     // Short session: a killed member's partitions move to its successor within seconds.
     KAFKA_SESSION_TIMEOUT_MS: "6000",

@@ -26,8 +26,29 @@ export function formatLikeTheRepo(text: string, filePath: string): string {
   });
 }
 
+/**
+ * The index signature openapi-typescript writes for an object's `patternProperties` (the API's only
+ * ones: docs/contract.md §9's percentile fields, `p<q>_…`, numbers or null), and what it becomes:
+ * a `string` index typed `number | null` would clash with the object's other fields (an
+ * intersection makes `time_bucket` `string & (number | null)`), a template literal index does not.
+ */
+const PATTERN_INDEX = "[key: string]: number | null;";
+// biome-ignore lint/suspicious/noTemplateCurlyInString: TypeScript source written out, not a template.
+const PERCENTILE_INDEX = "[key: `p${number}_${string}`]: number | null;";
+
+/** How many schemas of `value` (a document, or a part of one) have `patternProperties`. */
+function patternSchemas(value: unknown): number {
+  if (typeof value !== "object" || value === null) return 0;
+  const own = "patternProperties" in value ? 1 : 0;
+  return own + Object.values(value).reduce((n: number, v) => n + patternSchemas(v), 0);
+}
+
 /** The TypeScript types (`paths`, `components`, `operations`) of an OpenAPI 3.1 document. */
 export async function renderSchemaTypes(document: object): Promise<string> {
   const ast = await openapiTS(document as OpenAPI3, { alphabetize: false, exportType: false });
-  return `${HEADER}\n${astToString(ast)}`;
+  const text = astToString(ast);
+  const indexes = text.split(PATTERN_INDEX).length - 1;
+  if (indexes !== patternSchemas(document))
+    throw new Error(`${indexes} string index signatures for ${patternSchemas(document)} patternProperties`);
+  return `${HEADER}\n${text.replaceAll(PATTERN_INDEX, PERCENTILE_INDEX)}`;
 }

@@ -32,7 +32,7 @@ export interface paths {
     };
     /**
      * Totals for a date range
-     * @description Beyond the seed (all optional; a request with none of them answers as the seed's did): exclude[...] lists, compare (previous and change), include=active_members (the range's distinct members). Every 200 has a strong ETag; If-None-Match with it is a 304.
+     * @description Beyond the seed (all optional; a request with none of them answers as the seed's did): exclude[...] lists, compare (previous and change), include=active_members (the range's distinct members), percentiles (p<q>_…_processing_seconds, within 1 % of the exact nearest-rank value). Every 200 has a strong ETag; If-None-Match with it is a 304.
      */
     get: operations["getSummary"];
     put?: never;
@@ -52,7 +52,7 @@ export interface paths {
     };
     /**
      * Time-series statistics with grouping, filters and pagination
-     * @description Beyond the seed (all optional; a request with none of them answers as the seed's did): exclude[...] lists, group_by with up to four dimensions, granularity=all, sort, limit with other=true (top N per bucket and an exact rest), fill=zero, compare, include=active_members (each row's distinct members; the (other) row's counted once each, not summed); granularity=quarter and year, week_start=sunday; with any of week_start, granularity=quarter|year and include, a complete field on every row. A bad value, or a parameter that needs another it lacks, is a 400 naming it; an unknown parameter is still a 400. Every 200 has a strong ETag; If-None-Match with it is a 304.
+     * @description Beyond the seed (all optional; a request with none of them answers as the seed's did): exclude[...] lists, group_by with up to four dimensions, granularity=all, sort, limit with other=true (top N per bucket and an exact rest), fill=zero, compare, include=active_members (each row's distinct members; the (other) row's counted once each, not summed); granularity=quarter and year, week_start=sunday; percentiles (p<q>_…_processing_time per row, within 1 % of the exact nearest-rank value); with any of week_start, granularity=quarter|year, include and percentiles, a complete field on every row. A bad value, or a parameter that needs another it lacks, is a 400 naming it; an unknown parameter is still a 400. Every 200 has a strong ETag; If-None-Match with it is a 304.
      */
     get: operations["getStats"];
     put?: never;
@@ -115,6 +115,8 @@ export interface components {
         active_members?: number;
       };
       change?: components["schemas"]["SummaryChange"];
+    } & {
+      [key: `p${number}_${string}`]: number | null;
     };
     /** @description (current − previous) ÷ previous per field, from the exact values, rounded to 3 decimals (halves away from zero); null where the previous value is 0 */
     SummaryChange: {
@@ -189,8 +191,10 @@ export interface components {
       previous_avg_wpm?: number;
       /** @description With include=active_members and compare: active_members of the same group in the paired bucket of the previous range */
       previous_active_members?: number;
-      /** @description Sent when the request has week_start, granularity=quarter|year or include: false when the row's bucket (its part of the range) ends after X-Data-As-Of, so it may still grow; true when it ends at or before it. Without X-Data-As-Of every row is false. */
+      /** @description Sent when the request has week_start, granularity=quarter|year, include or percentiles: false when the row's bucket (its part of the range) ends after X-Data-As-Of, so it may still grow; true when it ends at or before it. Without X-Data-As-Of every row is false. */
       complete?: boolean;
+    } & {
+      [key: `p${number}_${string}`]: number | null;
     };
   };
   responses: never;
@@ -296,6 +300,7 @@ export interface operations {
         compare?: "previous_period" | "previous_year";
         /** @description `active_members`: each row (on /stats/summary, the summary) gains active_members, the exact number of distinct members with at least one recording in it; with compare, previous_active_members too (the summary: in previous and change). On /stats, naming it adds complete to every row. */
         include?: "active_members";
+        percentiles?: string;
       };
       header?: {
         /** @description `no-cache` (or `no-store`): compute the answer now instead of serving the kept one. Kept answers are exact: they are served only while no recording of the organization was counted since. */
@@ -409,6 +414,7 @@ export interface operations {
         compare?: "previous_period" | "previous_year";
         /** @description `active_members`: each row (on /stats/summary, the summary) gains active_members, the exact number of distinct members with at least one recording in it; with compare, previous_active_members too (the summary: in previous and change). On /stats, naming it adds complete to every row. */
         include?: "active_members";
+        percentiles?: string;
         page?: number;
         page_size?: number;
         format?: "json" | "csv";

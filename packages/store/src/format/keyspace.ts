@@ -22,6 +22,12 @@ export const STORE_VERSION = "v9";
  */
 export const SEEN_IDS_SUFFIX = "all";
 /**
+ * What follows a key of combination cells (a container, a block's combinations key or its
+ * combinations projection) in the key of their percentile sketches: the same fields, the same
+ * hash tag and expiry, written by the same apply call (format/sketches.ts).
+ */
+export const SKETCH_SUFFIX = "q";
+/**
  * How many shards organizations are spread over: enough that a cluster balances them and moves
  * them a slot at a time, few enough that a chunk of a shared topic holds several of each.
  */
@@ -52,6 +58,7 @@ export type KeyKind =
   | { kind: "block"; tier: Tier; projection: Projection }
   | { kind: "container"; tier: Tier }
   | { kind: "keyed"; tier: Tier }
+  | { kind: "sketch"; tier: Tier }
   | {
       kind:
         | "seen"
@@ -104,8 +111,8 @@ export interface Keyspace {
   blockSuffix(tier: Tier, startMs: number, projection: Projection): string;
   /**
    * Every key that may hold a block's cells, whatever its tier's placement (blockPlacement.ts):
-   * its container, its combinations key and its key in every projection. For tools and tests that
-   * damage or inspect a block.
+   * its container, its combinations key and its key in every projection, and the sketches of the
+   * first three. For tools and tests that damage or inspect a block.
    */
   blockKeys(generation: number, org: string, tier: StoredTier, startMs: number): string[];
   /** The container of a tier's blocks in the period starting at `startMs` (blockPlacement.ts). */
@@ -114,6 +121,11 @@ export interface Keyspace {
   /** A block's combinations key, for a tier placed `keyed` (blockPlacement.ts). */
   keyed(generation: number, org: string, tier: Tier, startMs: number): string;
   keyedSuffix(tier: Tier, startMs: number): string;
+  /**
+   * The key of the percentile sketches of the combination cells in `key` (a container, a keyed
+   * block or a combinations projection), or likewise of a suffix (what the ingest script receives).
+   */
+  sketches(key: string): string;
   token(sha256Hex: string): string;
   /**
    * A `SCAN … MATCH` pattern for every token's key (`token`), not the organizations' indexes nor
@@ -135,6 +147,7 @@ const PROJECTION_BY_CODE = new Map(PROJECTIONS.map((v) => [PROJECTION_CODE[v], v
 const BLOCK_KEY = /:b:([a-zA-Z]):\d{12}:([a-z])$/;
 const CONTAINER_KEY = /:s:([a-zA-Z]):\d{12}$/;
 const KEYED_KEY = /:b:([a-zA-Z]):\d{12}:k$/;
+const SKETCH_KEY = new RegExp(`:[bs]:([a-zA-Z]):\\d{12}(?::[a-z])?:${SKETCH_SUFFIX}$`);
 /** The last letter of a keyed block's key: not a projection's code (projections.ts). */
 const KEYED_CODE = "k";
 const SHARD_WRITES_KEY = /:g\d+:\{s\d+\}:writes$/;
@@ -149,6 +162,8 @@ function classifyKey(key: string): KeyKind {
   if (container !== undefined) return { kind: "container", tier: container };
   const keyed = TIER_BY_CODE.get(KEYED_KEY.exec(key)?.[1] ?? "");
   if (keyed !== undefined) return { kind: "keyed", tier: keyed };
+  const sketch = TIER_BY_CODE.get(SKETCH_KEY.exec(key)?.[1] ?? "");
+  if (sketch !== undefined) return { kind: "sketch", tier: sketch };
   if (SHARD_WRITES_KEY.test(key)) return { kind: "shardWrites" };
   const org = ORG_KEY.exec(key)?.[1];
   if (org === "combos" || org === "extent") return { kind: org };
@@ -171,6 +186,7 @@ export function createKeyspace({ prefix }: KeyspaceOptions): Keyspace {
   const containerSuffix = (tier: Tier, startMs: number) => `s:${TIER_CODE[tier]}:${utcStamp(startMs)}`;
   const keyedSuffix = (tier: Tier, startMs: number) =>
     `b:${TIER_CODE[tier]}:${utcStamp(startMs)}:${KEYED_CODE}`;
+  const sketches = (key: string) => `${key}:${SKETCH_SUFFIX}`;
   return {
     prefix,
     classify: classifyKey,
@@ -192,11 +208,21 @@ export function createKeyspace({ prefix }: KeyspaceOptions): Keyspace {
     container: (generation, org, tier, startMs) => orgBase(generation, org) + containerSuffix(tier, startMs),
     keyed: (generation, org, tier, startMs) => orgBase(generation, org) + keyedSuffix(tier, startMs),
     keyedSuffix,
-    blockKeys: (generation, org, tier, startMs) => [
-      orgBase(generation, org) + containerSuffix(tier, containerOf(tier, startMs).startMs),
-      orgBase(generation, org) + keyedSuffix(tier, startMs),
-      ...PROJECTIONS.map((projection) => orgBase(generation, org) + blockSuffix(tier, startMs, projection)),
-    ],
+    blockKeys: (generation, org, tier, startMs) => {
+      const combinations = [
+        orgBase(generation, org) + containerSuffix(tier, containerOf(tier, startMs).startMs),
+        orgBase(generation, org) + keyedSuffix(tier, startMs),
+        orgBase(generation, org) + blockSuffix(tier, startMs, "combos"),
+      ];
+      return [
+        ...combinations,
+        ...PROJECTIONS.filter((p) => p !== "combos").map(
+          (projection) => orgBase(generation, org) + blockSuffix(tier, startMs, projection),
+        ),
+        ...combinations.map(sketches),
+      ];
+    },
+    sketches,
     containerSuffix,
     token: (sha256Hex) => `${tokenRoot}:token:${sha256Hex}`,
     tokenPattern: () => `${tokenRoot}:token:*`,

@@ -5,6 +5,15 @@
  */
 export type OrganizationExtent = { firstMs: number; lastMs: number } | null | "unknown";
 
+/**
+ * The extent's field that says every recording of the organization was counted with its percentile
+ * sketches (docs/decisions/0027-percentile-sketches.md): set by the apply script with the
+ * organization's first recordings when the writer keeps sketches, removed by the first batch
+ * counted without them. Without it (and with recordings), the sketches miss some recordings and
+ * percentiles cannot be answered.
+ */
+export const SKETCHED_FIELD = "sketched";
+
 /** From `HMGET <extent> first last` and `EXISTS <combos>` (any data interns a combination). */
 export function parseExtent(first: unknown, last: unknown, combosExist: unknown): OrganizationExtent {
   if (first != null && last != null) {

@@ -1,6 +1,6 @@
 import type { Tier } from "@vu/time-buckets";
 import { LAYOUT_FIELDS, MAX_BLOCKS_PER_CONTAINER } from "../format/blockPlacement";
-import { type OrganizationExtent, parseExtent } from "../format/organizationExtent";
+import { type OrganizationExtent, parseExtent, SKETCHED_FIELD } from "../format/organizationExtent";
 import { statusOf, type ViewStatus } from "../log/logRecord";
 import { cellsByBlock, type StoredCells } from "./containerCells";
 import type { OrganizationHints } from "./organizationHints";
@@ -35,6 +35,11 @@ export interface ReadKeys {
    * on a cluster it lives on another node).
    */
   log?: string | undefined;
+  /**
+   * The key of the percentile sketches beside a key of combination cells, when the read fetches
+   * them too (docs/contract.md §9 `percentiles`; the projection read is then the combinations').
+   */
+  sketches?: ((key: string) => string) | undefined;
 }
 
 /** One MULTI's result, per stored block (see ReadPlan). */
@@ -42,11 +47,22 @@ export interface AtomicRead {
   /** Cells from the projection's key of each block placed `projected` (EMPTY for the others). */
   projectionCells: StoredCells[];
   comboCells: StoredCells[];
+  /**
+   * With `ReadKeys.sketches`: the sketch cells beside `projectionCells` and `comboCells`, in the
+   * same shape (a field's sketch cell has the field's name).
+   */
+  projectionSketches?: StoredCells[];
+  comboSketches?: StoredCells[];
   comboCount: number;
   extent: OrganizationExtent;
   stamp: string | null;
   /** The extent's LAYOUT_FIELDS in the same state. */
   layout: Array<string | null>;
+  /**
+   * Whether the sketches hold every recording of the organization (it has none, or every one was
+   * counted with them: SKETCHED_FIELD), in the same state.
+   */
+  sketched: boolean;
   /** With `ReadKeys.log`: the view's status in the same state. */
   status?: ViewStatus | undefined;
 }
@@ -75,17 +91,28 @@ export async function readAtomically(
   const readBlocks = fields === undefined || fields.length > 0;
   const fetch = (key: string, tier: Tier): KeyRead =>
     fields && SELECTIVE_TIERS.has(tier) ? { key, fields } : { key };
-  const reads: KeyRead[] = [
-    ...plan.containers.map((c) => ({ key: keys.container(c.tier, c.startMs) })),
-    ...(readBlocks ? plan.keyed : []).map((b) => fetch(keys.keyed(b), b.tier)),
-    ...(readBlocks ? plan.projected : []).map((b) => fetch(keys.projection(b), b.tier)),
+  const placeReads = (keyOf: (key: string) => string): KeyRead[] => [
+    ...plan.containers.map((c) => ({ key: keyOf(keys.container(c.tier, c.startMs)) })),
+    ...(readBlocks ? plan.keyed : []).map((b) => fetch(keyOf(keys.keyed(b)), b.tier)),
+    ...(readBlocks ? plan.projected : []).map((b) => fetch(keyOf(keys.projection(b)), b.tier)),
   ];
+  const sketches = keys.sketches;
+  // The sketches' keys after the cells', in the same order and with the same fields.
+  const reads: KeyRead[] = [...placeReads((key) => key), ...(sketches ? placeReads(sketches) : [])];
   const recordings = hints.recentRecordings(generation, org);
   const named = reads.reduce((n, r) => n + (r.fields?.length ?? 0), 0);
   const read = await readConsistently(redis, reads, {
     stamp: { key: keys.extent, field: WRITE_STAMP_FIELD },
     addTail: (multi) => {
-      multi.hmget(keys.extent, "first", "last", WRITE_STAMP_FIELD, RECORDINGS_FIELD, ...LAYOUT_FIELDS);
+      multi.hmget(
+        keys.extent,
+        "first",
+        "last",
+        WRITE_STAMP_FIELD,
+        RECORDINGS_FIELD,
+        SKETCHED_FIELD,
+        ...LAYOUT_FIELDS,
+      );
       multi.hlen(keys.combos);
       if (keys.log !== undefined) multi.hmget(keys.log, "epoch", "state", "reason");
     },
@@ -97,13 +124,44 @@ export async function readAtomically(
   });
   const replies: KeyReply[] = read.replies;
   const comboCount = Number(read.tail[1] ?? 0);
-  const [first, last, stamp = null, recorded, ...layout] = (read.tail[0] as Array<string | null>) ?? [];
+  const [first, last, stamp = null, recorded, sketchedField, ...layout] =
+    (read.tail[0] as Array<string | null>) ?? [];
+  const sketched = Number(recorded ?? 0) === 0 || sketchedField != null;
   const [epoch, state, reason] = (read.tail[2] as Array<string | null> | undefined) ?? [];
   const status = keys.log === undefined ? undefined : statusOf(epoch, state, reason);
   rememberContainerFields(hints, reads, replies, plan, Number(recorded ?? 0));
   hints.rememberRecordings(generation, org, Number(recorded ?? 0));
   const extent = parseExtent(first, last, comboCount);
   const wanted = blocksWanted(plan);
+  const cells = placesOf(replies, plan, wanted, fields, readBlocks);
+  const sketchCells = sketches && placesOf(replies, plan, wanted, fields, readBlocks);
+  return {
+    ...cells,
+    ...(sketchCells && {
+      projectionSketches: sketchCells.projectionCells,
+      comboSketches: sketchCells.comboCells,
+    }),
+    comboCount,
+    extent,
+    stamp,
+    layout,
+    sketched,
+    status,
+  };
+}
+
+/**
+ * One set of places' replies (the cells', or their sketches'), taken from the front of `replies`
+ * in the order `readAtomically` asked for them: per stored block, its cells in the projection's key
+ * and its combination cells from its container (the blocks `wanted` of it) and combinations key.
+ */
+function placesOf(
+  replies: KeyReply[],
+  plan: ReadPlan,
+  wanted: readonly Uint8Array[],
+  fields: string[] | undefined,
+  readBlocks: boolean,
+): { projectionCells: StoredCells[]; comboCells: StoredCells[] } {
   const containers = (replies.splice(0, plan.containers.length) as Buffer[][]).map((reply, c) =>
     cellsByBlock(reply, wanted[c]),
   );
@@ -130,7 +188,7 @@ export async function readAtomically(
     const inKey = i === NOT_READ ? EMPTY : (keyed[i] ?? EMPTY);
     return inKey.length === 0 ? inContainer : inContainer.length === 0 ? inKey : [...inContainer, ...inKey];
   });
-  return { projectionCells, comboCells, comboCount, extent, stamp, layout, status };
+  return { projectionCells, comboCells };
 }
 
 /**

@@ -33,6 +33,12 @@ export interface BlockSnapshot {
    */
   readonly viewStatus?: ViewStatus | undefined;
   /**
+   * Whether every recording of the organization was counted with its percentile sketch (the writer
+   * keeps them: `RollupWriterOptions.sketches`), in the same state: only then can a question ask
+   * for percentiles (`SumsQuestion.percentiles`).
+   */
+  readonly sketched: boolean;
+  /**
    * The question's sums per (bucket, group), handed to `into` bucket by bucket (bucketSums.ts), in
    * steps: each `next()` sums a bounded number of cells, so a caller may pause between steps.
    * Drive it to its end; a cell the question cannot read (an unknown combination, a field
@@ -47,10 +53,13 @@ export class StoredSnapshot implements BlockSnapshot {
     readonly cells: SnapshotCells,
     readonly extent: OrganizationExtent,
     readonly stamp: string | null,
+    readonly sketched: boolean,
     readonly viewStatus?: ViewStatus | undefined,
   ) {}
 
   sumBuckets(question: SumsQuestion, into: BucketSumsSink): Generator<void, void, void> {
+    if (question.percentiles && !this.sketched)
+      throw new Error("percentiles asked of an organization counted without its sketches");
     return sumBuckets(this.cells, question, into);
   }
 }
@@ -85,6 +94,11 @@ export interface ReadOptions {
    * status is read in the blocks' own MULTI, costing no round trip of its own.
    */
   confirming?: ReadView | undefined;
+  /**
+   * Also read the percentile sketches beside the combination cells (docs/contract.md §9
+   * `percentiles`), for a question with `percentiles`: only the combinations projection has them.
+   */
+  sketches?: boolean;
 }
 
 /** Fetch selected fields only while they are at most this share of all combinations. */
@@ -107,6 +121,8 @@ export async function readBlockSnapshot(
   options: ReadOptions,
 ): Promise<BlockSnapshot> {
   const { keyspace, hints } = context;
+  if (options.sketches && projection !== "combos")
+    throw new Error(`the ${projection} projection has no percentile sketches`);
   const keys: ReadKeys = {
     generation,
     org,
@@ -117,6 +133,7 @@ export async function readBlockSnapshot(
     extent: keyspace.extent(generation, org),
     // A MULTI keeps to one slot on a cluster, where the log hash has its own.
     log: options.confirming && !context.redis.isCluster ? keyspace.log(generation) : undefined,
+    sketches: options.sketches ? keyspace.sketches : undefined,
   };
   for (;;) {
     const assumed = hints.layout(generation, org) ?? NO_LAYOUT;
@@ -133,15 +150,23 @@ export async function readBlockSnapshot(
     hints.rememberLayout(generation, org, read.layout);
     if (read.layout.some((value, i) => value !== assumed[i])) continue;
     const perFetched = (cells: StoredCells[]) => Array.from(stored.keyOf, (k) => cells[k] as StoredCells);
+    const { projectionSketches, comboSketches } = read;
     const cells: SnapshotCells = {
       projection,
       combos: read.combos,
       cells: cellsAsked(derived, perFetched(read.projectionCells)),
       comboCells: cellsAsked(derived, perFetched(read.comboCells)),
+      ...(projectionSketches &&
+        comboSketches && {
+          sketches: {
+            cells: cellsAsked(derived, perFetched(projectionSketches)),
+            comboCells: cellsAsked(derived, perFetched(comboSketches)),
+          },
+        }),
       // A derived block's days are whole blocks, as the block itself would be.
       parts: Int8Array.from(blocks, (_, i) => stored.parts[derived.from[i] as number] as number),
     };
-    return new StoredSnapshot(cells, read.extent, read.stamp, read.status);
+    return new StoredSnapshot(cells, read.extent, read.stamp, read.sketched, read.status);
   }
 }
 

@@ -1,6 +1,7 @@
 import type { Dimension, DimensionValues } from "@vu/events";
 import { describe, expect, it } from "vitest";
 import { ALL_QUARTERS, WHOLE_BLOCK } from "../format/quarterCells";
+import { SKETCH_PAIR_BYTES, sketchKey, sketchPairs } from "../format/sketches";
 import { packSums, SUM_FIELDS, type Sums } from "../format/sums";
 import { type SnapshotCells, sumBuckets } from "./bucketSums";
 import type { DimensionTest, SummedBucket, SumsQuestion } from "./sumsQuestion";
@@ -492,5 +493,126 @@ describe("sumBuckets counting members", () => {
     }
     // The rounds held cells: most of them have rows to compare.
     expect(compared).toBeGreaterThan(100);
+  });
+});
+
+describe("sumBuckets with percentiles", () => {
+  /** A stored sketch cell of these recordings' voice times (format/sketches.ts). */
+  const sketchCell = (...voiceMs: number[]) => {
+    const pairs = sketchPairs(voiceMs.map((v) => sketchKey("voice", v)));
+    const cell = Buffer.alloc((pairs.length / 2) * SKETCH_PAIR_BYTES);
+    for (let i = 0; i < pairs.length; i += 2) {
+      cell.writeUInt16LE(pairs[i] as number, 3 * i);
+      cell.writeUInt32LE(pairs[i + 1] as number, 3 * i + 2);
+    }
+    return cell;
+  };
+  /** An hour read as a whole (bucket 0) minus its quarter 1 (a cover), and its quarter 1 alone (bucket 1). */
+  const hour: SnapshotCells = {
+    projection: "combos",
+    combos,
+    comboCells: [[], [], []],
+    parts: Int8Array.from([ALL_QUARTERS, 1, 1]),
+    cells: [[], [], []],
+  };
+  const hourCells = [
+    stored("01"),
+    cell("2,2,2,0,0,0,0"),
+    stored("11"),
+    cell("1,1,1,0,0,0,0"),
+    stored("12"),
+    cell("1,1,1,0,0,0,0"),
+    stored("33"),
+    cell("1,1,1,0,0,0,0"),
+  ];
+  const hourSketches = [
+    stored("01"),
+    sketchCell(10, 20),
+    stored("11"),
+    sketchCell(30),
+    stored("12"),
+    sketchCell(5000),
+    stored("33"),
+    sketchCell(40),
+  ];
+  const withSketches: SnapshotCells = {
+    ...hour,
+    comboCells: [hourCells, hourCells, hourCells],
+    sketches: { cells: [[], [], []], comboCells: [hourSketches, hourSketches, hourSketches] },
+  };
+  const coverBuckets: SummedBucket[] = [{ blocks: [block(), block(-1)] }, { blocks: [block()] }];
+  /** The (bucket, group values, voice percentiles 1 / 50 / 99) handed over. */
+  const run = (question: Partial<Omit<SumsQuestion, "buckets" | "groupOf">>) => {
+    const groups: string[] = [];
+    const out: Array<[number, string, ...(number | null)[]]> = [];
+    const steps = sumBuckets(
+      withSketches,
+      {
+        buckets: coverBuckets,
+        firstBlock: 0,
+        filters: [],
+        groupBy: [],
+        activeMembers: false,
+        percentiles: true,
+        ...question,
+        groupOf: (values) => {
+          const key = JSON.stringify(values);
+          if (!groups.includes(key)) groups.push(key);
+          return groups.indexOf(key);
+        },
+      },
+      {
+        push(bucket, group, _sums, _at, extras) {
+          const sketch = extras?.sketch;
+          expect(sketch).toBeDefined();
+          out.push([
+            bucket,
+            groups[group] ?? "",
+            ...[1, 50, 99].map((q) => sketch?.percentile("voice", q) ?? null),
+          ]);
+        },
+      },
+    );
+    while (!steps.next().done);
+    return out;
+  };
+
+  it("gives each (bucket, group) the sketch of its cells, with the blocks' signs and quarters", () => {
+    // The hour without quarter 1: 10, 20 (quarter 0) and 40 (quarter 3); quarter 1: 30 and 5000.
+    expect(run({})).toEqual([
+      [0, "[]", 10, 20, 40],
+      [1, "[]", 30, 30, expect.closeTo(5000, -2)],
+    ]);
+    expect(run({ groupBy: ["app_name"], filters: [only("voice_model", "v1")] })).toEqual([
+      [0, '["Zoom"]', 10, 10, 20],
+      [1, '["Zoom"]', 30, 30, 30],
+      [1, '["Ärzte"]', expect.closeTo(5000, -2), expect.closeTo(5000, -2), expect.closeTo(5000, -2)],
+    ]);
+  });
+
+  it("counting members too, gives each group its pairs' sketches together", () => {
+    expect(run({ groupBy: ["voice_model"], activeMembers: true })).toEqual([
+      [0, '["v1"]', 10, 10, 20],
+      [0, '["v2"]', 40, 40, 40],
+      [1, '["v1"]', 30, 30, expect.closeTo(5000, -2)],
+    ]);
+  });
+
+  it("refuses percentiles of a read without sketches", () => {
+    expect(() =>
+      sumBuckets(
+        hour,
+        {
+          buckets: [],
+          firstBlock: 0,
+          filters: [],
+          groupBy: [],
+          activeMembers: false,
+          percentiles: true,
+          groupOf: () => 0,
+        },
+        { push: () => undefined },
+      ).next(),
+    ).toThrow(/without sketches/);
   });
 });

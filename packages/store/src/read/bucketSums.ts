@@ -5,6 +5,7 @@ import { type CellAccumulator, createCellAccumulator } from "./cellAccumulator";
 import { cellCount, cellField, cellSums, fieldQuarter, fieldStart, type StoredCells } from "./containerCells";
 import { type Classifier, createClassifier, EXCLUDED } from "./fieldClasses";
 import { createPairFolding, MemberPairs } from "./memberPairs";
+import { SketchAccumulator } from "./sketchAccumulator";
 import type { BucketSumsSink, SummedBucket, SumsQuestion } from "./sumsQuestion";
 
 /** The cells of one read (blockSnapshot.ts), per block asked for, in the order asked. */
@@ -31,7 +32,15 @@ export interface SnapshotCells {
    * quarter 0-3 (only the fields starting with that digit).
    */
   parts: Int8Array;
+  /**
+   * Read with `ReadOptions.sketches`: the percentile sketches beside `cells` (the combinations
+   * projection's) and `comboCells`, per requested block, a field's sketch under the field's name.
+   */
+  sketches?: { cells: StoredCells[]; comboCells: StoredCells[] } | undefined;
 }
+
+/** Where a bucket's key uses come from: the cells, or the sketches beside them. */
+type CellLists = Pick<SnapshotCells, "cells" | "comboCells">;
 
 /**
  * One stored key's cells as a bucket uses them: the net sign of the whole block, or for a split
@@ -49,6 +58,7 @@ interface KeyUse {
 function keyUses(
   bucket: SummedBucket,
   snapshot: SnapshotCells,
+  lists: CellLists,
   firstIndex: number,
   classifiers: { projection: Classifier; combos: Classifier },
 ): KeyUse[] {
@@ -69,8 +79,8 @@ function keyUses(
     const part = snapshot.parts[firstIndex + j] ?? WHOLE_BLOCK;
     // A block's cells may be in its key of the projection and in places without projections
     // (combinations).
-    addUse(snapshot.cells[firstIndex + j] ?? [], classifiers.projection, part, sign);
-    addUse(snapshot.comboCells[firstIndex + j] ?? [], classifiers.combos, part, sign);
+    addUse(lists.cells[firstIndex + j] ?? [], classifiers.projection, part, sign);
+    addUse(lists.comboCells[firstIndex + j] ?? [], classifiers.combos, part, sign);
   });
   return uses;
 }
@@ -85,6 +95,26 @@ function addKey(use: KeyUse, into: CellAccumulator, from: number, to: number): v
     if (sign === 0) continue;
     const cls = classify(field, start);
     if (cls !== EXCLUDED) into.add(cls, cellSums(cells, i), sign);
+  }
+}
+
+/** Adds one sketch key's cells [from, to), with their signs, into the groups' sketches. */
+function addSketches(
+  use: KeyUse,
+  into: SketchAccumulator,
+  pairs: MemberPairs | undefined,
+  from: number,
+  to: number,
+): void {
+  const { cells, classify, split, whole, quarters } = use;
+  const start = fieldStart(split);
+  for (let i = from; i < to; i++) {
+    const field = cellField(cells, i);
+    const sign = split ? (quarters[fieldQuarter(field)] as number) : whole;
+    if (sign === 0) continue;
+    const cls = classify(field, start);
+    // Counting members, a field's class is its (group, member) pair: its sketch is its group's.
+    if (cls !== EXCLUDED) into.add(pairs ? (pairs.groupOf[cls] as number) : cls, cellSums(cells, i), sign);
   }
 }
 
@@ -114,20 +144,36 @@ export function* sumBuckets(
     combos: createClassifier("combos", snapshot.combos, question, pairs),
   };
   const accumulator = createCellAccumulator();
-  const fold = pairs && createPairFolding(pairs);
+  // docs/contract.md §9 `percentiles`: each group's sketch, from the sketches beside its cells.
+  const sketchLists = question.percentiles ? snapshot.sketches : undefined;
+  if (question.percentiles && !sketchLists) throw new Error("percentiles asked of a read without sketches");
+  const sketches = sketchLists && new SketchAccumulator();
+  const fold = pairs && createPairFolding(pairs, sketches);
   const { buckets } = question;
   let blockIndex = question.firstBlock;
   for (let b = 0; b < buckets.length; b++) {
     const bucket = buckets[b] as SummedBucket;
-    for (const use of keyUses(bucket, snapshot, blockIndex, classifiers)) {
+    for (const use of keyUses(bucket, snapshot, snapshot, blockIndex, classifiers)) {
       const count = cellCount(use.cells);
       for (let from = 0; from < count; from += CELLS_PER_STEP) {
         addKey(use, accumulator, from, Math.min(count, from + CELLS_PER_STEP));
         yield;
       }
     }
+    if (sketches && sketchLists) {
+      for (const use of keyUses(bucket, snapshot, sketchLists, blockIndex, classifiers)) {
+        const count = cellCount(use.cells);
+        for (let from = 0; from < count; from += CELLS_PER_STEP) {
+          addSketches(use, sketches, pairs, from, Math.min(count, from + CELLS_PER_STEP));
+          yield;
+        }
+      }
+    }
     blockIndex += bucket.blocks.length;
     if (fold) fold(accumulator, into, b);
+    else if (sketches)
+      accumulator.drain((group, sums, at) => into.push(b, group, sums, at, { sketch: sketches.take(group) }));
     else accumulator.drainInto(into, b);
+    sketches?.clear();
   }
 }

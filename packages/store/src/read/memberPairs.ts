@@ -1,5 +1,6 @@
 import { SUM_FIELDS } from "../format/sums";
 import type { CellAccumulator } from "./cellAccumulator";
+import type { SketchAccumulator } from "./sketchAccumulator";
 import type { BucketSumsSink } from "./sumsQuestion";
 
 const WIDTH = SUM_FIELDS.length;
@@ -53,11 +54,11 @@ export class MemberPairs {
 
 /**
  * Folds one bucket's pairs into its groups: per group, the sums of its pairs with recordings and
- * their members. Hands `bucket`'s sums and members of each such group to `into`, then
+ * their members (and with `sketches`, the group's sketch, summed per group already). Hands `bucket`'s sums and members of each such group to `into`, then
  * `accumulator` (summed per pair) starts empty. Groups and members are counted in arrays: no
  * object per group.
  */
-export function createPairFolding(pairs: MemberPairs) {
+export function createPairFolding(pairs: MemberPairs, sketches?: SketchAccumulator) {
   let sums = new Float64Array(WIDTH * 64);
   /** Per group: its pairs with recordings in the bucket, then where its members end in the list. */
   let counts = new Int32Array(64);
@@ -118,6 +119,7 @@ export function createPairFolding(pairs: MemberPairs) {
       const at = WIDTH * group;
       into.push(bucket, group, sums, at, {
         members: members.subarray(from, from + (counts[group] as number)),
+        ...(sketches && { sketch: sketches.take(group) }),
       });
       sums.fill(0, at, at + WIDTH);
       counts[group] = 0;

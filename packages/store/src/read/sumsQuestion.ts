@@ -1,4 +1,5 @@
 import type { Dimension } from "@vu/events";
+import type { PercentileSketch } from "../format/sketches";
 
 /**
  * What a query asks of a snapshot's cells (BlockSnapshot.sumBuckets): its buckets as signed lists
@@ -22,6 +23,11 @@ export interface SumsQuestion {
   groupOf(values: readonly (string | null)[]): number;
   /** Also give each (bucket, group) the members with recordings in it (docs/contract.md §9). */
   activeMembers: boolean;
+  /**
+   * Also give each (bucket, group) its percentile sketch (docs/contract.md §9 `percentiles`): needs
+   * a snapshot read with `ReadOptions.sketches`.
+   */
+  percentiles?: boolean;
 }
 
 export interface SummedBucket {
@@ -39,13 +45,14 @@ export interface BucketSumsSink {
   /**
    * `bucket`'s sums for `group`: the seven values (SUM_FIELDS order) from `at` in `sums`, valid
    * during the call only. Counting members, `extras.members` are the ids of the members with
-   * recordings in it: numbers this question gives its members, one per member.
+   * recordings in it: numbers this question gives its members, one per member. With
+   * `percentiles`, `extras.sketch` is its recordings' percentile sketch (the caller's to keep).
    */
   push(
     bucket: number,
     group: number,
     sums: Float64Array,
     at: number,
-    extras?: { members?: ArrayLike<number> | undefined },
+    extras?: { members?: ArrayLike<number> | undefined; sketch?: PercentileSketch | undefined },
   ): void;
 }

@@ -181,6 +181,13 @@ describe("the generated constants", () => {
     expect(8 * SUM_COUNT).toBe(LARGE_CELL_BYTES);
   });
 
+  it("give a sketch pair's struct format the bytes sketches.ts reads: a u16 key and a u32 count", () => {
+    expect(LUA_CONSTANTS.SKETCH_PAIR).toBe("HI4");
+    expect(LUA_CONSTANTS.SKETCH_PAIR_BYTES).toBe(2 + 4);
+    // Not a sums cell's width: the batch tells a block of sketches by it.
+    expect([SMALL_CELL_BYTES, LARGE_CELL_BYTES]).not.toContain(LUA_CONSTANTS.SKETCH_CELLS);
+  });
+
   it("are exact integers and printable strings, quoted for Lua", () => {
     expect(luaLiteral(-5)).toBe("-5");
     expect(luaLiteral(0xffff_ffff)).toBe("4294967295");

@@ -8,7 +8,7 @@ import type { Keyspace } from "../format/keyspace";
 /** The call's own keys, before the organizations'. */
 export const CALL_KEYS = ["guard"] as const;
 /** The call's own arguments, before the organizations'. */
-export const CALL_ARGS = ["dedupeWindowMs", "layoutRule", "guard", "expected"] as const;
+export const CALL_ARGS = ["dedupeWindowMs", "layoutRule", "guard", "expected", "sketches"] as const;
 export type CallArgs = Record<(typeof CALL_ARGS)[number], string>;
 
 /** One organization's keys: its base, its combinations, a set per dimension (in DIMENSIONS order), its extent. */

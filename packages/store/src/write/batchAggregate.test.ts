@@ -4,6 +4,7 @@ import { DAY_MS, DEFAULT_RETENTION } from "@vu/time-buckets";
 import { describe, expect, it } from "vitest";
 import { type Placement, STORED_TIERS, type StoredTier } from "../format/blockPlacement";
 import { createKeyspace } from "../format/keyspace";
+import { sketchKey } from "../format/sketches";
 import { aggregateBatch, type BatchPayload, dedupeWindows } from "./batchAggregate";
 
 const keyspace = createKeyspace({ prefix: "t" });
@@ -13,8 +14,11 @@ const placed = (...placements: Placement[]) =>
     StoredTier,
     Placement
   >;
-/** Every tier placed `projected`: each block in its own keys, one per projection. */
-const options = { keyspace, retention: DEFAULT_RETENTION, nowMs, placement: placed() };
+/**
+ * Every tier placed `projected`: each block in its own keys, one per projection; with percentile
+ * sketches beside the combination cells.
+ */
+const options = { keyspace, retention: DEFAULT_RETENTION, nowMs, placement: placed(), sketches: true };
 
 /** The kit's recording with the numbers these expectations were written for. */
 const storeRecording = (id: string, at: string, patch: Partial<RecordingCompleted> = {}) =>
@@ -51,8 +55,27 @@ describe("aggregateBatch", () => {
       { key: '["ada@example.com","v1","gpt","Zoom"]', values: ["ada@example.com", "v1", "gpt", "Zoom"] },
       { key: '["ada@example.com","v1","gpt","Teams"]', values: ["ada@example.com", "v1", "gpt", "Teams"] },
     ]);
-    // 5 stored tiers (quarter hours live inside hour blocks) × 6 projections.
-    expect(payload.blocks).toHaveLength(30);
+    // 5 stored tiers (quarter hours live inside hour blocks) × 6 projections, and each tier's
+    // combinations projection's sketches.
+    expect(payload.blocks).toHaveLength(35);
+    // docs/decisions/0027: the sketches beside the combination cells, the same fields, the times'
+    // bucket keys per field (a null time adds none).
+    expect(blockOf(payload, "b:m:202611201000:c:q")).toMatchObject({
+      fields: [1, 2],
+      sums: [],
+      sketches: [[sketchKey("voice", 500), sketchKey("llm", 200)], [sketchKey("voice", 100)]],
+    });
+    expect(blockOf(payload, "b:h:202611201000:c:q")?.fields).toEqual([4 * 1 + 0, 4 * 2 + 0]);
+    expect(payload.blocks.filter((b) => b.sketches).map((b) => b.suffix)).toEqual(
+      payload.blocks.filter((b) => b.suffix.endsWith(":c")).map((b) => `${b.suffix}:q`),
+    );
+    // A writer without sketches (the default) writes the cells alone.
+    const plain = aggregateBatch([storeRecording("a", "2026-11-20T10:00:05Z")], {
+      ...options,
+      sketches: false,
+    });
+    expect(plain.blocks).toHaveLength(30);
+    expect(plain.blocks.some((b) => b.sketches)).toBe(false);
     expect(cellsOf(payload, "b:m:202611201000:c")).toEqual([
       1, 1, 100, 60_000, 500, 1, 200, 1, 2, 1, 100, 60_000, 100, 1, 0, 0,
     ]);
@@ -172,14 +195,14 @@ describe("aggregateBatch by placement", () => {
       sparse,
     );
     // Minutes in their UTC day's container: one block entry per minute (minutes since midnight), no projections.
-    const minutes = payload.blocks.filter((b) => b.suffix.startsWith("s:m:"));
+    const minutes = payload.blocks.filter((b) => b.suffix.startsWith("s:m:") && !b.sketches);
     expect(minutes.map((b) => [b.suffix, b.prefix, b.fieldForm, b.fields])).toEqual([
       ["s:m:202611200000", "607:", 1, [1]],
       ["s:m:202611200000", "659:", 1, [2]],
       ["s:m:202611180000", "1380:", 1, [1]],
     ]);
     // Hours in their month's container (2026-11-01): index = hours since its start.
-    const hours = payload.blocks.filter((b) => b.suffix.startsWith("s:h:"));
+    const hours = payload.blocks.filter((b) => b.suffix.startsWith("s:h:") && !b.sketches);
     expect(hours.map((b) => [b.suffix, b.prefix, b.fieldForm, b.fields])).toEqual([
       ["s:h:202611010000", `${19 * 24 + 10}:`, 2, [4 * 1 + 0, 4 * 2 + 3]],
       ["s:h:202611010000", `${17 * 24 + 23}:`, 2, [4 * 1 + 0]],
@@ -191,6 +214,12 @@ describe("aggregateBatch by placement", () => {
     expect(cellsOf(payload, "b:d:202611200000:t")).toEqual(["*", 2, 200, 120_000, 1000, 2, 400, 2]);
     expect(payload.blocks.filter((b) => b.suffix.startsWith("b:w:"))).toMatchObject([
       { suffix: "b:w:202611160000:k", prefix: "", fieldForm: 1, fields: [1, 2] },
+      { suffix: "b:w:202611160000:k:q", prefix: "", fieldForm: 1, fields: [1, 2] },
+    ]);
+    // A container's sketches: the same prefix and fields, in the container's sketch key.
+    expect(payload.blocks.filter((b) => b.suffix === "s:m:202611200000:q").map((b) => b.prefix)).toEqual([
+      "607:",
+      "659:",
     ]);
     // A container lives as long as its last block: the minute container one day past a minute block's life.
     expect(minutes[0]?.expireAtMs).toBe(Date.parse("2026-11-21T00:00:00Z") + 35 * DAY_MS + DAY_MS);

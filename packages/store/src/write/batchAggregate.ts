@@ -17,6 +17,7 @@ import {
   TOTAL_FIELD,
 } from "../format/projections";
 import { QUARTERED_TIER, quarterComboIndex, quarterField, quarterIndex } from "../format/quarterCells";
+import { recordingSketchKeys } from "../format/sketches";
 import { SUM_FIELDS, SUM_OF_RECORDING } from "../format/sums";
 
 /** A validated recording, as the worker hands it to the store. */
@@ -50,6 +51,11 @@ export interface BlockPayload {
   fieldForm: FieldForm;
   fields: Array<string | number>;
   sums: number[];
+  /**
+   * A block's sketch key (keyspace.ts `sketches`, format/sketches.ts) instead of its sums: per
+   * field, the sketch keys its recordings added one to (`sums` is empty).
+   */
+  sketches?: number[][];
 }
 
 /** A combination of dimension values: its key in the combinations hash, and the values themselves. */
@@ -73,6 +79,8 @@ export interface AggregateOptions {
   nowMs: number;
   /** Where each tier's blocks go (the organization's layout, blockPlacement.ts). */
   placement: Readonly<Record<StoredTier, Placement>>;
+  /** Also count the recordings' times into percentile sketches (RollupWriterOptions.sketches). */
+  sketches?: boolean;
 }
 
 /**
@@ -112,6 +120,28 @@ class BlockCells {
   }
 }
 
+/**
+ * Accumulates the sketches of one block's combination cells (format/sketches.ts): per field, the
+ * keys its recordings added one to, counted when encoded. A recording with neither time adds none.
+ */
+class SketchCells {
+  readonly fields: Array<string | number> = [];
+  readonly keys: number[][] = [];
+  private readonly at = new Map<string | number, number[]>();
+
+  add(field: string | number, keys: readonly number[]): void {
+    if (keys.length === 0) return;
+    let list = this.at.get(field);
+    if (list === undefined) {
+      list = [];
+      this.at.set(field, list);
+      this.fields.push(field);
+      this.keys.push(list);
+    }
+    for (let k = 0; k < keys.length; k++) list.push(keys[k] as number);
+  }
+}
+
 /** A recording's contribution to a cell, in SUM_FIELDS order. */
 const ADDERS = SUM_FIELDS.map((field) => SUM_OF_RECORDING[field]);
 
@@ -123,6 +153,12 @@ function deltasOf(event: RecordingCompleted, into: number[]): number[] {
 const QUARTER_TIER_INDEX = TIERS.indexOf("quarter");
 const HOUR_TIER_INDEX = TIERS.indexOf(QUARTERED_TIER);
 
+/** A block's cells per key, and its combination cells' sketches. */
+interface PlacedBlock {
+  cells: BlockCells[];
+  sketches: SketchCells | null;
+}
+
 /** The block of one tier the previous recording fell in: recordings mostly come in time order. */
 interface CurrentBlock {
   startMs: number;
@@ -132,6 +168,8 @@ interface CurrentBlock {
    * combinations alone; null when the tier's retention has passed.
    */
   cells: BlockCells[] | null;
+  /** The sketches of its combination cells (`cells[0]`), beside them; null with `cells`. */
+  sketches: SketchCells | null;
 }
 
 /**
@@ -145,32 +183,54 @@ export function aggregateBatch(
   options: AggregateOptions,
 ): BatchPayload {
   const { keyspace, retention, nowMs, placement } = options;
+  const sketching = options.sketches ?? false;
   const comboIndex = new Map<string, number>();
   const combos: ComboPayload[] = [];
   const blocks: BlockPayload[] = [];
   const current: Array<CurrentBlock | undefined> = TIERS.map(() => undefined);
   // Per tier, block start → its cells per key; a block is met again when recordings are out of order.
-  const known = TIERS.map(() => new Map<number, BlockCells[] | null>());
+  const known = TIERS.map(() => new Map<number, PlacedBlock | null>());
 
   const blockOf = (t: number, tier: Tier, recordedAtMs: number): CurrentBlock => {
     const startMs = floorUtc(tier, recordedAtMs);
-    const starts = known[t] as Map<number, BlockCells[] | null>;
-    let cells = starts.get(startMs);
-    if (cells === undefined) {
+    const starts = known[t] as Map<number, PlacedBlock | null>;
+    let placed = starts.get(startMs);
+    if (placed === undefined) {
       // A derived tier is not written: readers sum its days (blockPlacement.ts).
       const written =
         placement[tier as StoredTier] !== "derived" && isBlockKept(retention, tier, startMs, nowMs);
-      cells = written ? newBlock(tier, startMs) : null;
-      starts.set(startMs, cells);
+      placed = written ? newBlock(tier, startMs) : null;
+      starts.set(startMs, placed);
     }
-    const block = { startMs, endMs: nextUtc(tier, startMs), cells };
+    const block = {
+      startMs,
+      endMs: nextUtc(tier, startMs),
+      cells: placed?.cells ?? null,
+      sketches: placed?.sketches ?? null,
+    };
     current[t] = block;
     return block;
   };
-  const newBlock = (tier: Tier, startMs: number): BlockCells[] => {
+  const newBlock = (tier: Tier, startMs: number): PlacedBlock => {
     const comboForm = tier === QUARTERED_TIER ? FIELD_FORMS.quarterCombo : FIELD_FORMS.combo;
     const expireAtMs = blockExpiresAt(retention, tier, startMs) ?? 0;
-    const combinationsOnly = (suffix: string, prefix: string, expireAtMs: number): BlockCells[] => {
+    // Every place of combination cells has its sketches beside it, in the key the keyspace names
+    // for it, with the same fields and expiry (docs/decisions/0027-percentile-sketches.md).
+    const sketchesOf = (suffix: string, prefix: string, expireAtMs: number): SketchCells | null => {
+      if (!sketching) return null;
+      const sketches = new SketchCells();
+      blocks.push({
+        suffix: keyspace.sketches(suffix),
+        prefix,
+        expireAtMs,
+        fieldForm: comboForm,
+        fields: sketches.fields,
+        sums: [],
+        sketches: sketches.keys,
+      });
+      return sketches;
+    };
+    const combinationsOnly = (suffix: string, prefix: string, expireAtMs: number): PlacedBlock => {
       const cells = new BlockCells();
       blocks.push({
         suffix,
@@ -180,7 +240,7 @@ export function aggregateBatch(
         fields: cells.fields,
         sums: cells.sums,
       });
-      return [cells];
+      return { cells: [cells], sketches: sketchesOf(suffix, prefix, expireAtMs) };
     };
     const placed = placement[tier as StoredTier];
     if (placed === "container") {
@@ -190,7 +250,7 @@ export function aggregateBatch(
       return combinationsOnly(keyspace.containerSuffix(tier, place.startMs), place.prefix, expiry);
     }
     if (placed === "keyed") return combinationsOnly(keyspace.keyedSuffix(tier, startMs), "", expireAtMs);
-    return PROJECTIONS.map((projection) => {
+    const cells = PROJECTIONS.map((projection) => {
       const cells = new BlockCells();
       blocks.push({
         suffix: keyspace.blockSuffix(tier, startMs, projection),
@@ -202,11 +262,14 @@ export function aggregateBatch(
       });
       return cells;
     });
+    // Only the combinations projection has sketches: a percentile question reads it.
+    return { cells, sketches: sketchesOf(keyspace.blockSuffix(tier, startMs, "combos"), "", expireAtMs) };
   };
 
   // Only projected blocks have fields beyond the combination: without them, none is named.
   const anyProjected = Object.values(placement).includes("projected");
   const deltas: number[] = SUM_FIELDS.map(() => 0);
+  const sketchKeys: number[] = [];
   const fields: Array<string | number> = [0, TOTAL_FIELD, "", "", "", ""];
   // The same fields in the recording's quarter of its hour, for the split hour blocks.
   const quarterFields: Array<string | number> = [0, "", "", "", "", ""];
@@ -222,6 +285,7 @@ export function aggregateBatch(
     }
     fields[0] = index;
     deltasOf(event, deltas);
+    if (sketching) recordingSketchKeys(event, sketchKeys);
     const q = quarterIndex(recordedAtMs);
     quarterFields[0] = quarterComboIndex(q, index);
     if (anyProjected) {
@@ -238,10 +302,12 @@ export function aggregateBatch(
       if (block === undefined || recordedAtMs < block.startMs || recordedAtMs >= block.endMs) {
         block = blockOf(t, TIERS[t] as Tier, recordedAtMs);
       }
-      const { cells } = block;
+      const { cells, sketches } = block;
       if (cells === null) continue;
       for (let v = 0; v < cells.length; v++)
         (cells[v] as BlockCells).add(blockFields[v] as string | number, deltas);
+      // The combination's field comes first in every placement (PROJECTIONS[0] is "combos").
+      sketches?.add(blockFields[0] as string | number, sketchKeys);
     }
   }
 

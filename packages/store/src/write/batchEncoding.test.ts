@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { BatchPayload } from "./batchAggregate";
-import { encodeBatch } from "./batchEncoding";
+import { encodeBatch, SKETCH_CELLS } from "./batchEncoding";
 import { recordingDigest } from "./recordingDigest";
 
 /** Reads the layout documented in lua/applyBatches.lua back, as the script does. */
@@ -25,6 +25,18 @@ function decode(buf: Buffer) {
   const blocks = Array.from({ length: u32() }, () => {
     const [suffix, prefix, expiry, fieldForm, cellBytes, n] = [str(), str(), str(), u8(), u8(), u32()];
     const fields = Array.from({ length: n }, () => (fieldForm ? u32() : str()));
+    if (cellBytes === SKETCH_CELLS) {
+      // Sketch cells: a u16 number of pairs, then each pair's u16 key and u32 count.
+      const sketches = fields.map(() => {
+        const pairs = buf.readUInt16LE(at);
+        at += 2;
+        return Array.from({ length: pairs }, () => {
+          at += 6;
+          return [buf.readUInt16LE(at - 6), buf.readUInt32LE(at - 4)];
+        });
+      });
+      return { suffix, prefix, expiry, fieldForm, cellBytes, fields, sketches };
+    }
     const sums = Array.from({ length: n * 7 }, (_, i) =>
       cellBytes === 28 ? buf.readUInt32LE(at + 4 * i) : buf.readDoubleLE(at + 8 * i),
     );
@@ -90,6 +102,47 @@ describe("encodeBatch", () => {
     const ids = Array.from({ length: 20_000 }, (_, i) => `recording-${i}`);
     const decoded = decode(encodeBatch({ ids, combos: [], blocks: [], extent: [0, 0] }));
     expect(decoded.ids).toEqual(ids.map((id) => recordingDigest(id).toString("hex")));
+    expect(decoded.rest).toBe(0);
+  });
+});
+
+describe("encodeBatch's sketch blocks", () => {
+  it("writes each field's keys counted, in ascending key order, and leaves out a block without a field", () => {
+    const sketchBlock = (suffix: string, sketches: number[][]) => ({
+      suffix,
+      prefix: "7:",
+      expireAtMs: 0,
+      fieldForm: 1 as const,
+      fields: sketches.map((_, i) => i + 1),
+      sums: [],
+      sketches,
+    });
+    const decoded = decode(
+      encodeBatch({
+        ids: [],
+        combos: [],
+        blocks: [sketchBlock("s:m:202611200000:q", [[40, 3, 40, 0x8005], [2]]), sketchBlock("s:h:x:q", [])],
+        extent: [0, 0],
+      }),
+    );
+    expect(decoded.blocks).toEqual([
+      {
+        suffix: "s:m:202611200000:q",
+        prefix: "7:",
+        expiry: "0",
+        fieldForm: 1,
+        cellBytes: SKETCH_CELLS,
+        fields: [1, 2],
+        sketches: [
+          [
+            [3, 1],
+            [40, 2],
+            [0x8005, 1],
+          ],
+          [[2, 1]],
+        ],
+      },
+    ]);
     expect(decoded.rest).toBe(0);
   });
 });

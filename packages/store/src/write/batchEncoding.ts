@@ -1,3 +1,4 @@
+import { SKETCH_COUNT_MAX, SKETCH_PAIR_BYTES, sketchPairs } from "../format/sketches";
 import { LARGE_CELL_BYTES, SMALL_CELL_BYTES, SMALL_CELL_MAX } from "../format/sums";
 import { type BatchPayload, FIELD_FORMS } from "./batchAggregate";
 import { RECORDING_DIGEST_BYTES, recordingDigest } from "./recordingDigest";
@@ -20,22 +21,31 @@ export function encodeBatch(payload: BatchPayload): Buffer {
     // A language model is never empty (docs/contract.md §1), so "" unambiguously stands for null.
     for (const value of values) out.str(value ?? "");
   }
-  out.u32(payload.blocks.length);
-  for (const { suffix, prefix, expireAtMs, fieldForm, fields, sums } of payload.blocks) {
+  // A block of sketches none of whose recordings had a time has no field: nothing to write.
+  const blocks = payload.blocks.filter((block) => block.fields.length > 0);
+  out.u32(blocks.length);
+  for (const { suffix, prefix, expireAtMs, fieldForm, fields, sums, sketches } of blocks) {
     const small = fitsSmall(sums);
     out.str(suffix);
     out.str(prefix);
     out.str(String(expireAtMs));
     out.u8(fieldForm);
-    out.u8(small ? SMALL_CELL_BYTES : LARGE_CELL_BYTES);
+    out.u8(sketches ? SKETCH_CELLS : small ? SMALL_CELL_BYTES : LARGE_CELL_BYTES);
     out.u32(fields.length);
     if (fieldForm !== FIELD_FORMS.literal) for (const field of fields) out.u32(field as number);
     else for (const field of fields) out.str(field as string);
-    if (small) out.u32s(sums);
+    if (sketches) for (const keys of sketches) out.sketchCell(sketchPairs(keys));
+    else if (small) out.u32s(sums);
     else out.f64s(sums);
   }
   return out.done();
 }
+
+/**
+ * The cell width that marks a block of sketch cells (format/sketches.ts), each a u16 number of
+ * pairs and the pairs as stored: not a sums cell's width.
+ */
+export const SKETCH_CELLS = 0;
 
 /** Whether every sum fits the small cell form. */
 function fitsSmall(sums: readonly number[]): boolean {
@@ -77,6 +87,20 @@ class ByteWriter {
   f64s(values: readonly number[]): void {
     this.reserve(8 * values.length);
     for (const value of values) this.at = this.buf.writeDoubleLE(value, this.at);
+  }
+
+  /** A sketch cell: a u16 number of pairs, then each pair's u16 key and u32 count. */
+  sketchCell(pairs: readonly number[]): void {
+    const n = pairs.length / 2;
+    if (n > 0xffff) throw new RangeError(`a sketch cell of ${n} pairs is too long for the batch encoding`);
+    this.reserve(2 + SKETCH_PAIR_BYTES * n);
+    this.at = this.buf.writeUInt16LE(n, this.at);
+    for (let i = 0; i < pairs.length; i += 2) {
+      const count = pairs[i + 1] as number;
+      if (count > SKETCH_COUNT_MAX) throw new RangeError(`a sketch count of ${count} is too large`);
+      this.at = this.buf.writeUInt16LE(pairs[i] as number, this.at);
+      this.at = this.buf.writeUInt32LE(count, this.at);
+    }
   }
 
   /** Raw bytes, no length: for fixed-size fields. */

@@ -1,10 +1,18 @@
 import { DIMENSIONS } from "@vu/events";
 import { DERIVED_DIGIT, PLACEMENTS, RULE_THRESHOLD_WORDS, RULE_TIER_WORDS } from "../format/blockPlacement";
 import { SEEN_IDS_SUFFIX } from "../format/keyspace";
+import { SKETCHED_FIELD } from "../format/organizationExtent";
 import { QUARTERS_PER_HOUR } from "../format/quarterCells";
+import {
+  SKETCH_COUNT_MAX,
+  SKETCH_KEY_FORMAT,
+  SKETCH_PAIR_BYTES,
+  SKETCH_PAIR_FORMAT,
+} from "../format/sketches";
 import { SMALL_CELL_BYTES, SMALL_CELL_MAX, SUM_FIELDS } from "../format/sums";
 import { APPLY_REPLY, CALL_ARGS, CALL_KEYS, ORGANIZATION_ARGS, ORGANIZATION_KEYS } from "./applyCall";
 import { FIELD_FORMS } from "./batchAggregate";
+import { SKETCH_CELLS } from "./batchEncoding";
 import { RECORDING_DIGEST_BYTES } from "./recordingDigest";
 
 /** The 1-based position of `item` in `list`, as Lua counts. */
@@ -30,6 +38,7 @@ export const LUA_CONSTANTS = {
   CALL_ARG_LAYOUT_RULE: position(CALL_ARGS, "layoutRule"),
   CALL_ARG_GUARD: position(CALL_ARGS, "guard"),
   CALL_ARG_EXPECTED: position(CALL_ARGS, "expected"),
+  CALL_ARG_SKETCHES: position(CALL_ARGS, "sketches"),
   ORG_KEYS: ORGANIZATION_KEYS.length,
   ORG_KEY_BASE: position(ORGANIZATION_KEYS, "base"),
   ORG_KEY_COMBOS: position(ORGANIZATION_KEYS, "combos"),
@@ -63,6 +72,14 @@ export const LUA_CONSTANTS = {
   SMALL_CELL_BYTES,
   SMALL_CELL_MAX,
   LARGE_CELL: `<${"d".repeat(SUM_FIELDS.length)}`,
+  /** Percentile sketch cells (sketches.ts): the width that marks a batch's block of them, a pair's format. */
+  SKETCH_CELLS,
+  SKETCH_PAIR: SKETCH_PAIR_FORMAT,
+  SKETCH_KEY: SKETCH_KEY_FORMAT,
+  SKETCH_PAIR_BYTES,
+  SKETCH_COUNT_MAX,
+  /** The extent's field that says the organization was always counted with sketches. */
+  EXTENT_SKETCHED: SKETCHED_FIELD,
 
   // The batch's blocks (batchAggregate.ts, quarterCells.ts).
   FIELD_FORM_LITERAL: FIELD_FORMS.literal,

@@ -25,6 +25,13 @@ export interface RollupWriterOptions {
   dedupeWindowMs: number;
   /** The worker's clock, for retention only: the dedupe windows follow Redis' clock. */
   now?: () => number;
+  /**
+   * Keep percentile sketches beside the combination cells (docs/contract.md §9 `percentiles`,
+   * docs/decisions/0027-percentile-sketches.md). Off by default: they cost memory and Redis CPU
+   * per recording. An organization whose every recording was counted with them is marked so in
+   * its extent; readers answer percentiles for no other.
+   */
+  sketches?: boolean;
 }
 
 export interface RollupWriter {
@@ -82,6 +89,7 @@ export interface RollupWriter {
  */
 export function createRollupWriter(options: RollupWriterOptions): RollupWriter {
   const { redis, keyspace, dedupeWindowMs } = options;
+  const sketches = options.sketches ?? false;
   const retention = options.retention ?? DEFAULT_RETENTION;
   const now = options.now ?? Date.now;
   const layouts = createLayoutCache(derivesTiers(retention));
@@ -101,6 +109,7 @@ export function createRollupWriter(options: RollupWriterOptions): RollupWriter {
       retention,
       nowMs: now(),
       placement: layout.placement,
+      sketches,
     });
     return {
       org,
@@ -135,6 +144,7 @@ export function createRollupWriter(options: RollupWriterOptions): RollupWriter {
       layoutRule,
       guard: check.field,
       expected: check.expected,
+      sketches: sketches ? "1" : "",
     });
     for (const batch of batches) {
       const { org, origin, extent } = batch;

@@ -3,8 +3,11 @@ import { COMPARISON_LABELS, type Comparison } from "../state/vocabulary";
 import { el } from "./dom";
 import { formatChange, formatDecimal, formatInteger, formatPrecise } from "./format";
 
-/** The summary's numbers, as opposed to its `previous` and `change` (compare). */
-type SummaryField = Exclude<keyof Summary, "previous" | "change">;
+/**
+ * The summary's numbers, as opposed to its `previous` and `change` (compare) and the percentiles
+ * (docs/contract.md §9, `p<q>_…`: fields named by the query, which the cards do not ask for).
+ */
+type SummaryField = Exclude<keyof Summary, "previous" | "change" | `p${number}_${string}`>;
 
 /** The summary's fields, in its own units (minutes and seconds; seed: "the units differ"). */
 const CARDS: readonly { field: SummaryField; label: string; unit: string; format: (n: number) => string }[] =

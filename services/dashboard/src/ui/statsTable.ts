@@ -7,9 +7,13 @@ import { el, scrollRegion } from "./dom";
 import { formatBucket, formatDecimal, formatInteger, formatPrecise } from "./format";
 
 /** A row's number fields, those the seed's rows always have and those a parameter adds. */
-type MetricField = {
-  [K in keyof StatsRow]-?: NonNullable<StatsRow[K]> extends number ? K : never;
-}[keyof StatsRow];
+type MetricField = Exclude<
+  {
+    [K in keyof StatsRow]-?: NonNullable<StatsRow[K]> extends number ? K : never;
+  }[keyof StatsRow],
+  // docs/contract.md §9's percentiles, named by the query (`p<q>_…`): the table does not ask for them.
+  `p${number}_${string}`
+>;
 
 /**
  * The row fields shown, in the API's order and units (rows are in milliseconds), and the distinct

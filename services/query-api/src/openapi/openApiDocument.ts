@@ -96,7 +96,7 @@ export function createOpenApiDocument(): ReturnType<typeof createDocument> {
           operationId: "getSummary",
           summary: "Totals for a date range",
           description:
-            "Beyond the seed (all optional; a request with none of them answers as the seed's did): exclude[...] lists, compare (previous and change), include=active_members (the range's distinct members). Every 200 has a strong ETag; If-None-Match with it is a 304.",
+            "Beyond the seed (all optional; a request with none of them answers as the seed's did): exclude[...] lists, compare (previous and change), include=active_members (the range's distinct members), percentiles (p<q>_…_processing_seconds, within 1 % of the exact nearest-rank value). Every 200 has a strong ETag; If-None-Match with it is a 304.",
           requestParams: { query: summaryQuerySchema, header: conditionalHeaders },
           responses: {
             "200": {
@@ -115,7 +115,7 @@ export function createOpenApiDocument(): ReturnType<typeof createDocument> {
           operationId: "getStats",
           summary: "Time-series statistics with grouping, filters and pagination",
           description:
-            "Beyond the seed (all optional; a request with none of them answers as the seed's did): exclude[...] lists, group_by with up to four dimensions, granularity=all, sort, limit with other=true (top N per bucket and an exact rest), fill=zero, compare, include=active_members (each row's distinct members; the (other) row's counted once each, not summed); granularity=quarter and year, week_start=sunday; with any of week_start, granularity=quarter|year and include, a complete field on every row. A bad value, or a parameter that needs another it lacks, is a 400 naming it; an unknown parameter is still a 400. Every 200 has a strong ETag; If-None-Match with it is a 304.",
+            "Beyond the seed (all optional; a request with none of them answers as the seed's did): exclude[...] lists, group_by with up to four dimensions, granularity=all, sort, limit with other=true (top N per bucket and an exact rest), fill=zero, compare, include=active_members (each row's distinct members; the (other) row's counted once each, not summed); granularity=quarter and year, week_start=sunday; percentiles (p<q>_…_processing_time per row, within 1 % of the exact nearest-rank value); with any of week_start, granularity=quarter|year, include and percentiles, a complete field on every row. A bad value, or a parameter that needs another it lacks, is a 400 naming it; an unknown parameter is still a 400. Every 200 has a strong ETag; If-None-Match with it is a 304.",
           requestParams: { query: statsQuerySchema, header: conditionalHeaders },
           responses: {
             "200": {

@@ -63,7 +63,15 @@ describe("every operation answers as the served OpenAPI document says", () => {
       "/api/v1/stats",
       "?start_date=2026-01-01&end_date=2026-12-31&granularity=quarter&include=active_members&compare=previous_year",
     ],
+    [
+      "/api/v1/stats",
+      "?start_date=2026-11-20&end_date=2026-11-21&group_by=app_name&percentiles=50,99&include=active_members",
+    ],
     ["/api/v1/stats/summary", "?start_date=2026-11-20&end_date=2026-11-21"],
+    [
+      "/api/v1/stats/summary",
+      "?start_date=2026-11-20&end_date=2026-11-21&percentiles=5,95&compare=previous_period",
+    ],
     [
       "/api/v1/stats/summary",
       "?start_date=2026-11-20&end_date=2026-11-21&include=active_members&compare=previous_year",
@@ -73,6 +81,18 @@ describe("every operation answers as the served OpenAPI document says", () => {
     ["/api/v1/stats/dimensions", "?include=member_emails&q=a&limit=1"],
   ])("%s%s", async (path, query) => {
     expect(validate(path, await body(path, query))).toEqual([]);
+  });
+
+  it("and the check has teeth: a percentile of another type, or a field no pattern names, fails it", async () => {
+    const query = "?start_date=2026-11-20&end_date=2026-11-21&percentiles=50";
+    const summary = (await body("/api/v1/stats/summary", query)) as Record<string, unknown>;
+    expect(summary).toHaveProperty("p50_voice_processing_seconds");
+    expect(validate("/api/v1/stats/summary", { ...summary, p50_voice_processing_seconds: "1" })).not.toEqual(
+      [],
+    );
+    expect(validate("/api/v1/stats/summary", { ...summary, p100_voice_processing_seconds: 1 })).not.toEqual(
+      [],
+    );
   });
 
   it("and the check has teeth: a response missing a field fails it", async () => {

@@ -1,4 +1,5 @@
 import type { Dimension } from "@vu/events";
+import { mergeSketches } from "@vu/store";
 import { InvalidParameterError } from "../planner";
 import type { GroupValues } from "./groupTable";
 import { unionOf } from "./rowMembers";
@@ -75,7 +76,7 @@ function shapeBucket(
     const has = new Set(rows.map((r) => r.group));
     const zeros = fillGroups
       .filter((g) => !has.has(g))
-      .map((group) => ({ group, sums: ZEROS, at: 0, members: NO_MEMBERS }));
+      .map((group) => ({ group, sums: ZEROS, at: 0, members: NO_MEMBERS, sketch: undefined }));
     candidates = [...rows, ...zeros];
   }
   // Rows come in the default order; a fill's zero rows must join it, a sort reorders.
@@ -104,7 +105,8 @@ function sumOf(parts: ReadonlyArray<{ values: Float64Array; at: number } | undef
  * The "(other)" row comes last in its bucket; its sums are the exact sum of the rows cut.
  * With `previous` (docs/contract.md §7 `compare`) each row carries its previous sums too. When the
  * table counts members (docs/contract.md §9), so do the rows: a zero row has none, the "(other)"
- * row has the members of the rows it folds, each once (in its previous bucket too).
+ * row has the members of the rows it folds, each once (in its previous bucket too); with
+ * percentiles, the percentile sketch of the rows it folds.
  */
 export function shapeRows(table: RowTable, options: ShapeOptions): RowTable {
   const shaping =
@@ -123,9 +125,11 @@ export function shapeRows(table: RowTable, options: ShapeOptions): RowTable {
   const ranks = Int32Array.from([...table.ranks, table.ranks.length]);
 
   const members = table.members;
+  const sketches = table.sketches;
   const out = new RowTableBuilder({
     withPrevious: previous !== undefined,
     withMembers: members !== undefined,
+    withSketches: sketches !== undefined,
   });
   let i = 0;
   buckets.forEach((bucket, b) => {
@@ -137,13 +141,18 @@ export function shapeRows(table: RowTable, options: ShapeOptions): RowTable {
         sums: table.sumsOf,
         at: WIDTH * i,
         members: members?.of(i),
+        sketch: sketches?.[i],
       });
       i++;
     }
     const { kept, rest, cut } = shapeBucket(rows, table, options, fillGroups);
     const previousOf = (group: number) => previous?.(bucket.label, group);
     for (const row of kept)
-      out.push(b, row.group, row.sums, row.at, { previous: previousOf(row.group), members: row.members });
+      out.push(b, row.group, row.sums, row.at, {
+        previous: previousOf(row.group),
+        members: row.members,
+        sketch: row.sketch,
+      });
     if (rest) {
       const before = previous && cut.map((row) => previousOf(row.group));
       const restBefore = before && {
@@ -152,7 +161,9 @@ export function shapeRows(table: RowTable, options: ShapeOptions): RowTable {
         members: members && unionOf(before.map((part) => part?.members)),
       };
       const restMembers = members && unionOf(cut.map((row) => row.members));
-      out.push(b, otherGroup, rest, 0, { previous: restBefore, members: restMembers });
+      // docs/contract.md §9 `percentiles`: the rows cut, counted together.
+      const restSketch = sketches && mergeSketches(cut.map((row) => row.sketch));
+      out.push(b, otherGroup, rest, 0, { previous: restBefore, members: restMembers, sketch: restSketch });
     }
   });
   if (i !== table.length) throw new Error("shapeRows: a row's bucket is not among the range's buckets");

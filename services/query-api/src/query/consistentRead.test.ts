@@ -50,7 +50,7 @@ function fakeReader(first: OrganizationExtent, during: OrganizationExtent[], hin
       reads.push(blocks.length);
       confirming.push(options?.confirming);
       // A read of no cells: it sums nothing.
-      return { extent: during.shift() ?? first, stamp: null, *sumBuckets() {} };
+      return { extent: during.shift() ?? first, stamp: null, sketched: true, *sumBuckets() {} };
     },
     dimensions: async () => ({ member_email: [], voice_model: [], language_model: [], app_name: [] }),
     dimensionsAtStamp: async () => ({

@@ -18,6 +18,7 @@ function answering(answers: readonly Answer[], asked: SumsQuestion[] = []): Bloc
   return {
     extent: "unknown",
     stamp: null,
+    sketched: true,
     *sumBuckets(question, into) {
       asked.push(question);
       question.groupOf([]);
@@ -180,6 +181,7 @@ describe("aggregateRowsInTurns", () => {
     const refusing: BlockSnapshot = {
       extent: "unknown",
       stamp: null,
+      sketched: true,
       *sumBuckets() {
         yield;
         throw new Error("rollup cell refers to unknown combination 9");

@@ -22,6 +22,11 @@ export interface AggregateOptions {
    * cells name their member (statsQuery.ts reads it as if grouped by member).
    */
   activeMembers?: boolean;
+  /**
+   * docs/contract.md §9 `percentiles`: each row's percentile sketch too. Needs a snapshot read with
+   * its sketches (statsQuery.ts reads the combinations with them).
+   */
+  percentiles?: boolean;
 }
 
 /** When a long aggregation gives the event loop a turn (tests make it deterministic). */
@@ -76,7 +81,8 @@ export async function aggregateRowsInTurns(
   const groupBy = options.groupBy ?? [];
   const activeMembers = options.activeMembers ?? false;
   const groups = new GroupTable();
-  const rows = new RowTableBuilder({ withMembers: activeMembers });
+  const percentiles = options.percentiles ?? false;
+  const rows = new RowTableBuilder({ withMembers: activeMembers, withSketches: percentiles });
   const question = {
     buckets,
     firstBlock: options.firstBlock ?? 0,
@@ -84,6 +90,7 @@ export async function aggregateRowsInTurns(
     groupBy,
     groupOf: (values: readonly (string | null)[]) => groups.indexOf(values),
     activeMembers,
+    percentiles,
   };
   const steps = snapshot.sumBuckets(question, rows);
   while (!steps.next().done) if (turns.due()) await turns.pause();

@@ -1,3 +1,4 @@
+import { mergeSketches } from "@vu/store";
 import { describe, expect, it } from "vitest";
 import { ratio3, sumRatio3, toStatsRow, toSummary } from "./rowMetrics";
 
@@ -52,6 +53,28 @@ describe("row metrics", () => {
     );
     expect(toSummary(sums, 0)).toMatchObject({ active_members: 0 });
     expect(Object.keys(toSummary(sums, 4)).at(-1)).toBe("active_members");
+  });
+
+  it("shows the percentiles asked after the metrics, before active_members, rounded to 1 µs, null for none", () => {
+    const row = toStatsRow("t", sums, undefined, {
+      activeMembers: 2,
+      percentiles: { asked: [50, 95], values: Float64Array.from([1012.3456, Number.NaN, 7, 0]) },
+    });
+    expect(Object.keys(row).slice(7)).toEqual([
+      "p50_voice_processing_time",
+      "p50_llm_processing_time",
+      "p95_voice_processing_time",
+      "p95_llm_processing_time",
+      "active_members",
+    ]);
+    expect(Object.values(row).slice(7)).toEqual([1012.346, null, 7, 0, 2]);
+    const summary = toSummary(sums, 2, { asked: [50], sketch: mergeSketches([]) });
+    expect(Object.keys(summary).slice(5)).toEqual([
+      "p50_voice_processing_seconds",
+      "p50_llm_processing_seconds",
+      "active_members",
+    ]);
+    expect(summary.p50_voice_processing_seconds).toBeNull();
   });
 
   it("reports the summary in minutes and seconds", () => {

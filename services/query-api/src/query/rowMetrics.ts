@@ -1,14 +1,17 @@
 import {
   ACTIVE_MEMBERS_FIELD,
+  PERCENTILE_TIMES,
   PREVIOUS_ACTIVE_MEMBERS_FIELD,
+  percentileRowField,
+  percentileSummaryField,
   type StatsMetricColumn,
   type StatsRow,
   type SummaryChange,
   type SummaryFields,
 } from "@vu/api-responses";
 import type { Dimension } from "@vu/events";
-import type { Sums } from "@vu/store";
-import type { AggregatedRow } from "./rowTable";
+import type { PercentileSketch, Sums } from "@vu/store";
+import type { AggregatedRow, RowPercentiles } from "./rowTable";
 
 /**
  * numerator ÷ denominator rounded half up to 3 decimal places (docs/contract.md §2), exactly: every metric
@@ -60,19 +63,54 @@ export interface RowGroup {
   values: ReadonlyArray<string | null>;
 }
 
-/** What a row may show beside its metrics: docs/contract.md §7 `compare`, §9 `include=active_members`. */
-export type ShownExtras = Pick<AggregatedRow, "previous" | "activeMembers" | "previousActiveMembers">;
+/**
+ * What a row may show beside its metrics: docs/contract.md §7 `compare`, §9 `include=active_members`
+ * and `percentiles` (the values asked, resolved from the row's sketch: RowTable.withPercentilesOf).
+ */
+export type ShownExtras = Pick<
+  AggregatedRow,
+  "previous" | "activeMembers" | "previousActiveMembers" | "percentiles"
+>;
+
+/**
+ * A percentile in milliseconds rounded to 1 µs (the sketch's own error is below 1 % by more than
+ * that from 5 ms up, and below it the value comes back exact); null without values.
+ */
+const percentileMs = (value: number | null) =>
+  value === null || Number.isNaN(value) ? null : Math.round(value * 1000) / 1000;
+
+/** docs/contract.md §9 `percentiles`: a row's fields (ms), per percentile asked, voice then LLM. */
+export function percentileRowValues({ asked, values }: RowPercentiles): Record<string, number | null> {
+  const fields: Record<string, number | null> = {};
+  let at = 0;
+  for (const q of asked)
+    for (const time of PERCENTILE_TIMES)
+      fields[percentileRowField(q, time)] = percentileMs(values[at++] ?? null);
+  return fields;
+}
+
+/** docs/contract.md §9 `percentiles`: the summary's fields (seconds, rounded to 1 µs). */
+export function percentileSummaryValues(sketch: PercentileSketch, percentiles: readonly number[]) {
+  const values: Record<string, number | null> = {};
+  for (const q of percentiles)
+    for (const time of PERCENTILE_TIMES) {
+      const ms = percentileMs(sketch.percentile(time, q));
+      values[percentileSummaryField(q, time)] = ms === null ? null : Math.round(ms * 1000) / 1e6;
+    }
+  return values;
+}
 
 /**
  * A statistics row (milliseconds), with the group fields right after `time_bucket` when grouped,
- * `active_members` after the metrics when counted (docs/contract.md §9), and with `previous`
+ * the percentiles asked after the metrics, then `active_members` when counted (docs/contract.md
+ * §9), and with `previous`
  * (docs/contract.md §7 `compare`) a `previous_<metric>` for each of them after those.
  */
 export function toStatsRow(
   timeBucket: string,
   sums: Sums,
   group?: RowGroup,
-  { previous, activeMembers, previousActiveMembers }: ShownExtras = {},
+  { previous, activeMembers, previousActiveMembers, percentiles }: ShownExtras = {},
 ): StatsRow {
   const row = { time_bucket: timeBucket } as Record<string, string | number | boolean | null>;
   // The group's fields right after time_bucket, in the order asked (JSON keeps insertion order);
@@ -81,6 +119,7 @@ export function toStatsRow(
     row[dimension] = group.values[i] ?? null;
   });
   Object.assign(row, rowMetricValues(sums));
+  if (percentiles) Object.assign(row, percentileRowValues(percentiles));
   if (activeMembers !== undefined) row[ACTIVE_MEMBERS_FIELD] = activeMembers;
   if (previous) {
     for (const [metric, value] of Object.entries(rowMetricValues(previous)))
@@ -90,8 +129,8 @@ export function toStatsRow(
   return row as StatsRow;
 }
 
-/** The summary's fields that derive from its sums: all but docs/contract.md §9's `active_members`. */
-type SummedField = Exclude<keyof SummaryFields, typeof ACTIVE_MEMBERS_FIELD>;
+/** The summary's fields that derive from its sums: the seed's five (not docs/contract.md §9's). */
+type SummedField = Exclude<keyof SummaryFields, typeof ACTIVE_MEMBERS_FIELD | `p${number}_${string}`>;
 
 /** Each summary field as an exact fraction of integer sums: minutes and seconds, unlike the rows. */
 const SUMMARY_FRACTIONS: Record<SummedField, (s: Sums) => readonly [bigint, bigint]> = {
@@ -105,12 +144,18 @@ const SUMMARY_KEYS = Object.keys(SUMMARY_FRACTIONS) as SummedField[];
 
 /**
  * The summary object (the seed's note on units); an average over nothing is 0 (§2). With
- * `activeMembers` (docs/contract.md §9), `active_members` last.
+ * `percentiles` (docs/contract.md §9), those asked of the range's sketch after the seed's fields;
+ * with `activeMembers`, `active_members` last.
  */
-export function toSummary(sums: Sums, activeMembers?: number): SummaryFields {
+export function toSummary(
+  sums: Sums,
+  activeMembers?: number,
+  percentiles?: { asked: readonly number[]; sketch: PercentileSketch },
+): SummaryFields {
   const summary = Object.fromEntries(
     SUMMARY_KEYS.map((key) => [key, ratio3(...SUMMARY_FRACTIONS[key](sums))]),
   ) as SummaryFields;
+  if (percentiles) Object.assign(summary, percentileSummaryValues(percentiles.sketch, percentiles.asked));
   if (activeMembers !== undefined) summary[ACTIVE_MEMBERS_FIELD] = activeMembers;
   return summary;
 }

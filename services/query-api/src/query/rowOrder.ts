@@ -1,5 +1,6 @@
 import { ACTIVE_MEMBERS_FIELD, STATS_METRIC_COLUMNS, type StatsMetricColumn } from "@vu/api-responses";
 import type { Dimension } from "@vu/events";
+import type { PercentileSketch } from "@vu/store";
 import { InvalidParameterError } from "../planner";
 import { compareGroups, type GroupValues } from "./groupTable";
 import { rowMetricValues } from "./rowMetrics";
@@ -54,6 +55,8 @@ export interface Candidate {
   at: number;
   /** docs/contract.md §9 `include=active_members`: the row's members, when counted. */
   members?: ArrayLike<number> | undefined;
+  /** docs/contract.md §9 `percentiles`: the row's percentile sketch, when asked. */
+  sketch?: PercentileSketch | undefined;
 }
 
 /** A row's published metrics, computed once per row and only when a metric orders it. */

@@ -1,5 +1,6 @@
+import { PERCENTILE_TIMES } from "@vu/api-responses";
 import type { Dimension } from "@vu/events";
-import { emptySums, SUM_FIELDS, type Sums } from "@vu/store";
+import { emptySums, mergeSketches, type PercentileSketch, SUM_FIELDS, type Sums } from "@vu/store";
 import type { GroupValues } from "./groupTable";
 import { type RowMembers, RowMembersBuilder } from "./rowMembers";
 
@@ -7,6 +8,8 @@ import { type RowMembers, RowMembersBuilder } from "./rowMembers";
 export const WIDTH = SUM_FIELDS.length;
 
 const NO_MEMBERS = new Int32Array(0);
+/** A row pushed without a sketch (a zero row of `fill`): no recording has a time. */
+const EMPTY_SKETCH = mergeSketches([]);
 
 /** What a row table needs of a bucket. */
 export interface TableBucket {
@@ -26,6 +29,19 @@ export interface AggregatedRow {
   activeMembers?: number;
   /** With `compare` too: the paired previous row's. */
   previousActiveMembers?: number;
+  /** docs/contract.md §9 `percentiles`: the row's recordings' percentile sketch. */
+  sketch?: PercentileSketch;
+  /** docs/contract.md §9 `percentiles`, once resolved (RowTable.withPercentilesOf): the values asked. */
+  percentiles?: RowPercentiles;
+}
+
+/**
+ * docs/contract.md §9 `percentiles` of one row, as an answer keeps them: per percentile asked (in
+ * `asked`'s order), the voice time's then the LLM time's, in ms; NaN where no recording has it.
+ */
+export interface RowPercentiles {
+  asked: readonly number[];
+  values: Float64Array;
 }
 
 /** docs/contract.md §7 `compare`: a row's previous sums (WIDTH values from `at`) and members. */
@@ -40,6 +56,8 @@ export interface RowExtras {
   previous?: PreviousPart | undefined;
   /** docs/contract.md §9 `include=active_members`: the row's members' ids (rowMembers.ts). */
   members?: ArrayLike<number> | undefined;
+  /** docs/contract.md §9 `percentiles`: the row's percentile sketch (the store's). */
+  sketch?: PercentileSketch | undefined;
 }
 
 /** The sums (SUM_FIELDS order) stored from `at` in `values`. */
@@ -74,6 +92,10 @@ export class RowTable {
     readonly previousOf?: Float64Array,
     /** docs/contract.md §9 `include=active_members`: per row, its distinct members. */
     readonly members?: RowMembers,
+    /** docs/contract.md §9 `percentiles`: per row, its percentile sketch (until resolved). */
+    readonly sketches?: readonly PercentileSketch[],
+    /** docs/contract.md §9 `percentiles` resolved: the values asked, row after row (RowPercentiles). */
+    readonly percentiles?: { asked: readonly number[]; values: Float64Array },
   ) {}
 
   sums(i: number): Sums {
@@ -90,7 +112,46 @@ export class RowTable {
       const previous = this.members.previousCounts;
       if (previous) row.previousActiveMembers = previous[i] as number;
     }
+    const sketch = this.sketches?.[i];
+    if (sketch) row.sketch = sketch;
+    if (this.percentiles) {
+      const width = PERCENTILE_TIMES.length * this.percentiles.asked.length;
+      row.percentiles = {
+        asked: this.percentiles.asked,
+        values: this.percentiles.values.subarray(width * i, width * (i + 1)),
+      };
+    }
     return row;
+  }
+
+  /**
+   * The table with each row's sketch turned into the percentiles asked (what an answer keeps: a
+   * sketch holds up to thousands of counts, the answer needs a few numbers), in ms, NaN for none.
+   */
+  withPercentilesOf(asked: readonly number[] | undefined): RowTable {
+    const sketches = this.sketches;
+    if (sketches === undefined || asked === undefined) return this;
+    const width = PERCENTILE_TIMES.length * asked.length;
+    const values = new Float64Array(width * this.length);
+    sketches.forEach((sketch, i) => {
+      const byTime = PERCENTILE_TIMES.map((time) => sketch.percentiles(time, asked));
+      let at = width * i;
+      for (let q = 0; q < asked.length; q++) for (const times of byTime) values[at++] = times[q] as number;
+    });
+    return new RowTable(
+      this.buckets,
+      this.groupValues,
+      this.dimensions,
+      this.bucketOf,
+      this.groupOf,
+      this.sumsOf,
+      this.length,
+      this.ranks,
+      this.previousOf,
+      this.members,
+      undefined,
+      { asked, values },
+    );
   }
 
   /** The table with its members counted only (RowMembers.compacted): what an answer keeps. */
@@ -107,6 +168,8 @@ export class RowTable {
       this.ranks,
       this.previousOf,
       this.members.compacted(),
+      this.sketches,
+      this.percentiles,
     );
   }
 
@@ -137,10 +200,13 @@ export class RowTableBuilder {
   private previousOf: Float64Array | undefined;
   /** docs/contract.md §9 `include=active_members`: each row's members (none where none are pushed). */
   private readonly members: RowMembersBuilder | undefined;
+  /** docs/contract.md §9 `percentiles`: each row's sketch (empty where none is pushed). */
+  private readonly sketches: PercentileSketch[] | undefined;
 
-  constructor(options: { withPrevious?: boolean; withMembers?: boolean } = {}) {
+  constructor(options: { withPrevious?: boolean; withMembers?: boolean; withSketches?: boolean } = {}) {
     if (options.withPrevious) this.previousOf = new Float64Array(256 * WIDTH);
     if (options.withMembers) this.members = new RowMembersBuilder(options.withPrevious ?? false);
+    if (options.withSketches) this.sketches = [];
   }
 
   /**
@@ -164,6 +230,7 @@ export class RowTableBuilder {
         into[to + k] = previous.values[previous.at + k] as number;
     }
     this.members?.push(extras.members ?? NO_MEMBERS, previous?.members?.length ?? 0);
+    this.sketches?.push(extras.sketch ?? EMPTY_SKETCH);
   }
 
   private grow(): void {
@@ -203,6 +270,7 @@ export class RowTableBuilder {
       ranks,
       this.previousOf?.slice(0, n * WIDTH),
       this.members?.build(),
+      this.sketches?.slice(0, n),
     );
   }
 
@@ -239,6 +307,8 @@ export class RowTableBuilder {
       start = end;
     }
     const members = this.members?.buildInOrder(order);
+    const pushed = this.sketches;
+    const sketches = pushed && Array.from(order, (from) => pushed[from] as PercentileSketch);
     return new RowTable(
       buckets,
       groupValues,
@@ -250,6 +320,7 @@ export class RowTableBuilder {
       ranks,
       undefined,
       members,
+      sketches,
     );
   }
 }

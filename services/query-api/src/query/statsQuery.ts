@@ -1,6 +1,12 @@
 import { ACTIVE_MEMBERS_FIELD, type StatsRow, type Summary } from "@vu/api-responses";
 import type { Dimension } from "@vu/events";
-import { projectionFor, type ReadOptions, type RollupReader } from "@vu/store";
+import {
+  type BlockSnapshot,
+  mergeSketches,
+  projectionFor,
+  type ReadOptions,
+  type RollupReader,
+} from "@vu/store";
 import {
   type CompareKind,
   InvalidParameterError,
@@ -55,23 +61,32 @@ function readOptions(filters: readonly DimensionFilter[], admission: Admission):
  * A plan and its blocks, read in one consistent state from the cheapest projection that can
  * answer `filters` grouped by `groupBy` (several dimensions together: the combinations). Counting
  * members (docs/contract.md §9) needs cells that name their member: as if grouped by member too.
+ * Percentiles (§9) need the sketches, which only the combinations have.
  */
 function readPlanned<P>(
   org: string,
-  question: { filters: readonly DimensionFilter[]; groupBy: readonly Dimension[]; activeMembers: boolean },
+  question: {
+    filters: readonly DimensionFilter[];
+    groupBy: readonly Dimension[];
+    activeMembers: boolean;
+    percentiles: boolean;
+  },
   context: PlanContext,
   deps: QueryDeps,
   admission: Admission,
   plan: ConsistentReadOptions<P>["plan"],
 ) {
-  const { filters, groupBy, activeMembers } = question;
+  const { filters, groupBy, activeMembers, percentiles } = question;
   const members: Dimension[] = activeMembers ? ["member_email"] : [];
+  const projection = percentiles
+    ? "combos"
+    : projectionFor([...filters.map((f) => f.dimension), ...groupBy, ...members]);
   return readConsistently({
     reader: deps.reader,
     context: { ...context, maxBlocks: deps.maxBlocksPerRequest },
     org,
-    projection: projectionFor([...filters.map((f) => f.dimension), ...groupBy, ...members]),
-    read: readOptions(filters, admission),
+    projection,
+    read: { ...readOptions(filters, admission), ...(percentiles && { sketches: true }) },
     plan,
   });
 }
@@ -87,6 +102,8 @@ interface CommonRequest extends RangeParams {
   compare?: CompareKind | undefined;
   /** docs/contract.md §9 `include=active_members`: count each row's distinct members. */
   activeMembers?: boolean;
+  /** docs/contract.md §9 `percentiles`: the percentiles asked (1-99, distinct, ascending); none: empty. */
+  percentiles?: readonly number[] | undefined;
 }
 
 export interface StatsRequest extends CommonRequest {
@@ -182,9 +199,10 @@ async function statsRows(
 ) {
   const filters = parseFilters(request.filters, request.exclusions);
   const activeMembers = request.activeMembers ?? false;
+  const percentiles = asksPercentiles(request);
   const { plan, snapshot, view } = await readPlanned(
     org,
-    { filters, groupBy: request.groupBy, activeMembers },
+    { filters, groupBy: request.groupBy, activeMembers, percentiles },
     context,
     deps,
     admission,
@@ -200,11 +218,13 @@ async function statsRows(
     },
   );
   const { current, previous } = plan;
+  if (percentiles) checkSketched(snapshot);
   // In turns: a large answer's summing must not hold every other request of this process.
   const aggregated = await aggregateRowsInTurns(current.buckets, snapshot, {
     filters,
     groupBy: request.groupBy,
     activeMembers,
+    percentiles,
   });
   const before =
     previous &&
@@ -221,8 +241,9 @@ async function statsRows(
     fill: request.fill ? current.rangeBuckets : undefined,
     previous: previous && before && previousLookup(aggregated, before, previous.pairedLabel),
   });
-  // Shaped, the rows need their members' count only (what a kept answer holds).
-  const rows = shaped.withMembersCompacted();
+  // Shaped, the rows need their members' count and the percentiles asked only (what a kept answer
+  // holds), not their members and sketches.
+  const rows = shaped.withMembersCompacted().withPercentilesOf(percentiles ? request.percentiles : undefined);
   const value = {
     rows,
     validator: {
@@ -305,7 +326,26 @@ function statsParameters(request: StatsRequest): unknown[] {
 function givenParameters(request: CommonRequest): unknown[] {
   const compared = request.compare ? [request.compare] : [];
   const included = request.activeMembers ? [ACTIVE_MEMBERS_FIELD] : [];
-  return [...compared, ...included];
+  const percentiles = asksPercentiles(request) ? [{ percentiles: request.percentiles }] : [];
+  return [...compared, ...included, ...percentiles];
+}
+
+/**
+ * docs/contract.md §9: percentiles only for an organization whose every recording was counted with
+ * its sketch (the worker's `PERCENTILE_SKETCHES`, from its first recording); else a 400 naming the
+ * parameter, never percentiles of some of its recordings.
+ */
+function checkSketched(snapshot: BlockSnapshot): void {
+  if (snapshot.sketched) return;
+  throw new InvalidParameterError(
+    "percentiles",
+    "this organization's recordings were not all counted with percentile sketches (the worker's PERCENTILE_SKETCHES, from its first recording; a rebuild counts them again)",
+  );
+}
+
+/** docs/contract.md §9: whether the request names percentiles. */
+function asksPercentiles(request: CommonRequest): boolean {
+  return (request.percentiles?.length ?? 0) > 0;
 }
 
 /** One page of `/stats` from the query's rows, kept or computed. */
@@ -348,7 +388,8 @@ async function summaryTotal(
 ) {
   const filters = parseFilters(request.filters, request.exclusions);
   const activeMembers = request.activeMembers ?? false;
-  const question = { filters, groupBy: [], activeMembers };
+  const percentiles = asksPercentiles(request);
+  const question = { filters, groupBy: [], activeMembers, percentiles };
   const { plan, snapshot, view } = await readPlanned(org, question, context, deps, admission, (c) => {
     const range = resolveRange(request, c);
     const current = planTotalRange(range, c);
@@ -361,16 +402,27 @@ async function summaryTotal(
       blocks: previous ? [...current.blocks, ...previous.blocks] : current.blocks,
     };
   });
+  if (percentiles) checkSketched(snapshot);
   const totalOf = async (p: TotalPlan, firstBlock: number) => {
     const rows = await aggregateRowsInTurns(
       [{ label: "", startMs: p.range.startMs, blocks: p.blocks }],
       snapshot,
-      { filters, firstBlock, activeMembers },
+      { filters, firstBlock, activeMembers, percentiles },
     );
-    return { sums: rows.total(), activeMembers: rows.members?.distinct() };
+    return {
+      sums: rows.total(),
+      activeMembers: rows.members?.distinct(),
+      sketch: rows.sketches && mergeSketches(rows.sketches),
+    };
   };
   const total = await totalOf(plan.current, 0);
-  const summary: Summary = toSummary(total.sums, total.activeMembers);
+  // docs/contract.md §9: percentiles are the range's only (never in `previous` or `change`).
+  const asked = request.percentiles;
+  const summary: Summary = toSummary(
+    total.sums,
+    total.activeMembers,
+    asked && total.sketch && { asked, sketch: total.sketch },
+  );
   if (plan.previous) {
     const before = await totalOf(plan.previous, plan.current.blocks.length);
     summary.previous = toSummary(before.sums, before.activeMembers);

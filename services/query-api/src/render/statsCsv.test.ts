@@ -88,6 +88,8 @@ describe("renderStatsCsv", () => {
           previous: sums,
           activeMembers: 2,
           previousActiveMembers: 1,
+          // No recording with a time: the percentiles are null, empty cells.
+          percentiles: { asked: [50, 95], values: new Float64Array(4).fill(Number.NaN) },
         },
       ),
       complete: false,
@@ -96,12 +98,21 @@ describe("renderStatsCsv", () => {
       groupBy: ["app_name"],
       compared: true,
       activeMembers: true,
+      percentiles: [50, 95],
       complete: true,
     }).split("\r\n");
     const columns = header?.split(",") ?? [];
     expect(columns).toEqual(Object.keys(row));
-    expect(columns.slice(8, 10)).toEqual(["active_members", "previous_recording_count"]);
+    expect(columns.slice(8, 14)).toEqual([
+      "p50_voice_processing_time",
+      "p50_llm_processing_time",
+      "p95_voice_processing_time",
+      "p95_llm_processing_time",
+      "active_members",
+      "previous_recording_count",
+    ]);
     expect(columns.slice(-2)).toEqual(["previous_active_members", "complete"]);
+    expect(line?.split(",").slice(8, 12)).toEqual(["", "", "", ""]);
     expect(line?.split(",").slice(-2)).toEqual(["1", "false"]);
   });
 });

@@ -1,7 +1,9 @@
 import {
   ACTIVE_MEMBERS_FIELD,
+  PERCENTILE_TIMES,
   PREVIOUS_ACTIVE_MEMBERS_FIELD,
   PREVIOUS_METRIC_COLUMNS,
+  percentileRowField,
   STATS_METRIC_COLUMNS,
   type StatsRow,
 } from "@vu/api-responses";
@@ -16,23 +18,33 @@ export interface CsvColumnsOptions {
   compared?: boolean;
   /** docs/contract.md §9 `include=active_members`: the `active_members` column (and its previous). */
   activeMembers?: boolean;
+  /** docs/contract.md §9 `percentiles`: the percentiles asked, ascending (two columns each). */
+  percentiles?: readonly number[] | undefined;
   /** docs/contract.md §9: the `complete` column. */
   complete?: boolean;
 }
 
 /**
  * time_bucket, the `group_by` dimensions in the order asked (none when not grouped), the metrics,
- * then `active_members` when counted; with docs/contract.md §7 `compare`, then the
- * `previous_<metric>` columns in the same order; with §9's `complete`, that column last. The
- * order of a row's JSON fields.
+ * then docs/contract.md §9's percentile columns (per percentile asked, voice then LLM), then
+ * `active_members` when counted; with §7 `compare`, then the `previous_<metric>` columns in the
+ * same order; with §9's `complete`, that column last. The order of a row's JSON fields.
  */
 export function csvColumns({
   groupBy = [],
   compared = false,
   activeMembers = false,
+  percentiles = [],
   complete = false,
 }: CsvColumnsOptions = {}): string[] {
-  const metrics = activeMembers ? [...STATS_METRIC_COLUMNS, ACTIVE_MEMBERS_FIELD] : STATS_METRIC_COLUMNS;
+  const percentileColumns = percentiles.flatMap((q) =>
+    PERCENTILE_TIMES.map((time) => percentileRowField(q, time)),
+  );
+  const metrics = [
+    ...STATS_METRIC_COLUMNS,
+    ...percentileColumns,
+    ...(activeMembers ? [ACTIVE_MEMBERS_FIELD] : []),
+  ];
   const previous = activeMembers
     ? [...PREVIOUS_METRIC_COLUMNS, PREVIOUS_ACTIVE_MEMBERS_FIELD]
     : PREVIOUS_METRIC_COLUMNS;

@@ -16,17 +16,19 @@ const SECTION_9_GRANULARITIES: ReadonlySet<StatsGranularity> = new Set(["quarter
 
 /**
  * docs/contract.md §9: rows carry `complete` when the request names any §9 parameter of `/stats`:
- * `week_start` (whatever its value, `monday` too), `granularity=quarter|year` or `include`. Without
- * one, every answer is what it was before §9, byte for byte.
+ * `week_start` (whatever its value, `monday` too), `granularity=quarter|year`, `include` or
+ * `percentiles`. Without one, every answer is what it was before §9, byte for byte.
  */
 export function sendsComplete(query: {
   granularity: StatsGranularity;
   week_start?: WeekStart | undefined;
   include?: string | undefined;
+  percentiles?: readonly number[] | undefined;
 }): boolean {
   return (
     query.week_start !== undefined ||
     SECTION_9_GRANULARITIES.has(query.granularity) ||
-    query.include !== undefined
+    query.include !== undefined ||
+    query.percentiles !== undefined
   );
 }

@@ -1,5 +1,5 @@
 import "zod-openapi";
-import { ACTIVE_MEMBERS_FIELD } from "@vu/api-responses";
+import { ACTIVE_MEMBERS_FIELD, MAX_PERCENTILES } from "@vu/api-responses";
 import { DIMENSIONS, type Dimension } from "@vu/events";
 import { z } from "zod";
 import { COMPARE_KINDS } from "../planner";
@@ -112,3 +112,42 @@ export const compareParam = z.enum(COMPARE_KINDS).optional().meta({
   description:
     "Also answers for the previous range: previous_period ends where the range starts and is as long on the wall clock; previous_year is one calendar year earlier in the query zone. /stats rows gain previous_<metric> (the same group in the paired bucket); the summary gains previous and change.",
 });
+
+/**
+ * docs/contract.md §9 `percentiles=50,95,99`, on /stats and /stats/summary alike: up to
+ * MAX_PERCENTILES distinct whole numbers from 1 to 99, in any order; answered in ascending order.
+ */
+export const percentilesParam = z
+  .string()
+  .transform((text, ctx): number[] => {
+    const items = text.split(",").map((item) => item.trim());
+    const bad = items.find((item) => !/^\d{1,2}$/.test(item) || Number(item) < 1);
+    if (bad !== undefined) {
+      ctx.addIssue({
+        code: "custom",
+        message: `must be whole numbers from 1 to 99, comma-separated: ${JSON.stringify(bad)} is not one`,
+      });
+      return z.NEVER;
+    }
+    if (items.length > MAX_PERCENTILES) {
+      ctx.addIssue({
+        code: "custom",
+        message: `names ${items.length} percentiles; at most ${MAX_PERCENTILES}`,
+      });
+      return z.NEVER;
+    }
+    const values = items.map(Number);
+    if (new Set(values).size !== values.length) {
+      ctx.addIssue({ code: "custom", message: "names a percentile twice" });
+      return z.NEVER;
+    }
+    return values.sort((a, b) => a - b);
+  })
+  .optional()
+  .meta({
+    override: {
+      type: "string",
+      description: `Up to ${MAX_PERCENTILES} whole numbers from 1 to 99, comma-separated. /stats rows gain p<q>_voice_processing_time and p<q>_llm_processing_time (milliseconds), the summary p<q>_voice_processing_seconds and p<q>_llm_processing_seconds, in ascending q after the metrics: within 1 % of the exact nearest-rank percentile of the recordings that have the time, null when none has it. Not compared (no previous_ fields). On /stats, naming it adds complete to every row. Only where the deployment keeps percentile sketches for every recording of the organization; else a 400 naming percentiles.`,
+      example: "50,95,99",
+    },
+  });

@@ -24,6 +24,7 @@ import {
   filterParams,
   includeParam,
   intParam,
+  percentilesParam,
   rangeParams,
   rawExclusions,
   rawFilters,
@@ -50,6 +51,7 @@ export const statsQuerySchema = z
     fill: fillParam,
     compare: compareParam,
     include: includeParam,
+    percentiles: percentilesParam,
     page: intParam(1, 1, Number.MAX_SAFE_INTEGER),
     page_size: intParam(200, 1, MAX_PAGE_SIZE),
     format: z.enum(["json", "csv"]).default("json"),
@@ -105,6 +107,7 @@ function statsRequestOf(query: StatsQuery, noCache: boolean): StatsRequest {
     fill: query.fill === "zero",
     compare: query.compare,
     activeMembers: query.include === "active_members",
+    percentiles: query.percentiles,
     page: query.page,
     pageSize: query.page_size,
     noCache,
@@ -154,6 +157,7 @@ export const registerV1Stats: Register = (router, deps) => {
             groupBy: query.group_by,
             compared: query.compare !== undefined,
             activeMembers: request.activeMembers ?? false,
+            percentiles: query.percentiles,
             complete: withComplete,
           });
         // Typed as the published response, so a result that drifts from the schema does not compile.

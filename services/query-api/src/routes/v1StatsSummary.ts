@@ -15,6 +15,7 @@ import {
   excludeParams,
   filterParams,
   includeParam,
+  percentilesParam,
   rangeParams,
   rawExclusions,
   rawFilters,
@@ -25,10 +26,17 @@ export const SUMMARY_PATH = "/api/v1/stats/summary";
 
 /**
  * The seed's parameters, then docs/contract.md §7's `exclude[...]` (as on /stats) and `compare`,
- * and §9's `include`.
+ * and §9's `include` and `percentiles`.
  */
 export const summaryQuerySchema = z
-  .object({ ...rangeParams, ...filterParams, ...excludeParams, compare: compareParam, include: includeParam })
+  .object({
+    ...rangeParams,
+    ...filterParams,
+    ...excludeParams,
+    compare: compareParam,
+    include: includeParam,
+    percentiles: percentilesParam,
+  })
   .strict();
 
 export const registerV1StatsSummary: Register = (router, deps) => {
@@ -45,6 +53,7 @@ export const registerV1StatsSummary: Register = (router, deps) => {
         exclusions: rawExclusions(query),
         compare: query.compare,
         activeMembers: query.include === "active_members",
+        percentiles: query.percentiles,
         noCache: wantsFreshAnswer(req),
       };
       // One moment for the tag and the answer: a range without end_date ends at it.

@@ -42,7 +42,9 @@
         digit per tier (PLACEMENT_CONTAINER, PLACEMENT_KEYED, PLACEMENT_PROJECTED, or DERIVED: not
         stored; missing = all containers if it counted recordings, else a new organization's),
         mark:<tier code> = the latest recorded_at counted when the tier last moved and
-        derived:<tier code> = when it stopped being derived (src/blockPlacement.ts)
+        derived:<tier code> = when it stopped being derived (src/blockPlacement.ts);
+        EXTENT_SKETCHED = "1" while every recording was counted with percentile sketches
+        (ARGV[CALL_ARG_SKETCHES])
 
     ARGV[CALL_ARG_DEDUPE_WINDOW_MS] the dedupe window (ms): an id counted at Redis' TIME t goes
             into the table of window floor(t / W) (its digest, includes/seenTables.lua),
@@ -54,6 +56,10 @@
     ARGV[CALL_ARG_GUARD] the guard: the checkpoint field "next:<topic>:<partition>" in the guard's
             key; "writes" (a cluster: the guard's key is the shard's write counts); or "" for no
             check (tools, tests)
+    ARGV[CALL_ARG_SKETCHES] "1" when the batches carry percentile sketches (the writer keeps them,
+            src/format/sketches.ts), else "": an organization's first recordings counted with them
+            set EXTENT_SKETCHED in its extent, and a batch counted without them removes it, so
+            readers know whether the sketches hold every recording
     ARGV[CALL_ARG_EXPECTED] with a checkpoint field, the checkpoint the worker resumed from ("" =
             none): if Redis holds another (it lost its state, or went back to a snapshot),
             applying past it would skip the messages between, so nothing is written. With
@@ -104,7 +110,11 @@
                             combination id; FIELD_FORM_LITERAL: str
         cells × cellBytes   the cells' sums in SUM_FIELDS order (src/sums.ts) in a stored cell's
                             form: SUM_COUNT u32 (SMALL_CELL, SMALL_CELL_BYTES) when all of the
-                            block's sums fit, else SUM_COUNT doubles (LARGE_CELL)
+                            block's sums fit, else SUM_COUNT doubles (LARGE_CELL);
+                            or, when cellBytes is SKETCH_CELLS (a block of percentile sketches
+                            beside combination cells, src/format/sketches.ts), per cell a u16
+                            number of pairs and the pairs (SKETCH_PAIR, SKETCH_PAIR_BYTES each),
+                            merged into the stored cell (includes/mergeSketch)
       fields are unique within a block.
 
   Output (codes: src/applyCall.ts APPLY_REPLY):
@@ -138,6 +148,7 @@ local CHUNK = 1000
 --- @include "includes/storeCombos"
 --- @include "includes/unpackCell"
 --- @include "includes/packCell"
+--- @include "includes/mergeSketch"
 --- @include "includes/readBlock"
 --- @include "includes/writeBlock"
 --- @include "includes/widenExtent"
@@ -180,6 +191,7 @@ elseif guard ~= "" then
   end
 end
 local rule = ARGV[CALL_ARG_LAYOUT_RULE]
+local sketching = ARGV[CALL_ARG_SKETCHES] == "1"
 local time = redis.call("TIME")
 local currentWindow, previousWindow, currentTableExpireAt =
   dedupeWindows(time, tonumber(ARGV[CALL_ARG_DEDUPE_WINDOW_MS]))
@@ -198,7 +210,7 @@ local function organization(i)
 end
 
 -- The extent's fields an organization's write starts from, by name in `state`.
-local STATE_FIELDS = {"layout", "first", "last", "writes", "n"}
+local STATE_FIELDS = {"layout", "first", "last", "writes", "n", EXTENT_SKETCHED}
 
 -- The organization's extent, read once: what phases 1 and 2 check and the write moves on; and the
 -- offset it has applied from the batch's partition (nil: none, or a batch from no log).
@@ -269,6 +281,13 @@ local function write(org)
     updates[#updates + 1] = "n"
     updates[#updates + 1] = string.format("%d", recordings)
     layout = settleLayout(updates, layout, recordings, first, last, rule, last)
+    -- Whether the sketches hold every recording of the organization (EXTENT_SKETCHED).
+    if sketching and not state.n then
+      updates[#updates + 1] = EXTENT_SKETCHED
+      updates[#updates + 1] = "1"
+    elseif not sketching and state[EXTENT_SKETCHED] then
+      redis.call("HDEL", org.keys[ORG_KEY_EXTENT], EXTENT_SKETCHED)
+    end
   end
   if not state.layout and not state.n and #ids > 0 then
     -- A new organization's layout is stored with its first recordings: none reads as containers.

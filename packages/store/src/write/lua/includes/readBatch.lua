@@ -60,9 +60,22 @@ local function readBatch(batch)
         fields[i] = str()
       end
     end
-    blocks[b] = {suffix = suffix, prefix = prefix, expireAt = expireAt, fieldForm = fieldForm, fields = fields,
-                 cellBytes = cellBytes, at = pos}
-    pos = pos + n * cellBytes
+    local block = {suffix = suffix, prefix = prefix, expireAt = expireAt, fieldForm = fieldForm, fields = fields,
+                   cellBytes = cellBytes, at = pos}
+    if cellBytes == SKETCH_CELLS then
+      -- Sketch cells differ in length: each is its number of pairs, then the pairs as stored.
+      local starts, ends = {}, {}
+      for i = 1, n do
+        local count
+        count, pos = struct.unpack("<I2", batch, pos)
+        starts[i], ends[i] = pos, pos + count * SKETCH_PAIR_BYTES - 1
+        pos = ends[i] + 1
+      end
+      block.starts, block.ends = starts, ends
+    else
+      pos = pos + n * cellBytes
+    end
+    blocks[b] = block
     if pos - 1 > #batch then
       error("batch truncated in the cells of block " .. suffix)
     end

@@ -13,7 +13,7 @@ local function addedCell(old, cells, from, cellBytes)
   return packCell(sums)
 end
 
--- Writes every block's cells, key by key as `readBlocks` grouped them: one HSET per key and chunk
+-- Writes every block's cells (a sketch block's merged into the sketches found: mergeSketch), key by key as `readBlocks` grouped them: one HSET per key and chunk
 -- of fields, and one PEXPIREAT per key (the blocks of a container expire with it).
 local function writeBlocks(keys, cells, chunk)
   for _, group in ipairs(keys) do
@@ -22,9 +22,17 @@ local function writeBlocks(keys, cells, chunk)
     local olds = group.olds
     for _, block in ipairs(group.blocks) do
       local fields, from, cellBytes = block.fields, block.from, block.cellBytes
-      for i = 1, #fields do
-        updates[#updates + 1] = fields[i]
-        updates[#updates + 1] = addedCell(olds[from + i], cells, block.at + (i - 1) * cellBytes, cellBytes)
+      if cellBytes == SKETCH_CELLS then
+        local starts, ends = block.starts, block.ends
+        for i = 1, #fields do
+          updates[#updates + 1] = fields[i]
+          updates[#updates + 1] = mergeSketch(olds[from + i], string.sub(cells, starts[i], ends[i]))
+        end
+      else
+        for i = 1, #fields do
+          updates[#updates + 1] = fields[i]
+          updates[#updates + 1] = addedCell(olds[from + i], cells, block.at + (i - 1) * cellBytes, cellBytes)
+        end
       end
       if block.expireAt ~= "0" and (expireAt == "0" or tonumber(block.expireAt) > tonumber(expireAt)) then
         expireAt = block.expireAt

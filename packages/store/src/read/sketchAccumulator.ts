@@ -1,0 +1,104 @@
+import {
+  EMPTY_SKETCH,
+  LLM_KEY_FLAG,
+  PercentileSketch,
+  SKETCH_PAIR_BYTES,
+  SKETCH_SPAN,
+} from "../format/sketches";
+
+/** Slots of the scratch counts: the voice keys' span, then the LLM keys' (format/sketches.ts). */
+const SLOTS = 2 * SKETCH_SPAN;
+
+/**
+ * docs/contract.md §9 `percentiles`: one bucket's sketches per group, from the sketch cells beside
+ * its combination cells, each added with its block's sign (format/sketches.ts). A key whose count
+ * nets to zero had no recording, exactly as a sum that nets to zero.
+ *
+ * A group keeps the cells it was given (the reply's bytes, no copy) until its sketch is taken; then
+ * they are counted in one dense scratch array with a slot per key, and the sketch is read off the
+ * slots touched, in key order: no map, no sort, and memory in proportion to the cells, not groups.
+ */
+export class SketchAccumulator {
+  private readonly cells: Array<Buffer[] | undefined> = [];
+  private readonly signs: Array<number[] | undefined> = [];
+  private readonly touched: number[] = [];
+  private readonly scratch = new Float64Array(SLOTS);
+
+  /** Adds a stored sketch cell (its bytes as sketches.ts lays them out) `sign` times to `group`'s sketch. */
+  add(group: number, cell: Buffer, sign: number): void {
+    if (cell.length % SKETCH_PAIR_BYTES !== 0) throw new Error(`malformed sketch cell: ${cell.length} bytes`);
+    let cells = this.cells[group];
+    let signs = this.signs[group];
+    if (cells === undefined || signs === undefined) {
+      cells = [];
+      signs = [];
+      this.cells[group] = cells;
+      this.signs[group] = signs;
+      this.touched.push(group);
+    }
+    cells.push(cell);
+    signs.push(sign);
+  }
+
+  /** `group`'s sketch in this bucket (empty when none of its recordings had a time). */
+  take(group: number): PercentileSketch {
+    const cells = this.cells[group];
+    const signs = this.signs[group];
+    if (cells === undefined || signs === undefined) return EMPTY_SKETCH;
+    const scratch = this.scratch;
+    // The slots touched, per time: the two runs lie far apart (LLM keys from SKETCH_SPAN).
+    let low = SLOTS;
+    let high = -1;
+    let llmLow = SLOTS;
+    let llmHigh = -1;
+    for (let c = 0; c < cells.length; c++) {
+      const cell = cells[c] as Buffer;
+      const sign = signs[c] as number;
+      for (let at = 0; at < cell.length; at += SKETCH_PAIR_BYTES) {
+        const key = (cell[at] as number) | ((cell[at + 1] as number) << 8);
+        const count =
+          ((cell[at + 2] as number) | ((cell[at + 3] as number) << 8) | ((cell[at + 4] as number) << 16)) +
+          (cell[at + 5] as number) * 0x1000000;
+        const slot = key >= LLM_KEY_FLAG ? SKETCH_SPAN + (key - LLM_KEY_FLAG) : key;
+        if ((key < LLM_KEY_FLAG && key >= SKETCH_SPAN) || slot >= SLOTS)
+          throw new Error(`sketch key ${key} out of range`);
+        scratch[slot] = (scratch[slot] as number) + sign * count;
+        if (slot < SKETCH_SPAN) {
+          if (slot < low) low = slot;
+          if (slot > high) high = slot;
+        } else {
+          if (slot < llmLow) llmLow = slot;
+          if (slot > llmHigh) llmHigh = slot;
+        }
+      }
+    }
+    let n = 0;
+    for (let s = low; s <= high; s++) if ((scratch[s] as number) > 0) n++;
+    for (let s = llmLow; s <= llmHigh; s++) if ((scratch[s] as number) > 0) n++;
+    const keys = new Int32Array(n);
+    const counts = new Float64Array(n);
+    let i = 0;
+    const collect = (from: number, to: number) => {
+      for (let s = from; s <= to; s++) {
+        const count = scratch[s] as number;
+        if (count > 0) {
+          keys[i] = s >= SKETCH_SPAN ? LLM_KEY_FLAG + (s - SKETCH_SPAN) : s;
+          counts[i++] = count;
+        }
+      }
+      if (from <= to) scratch.fill(0, from, to + 1);
+    };
+    collect(low, high);
+    collect(llmLow, llmHigh);
+    return n === 0 ? EMPTY_SKETCH : new PercentileSketch(keys, counts);
+  }
+
+  /** Starts the next bucket empty. */
+  clear(): void {
+    for (const group of this.touched) {
+      this.cells[group] = undefined;
+      this.signs[group] = undefined;
+    }
+    this.touched.length = 0;
+  }
+}
