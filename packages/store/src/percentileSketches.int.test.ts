@@ -3,17 +3,16 @@ import type { RecordingCompleted } from "@vu/events";
 import { redisTargets } from "@vu/infra";
 import { recording } from "@vu/testkit";
 import { useRedisTarget } from "@vu/testkit/redis";
-import { DAY_MS, DEFAULT_RETENTION, HOUR_MS, QUARTER_MS, type Tier } from "@vu/time-buckets";
+import { storeUnderTest } from "@vu/testkit/store";
+import { DAY_MS, HOUR_MS, QUARTER_MS, type Tier } from "@vu/time-buckets";
 import { describe, expect, it } from "vitest";
 import { containerOf, LAYOUT_RULE } from "./format/blockPlacement";
-import { createKeyspace } from "./format/keyspace";
 import { type PercentileSketch, SKETCHED_TIMES, SketchCounts, sketchKey } from "./format/sketches";
 import { snapshotCellsOf } from "./read/blockSnapshot";
-import { createRollupReader } from "./read/rollupReader";
+import type { createRollupReader } from "./read/rollupReader";
 import type { DimensionTest, SummedBucket } from "./read/sumsQuestion";
 import type { RedisClient } from "./redis/redisClient";
 import type { CountableRecording } from "./write/batchAggregate";
-import { createRollupWriter } from "./write/rollupWriter";
 
 // docs/contract.md §9 `percentiles` in the store: the sketches the apply script merges beside the
 // combination cells, read back per (bucket, group) with the cells' signs, filters and groups, are
@@ -54,18 +53,8 @@ describe.each(redisTargets())("percentile sketches on $name", (target) => {
   });
   const nowMs = Date.parse("2026-11-22T12:00:00Z");
 
-  function setup(prefix = `test-${randomUUID()}`, sketches = true) {
-    const keyspace = createKeyspace({ prefix });
-    const writer = createRollupWriter({
-      redis,
-      keyspace,
-      retention: DEFAULT_RETENTION,
-      dedupeWindowMs: 7 * DAY_MS,
-      now: () => nowMs,
-      sketches,
-    });
-    return { keyspace, writer, reader: createRollupReader({ redis, keyspace }) };
-  }
+  const setup = (prefix?: string, sketches = true) =>
+    storeUnderTest(redis, nowMs, { ...(prefix === undefined ? {} : { prefix }), sketches });
 
   /** Recordings spread over two days of November, four apps, times from 0 ms to minutes, some null. */
   function workload(seed: number, n: number): CountableRecording[] {

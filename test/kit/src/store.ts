@@ -119,17 +119,23 @@ export async function compareWithStore(
 export const keyspaceOf = (names: { prefix: string }): Keyspace => createKeyspace({ prefix: names.prefix });
 
 /**
- * A writer and a reader over a key prefix of the test's own, with the worker's default retention
- * and dedupe window and a clock fixed at `nowMs`: the store's side of a test that counts and reads.
+ * A writer and a reader over a key prefix of the test's own (or `options.prefix`, for two writers
+ * of one store), with the worker's default retention and dedupe window and a clock fixed at
+ * `nowMs`: the store's side of a test that counts and reads. `sketches`: the writer's option.
  */
-export function storeUnderTest(redis: RedisClient, nowMs: number) {
-  const keyspace = createKeyspace({ prefix: uniquePrefix() });
+export function storeUnderTest(
+  redis: RedisClient,
+  nowMs: number,
+  options: { prefix?: string; sketches?: boolean } = {},
+) {
+  const keyspace = createKeyspace({ prefix: options.prefix ?? uniquePrefix() });
   const writer = createRollupWriter({
     redis,
     keyspace,
     retention: DEFAULT_RETENTION,
     dedupeWindowMs: 7 * DAY_MS,
     now: () => nowMs,
+    ...(options.sketches === undefined ? {} : { sketches: options.sketches }),
   });
   return { keyspace, writer, reader: createRollupReader({ redis, keyspace }) };
 }

@@ -138,25 +138,25 @@ export class RowTable {
       let at = width * i;
       for (let q = 0; q < asked.length; q++) for (const times of byTime) values[at++] = times[q] as number;
     });
-    return new RowTable(
-      this.buckets,
-      this.groupValues,
-      this.dimensions,
-      this.bucketOf,
-      this.groupOf,
-      this.sumsOf,
-      this.length,
-      this.ranks,
-      this.previousOf,
-      this.members,
-      undefined,
-      { asked, values },
-    );
+    return this.withParts({ members: this.members, sketches: undefined, percentiles: { asked, values } });
   }
 
   /** The table with its members counted only (RowMembers.compacted): what an answer keeps. */
   withMembersCompacted(): RowTable {
     if (this.members?.ids === undefined) return this;
+    return this.withParts({
+      members: this.members.compacted(),
+      sketches: this.sketches,
+      percentiles: this.percentiles,
+    });
+  }
+
+  /** The same rows with their §9 parts replaced: everything else is shared, not copied. */
+  private withParts(parts: {
+    members: RowMembers | undefined;
+    sketches: readonly PercentileSketch[] | undefined;
+    percentiles: RowTable["percentiles"];
+  }): RowTable {
     return new RowTable(
       this.buckets,
       this.groupValues,
@@ -167,9 +167,9 @@ export class RowTable {
       this.length,
       this.ranks,
       this.previousOf,
-      this.members.compacted(),
-      this.sketches,
-      this.percentiles,
+      parts.members,
+      parts.sketches,
+      parts.percentiles,
     );
   }
 
