@@ -68,7 +68,13 @@ async function main(): Promise<void> {
   // The API serves the dashboard's built files: build them unless dist/ matches the sources.
   say("building the dashboard (skipped when up to date) ...");
   await promisify(execFile)(tsx, ["services/dashboard/scripts/build.ts", "--if-stale"], { cwd: repoRoot });
-  startService("worker", "services/ingest-worker/src/main.ts", { ...env, ...signing, OPS_PORT: "0" });
+  // The demo keeps percentile sketches (off by default elsewhere), so the dashboard shows p95.
+  startService("worker", "services/ingest-worker/src/main.ts", {
+    ...env,
+    ...signing,
+    OPS_PORT: "0",
+    PERCENTILE_SKETCHES: "true",
+  });
   startService("api", "services/query-api/src/main.ts", {
     ...env,
     PORT: String(port),

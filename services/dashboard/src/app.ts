@@ -15,6 +15,7 @@ import { CSV_PAGE_SIZE, downloadCsv } from "./ui/csvDownload";
 import { el } from "./ui/dom";
 import { formatInstant, formatRange } from "./ui/format";
 import { renderFailure, retryMessage } from "./ui/messages";
+import { createProcessingPanel, percentileNotKept } from "./ui/processingPanel";
 import { renderSignIn } from "./ui/signIn";
 import { renderStatsTable } from "./ui/statsTable";
 import { renderTopTable } from "./ui/topTable";
@@ -51,6 +52,7 @@ export function startDashboard(main: HTMLElement, header: HeaderParts): void {
   let loaded: { view: ScreenState; data: LoadedView } | null = null;
   let inFlight: AbortController | null = null;
   let chart: ChartPanel | null = null;
+  let processing: ChartPanel | null = null;
 
   const status = el("p", { id: "status", class: "status", role: "status", "aria-live": "polite" });
   const rangeLine = el("p", { class: "range-line" });
@@ -64,6 +66,11 @@ export function startDashboard(main: HTMLElement, header: HeaderParts): void {
     { "aria-labelledby": "chart-title" },
     el("h2", { id: "chart-title" }, "Over time"),
   );
+  const processingSection = el(
+    "section",
+    { "aria-labelledby": "processing-title" },
+    el("h2", { id: "processing-title" }, "Processing time"),
+  );
   const topSection = el(
     "section",
     { "aria-labelledby": "top-title" },
@@ -75,7 +82,15 @@ export function startDashboard(main: HTMLElement, header: HeaderParts): void {
     { "aria-labelledby": "rows-title" },
     el("div", { class: "section-head" }, el("h2", { id: "rows-title" }, "Rows"), csvButton),
   );
-  const body = el("div", { class: "view-body" }, summarySection, chartSection, topSection, rowsSection);
+  const body = el(
+    "div",
+    { class: "view-body" },
+    summarySection,
+    chartSection,
+    processingSection,
+    topSection,
+    rowsSection,
+  );
   // A view that failed shows only why (and a retry), not empty sections.
   const failure = el("div", { class: "view-failure", hidden: true });
 
@@ -90,7 +105,7 @@ export function startDashboard(main: HTMLElement, header: HeaderParts): void {
 
   function signOut(problem: string | null) {
     inFlight?.abort();
-    chart?.destroy();
+    destroyCharts();
     tokenStorage.clear();
     api = null;
     controls = null;
@@ -170,12 +185,18 @@ export function startDashboard(main: HTMLElement, header: HeaderParts): void {
       status.textContent = "";
       rangeLine.textContent = "";
       header.dataAsOf.hidden = true;
-      chart?.destroy();
-      chart = null;
+      destroyCharts();
       failure.replaceChildren(renderFailure(error, () => void refresh()));
       failure.hidden = false;
       body.hidden = true;
     }
+  }
+
+  function destroyCharts() {
+    chart?.destroy();
+    chart = null;
+    processing?.destroy();
+    processing = null;
   }
 
   function render({ view: shown, data }: { view: ScreenState; data: LoadedView }) {
@@ -184,15 +205,15 @@ export function startDashboard(main: HTMLElement, header: HeaderParts): void {
     body.hidden = false;
     const meta = data.table.meta;
     rangeLine.textContent = `${formatRange(meta.start_date, meta.end_date)} · ${shown.timezone}`;
-    replaceContent(summarySection, renderCards(data.summary, shown.compare));
+    const cards = renderCards(data.summary, shown.compare);
+    replaceContent(summarySection, data.percentileKept ? cards : el("div", {}, cards, percentileNotKept()));
     showDataAsOf(header.dataAsOf, data.dataAsOf, shown.timezone);
-    chart?.destroy();
-    chart = null;
+    destroyCharts();
     if (empty) {
-      replaceContent(
-        chartSection,
-        el("p", { class: "empty" }, "No recordings in this range. Choose another period or fewer filters."),
-      );
+      const nothing = () =>
+        el("p", { class: "empty" }, "No recordings in this range. Choose another period or fewer filters.");
+      replaceContent(chartSection, nothing());
+      replaceContent(processingSection, nothing());
     } else {
       const series = buildSeries({
         rows: data.chartRows,
@@ -202,6 +223,9 @@ export function startDashboard(main: HTMLElement, header: HeaderParts): void {
       chart = createChartPanel(series, shown, data.chartTruncated);
       replaceContent(chartSection, chart.element);
       chart.mount();
+      processing = createProcessingPanel(data.processingRows, shown, data.percentileKept);
+      replaceContent(processingSection, processing.element);
+      processing.mount();
     }
     replaceContent(
       topSection,

@@ -23,3 +23,12 @@ export async function problemOf(response: Response): Promise<Problem> {
   }
   return { status: response.status, title: response.statusText || `HTTP ${response.status}` };
 }
+
+/**
+ * Whether the API refused the request over one parameter (a 400 whose problem names it,
+ * docs/contract.md §3), as it refuses `percentiles` for an organization counted without sketches.
+ */
+export const refusesParameter = (error: unknown, parameter: string): boolean =>
+  error instanceof ApiError &&
+  error.status === 400 &&
+  (error.problem.errors ?? []).some((entry) => entry.parameter === parameter);

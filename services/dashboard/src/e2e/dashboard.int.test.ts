@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import type { Dimension } from "@vu/events/vocabulary";
 import { stderrLog } from "@vu/infra";
+import { recording } from "@vu/testkit";
 import { DateTime } from "luxon";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -11,6 +12,7 @@ import {
   readCards,
   readChart,
   readDataAsOf,
+  readProcessing,
   readTable,
   readTopTable,
   recordApiRequests,
@@ -68,12 +70,12 @@ const tableQueries = (recorder: ReturnType<typeof recordApiRequests>) =>
     );
 
 /** Every row of a /stats query, all pages (the chart's input). */
-async function allRows(firstPage: URL): Promise<StatsRow[]> {
+async function allRows(firstPage: URL, token = stack.token): Promise<StatsRow[]> {
   const rows: StatsRow[] = [];
   for (let page = 1; ; page++) {
     const url = new URL(firstPage);
     url.searchParams.set("page", String(page));
-    const answer = await apiJson<StatsPage>(url);
+    const answer = await apiJson<StatsPage>(url, token);
     rows.push(...answer.data);
     if (page >= answer.pagination.total_pages) return rows;
   }
@@ -88,12 +90,36 @@ const METRIC_FIELD = {
 const inChartUnit = (metric: keyof typeof METRIC_FIELD, sum: number) =>
   metric === "minutes" ? sum / 60_000 : sum;
 
-/** Cards, chart and table equal the API's JSON for the queries the page made. */
-async function expectPageMatchesApi(page: Page, urls: URL[]): Promise<void> {
+/** The processing times the processing-time view shows, in the API's row order: each average, then its p95. */
+const processingFields = (percentile: boolean) =>
+  ["voice", "llm"].flatMap((time) => [
+    `avg_${time}_processing_time`,
+    ...(percentile ? [`p95_${time}_processing_time`] : []),
+  ]);
+
+/**
+ * Cards, chart, processing-time view and table equal the API's JSON for the queries the page made
+ * (with `token`'s organization); `percentile`: whether that organization keeps percentile sketches,
+ * so that the cards and the processing-time view show p95 (else they say it is not kept).
+ */
+async function expectPageMatchesApi(
+  page: Page,
+  urls: URL[],
+  { token = stack.token, percentile = true }: { token?: string; percentile?: boolean } = {},
+): Promise<void> {
   const summaryUrl = last(urls.filter((u) => u.pathname === "/api/v1/stats/summary"));
   const stats = urls.filter((u) => u.pathname === "/api/v1/stats");
-  // The chart asks for every bucket (fill=zero), the top tables for a ranking (limit), the table neither.
-  const chartUrl = last(stats.filter((u) => u.searchParams.get("fill") === "zero"));
+  // The chart asks for every bucket (fill=zero) of the view's groups, the top tables for a ranking
+  // (limit), the table neither; the processing-time view for every bucket, ungrouped.
+  const viewGroupBy = new URL(page.url()).searchParams.get("group_by");
+  const chartUrl = last(
+    stats.filter(
+      (u) => u.searchParams.get("fill") === "zero" && u.searchParams.get("group_by") === viewGroupBy,
+    ),
+  );
+  const processingUrl = last(
+    stats.filter((u) => u.searchParams.get("fill") === "zero" && !u.searchParams.has("group_by")),
+  );
   const tableUrl = last(stats.filter((u) => !u.searchParams.has("fill") && !u.searchParams.has("limit")));
   const topUrls = TOP.map((dimension) =>
     last(stats.filter((u) => u.searchParams.has("limit") && u.searchParams.get("group_by") === dimension)),
@@ -101,7 +127,7 @@ async function expectPageMatchesApi(page: Page, urls: URL[]): Promise<void> {
   // One resolved range, and the same filters and exclusions, for every part of the view.
   const shared = (url: URL) =>
     [...url.searchParams].filter(([key]) => /^(start_date|end_date|timezone|filter\[|exclude\[)/.test(key));
-  for (const url of [chartUrl, tableUrl, ...topUrls]) {
+  for (const url of [chartUrl, processingUrl, tableUrl, ...topUrls]) {
     expect(shared(url), `${url}`).toEqual(shared(summaryUrl));
   }
 
@@ -109,11 +135,43 @@ async function expectPageMatchesApi(page: Page, urls: URL[]): Promise<void> {
   // As the view asks (the page's URL), the previous period unless it says otherwise.
   const compare = new URL(page.url()).searchParams.get("compare") ?? "previous_period";
   expect(summaryUrl.searchParams.get("compare")).toBe(compare);
-  const summary = await apiJson<Summary>(summaryUrl);
+  const summary = await apiJson<Summary>(summaryUrl, token);
   expect(summary.previous).toBeDefined();
   expect(await readCards(page)).toEqual(summary);
 
-  const table = await apiJson<StatsPage>(tableUrl);
+  // p95 beside the averages, from the same requests (docs/contract.md §9 `percentiles`); an
+  // organization counted without sketches is asked again without, and the page says so.
+  const p95 = percentile ? "95" : null;
+  expect(summaryUrl.searchParams.get("percentiles")).toBe(p95);
+  expect(processingUrl.searchParams.get("percentiles")).toBe(p95);
+  if (percentile) {
+    expect(summary).toHaveProperty("p95_voice_processing_seconds");
+    expect(summary).toHaveProperty("p95_llm_processing_seconds");
+  }
+  expect(await page.locator(".card.percentile").count()).toBe(percentile ? 2 : 0);
+  expect(await page.locator(".percentile-note").count()).toBe(percentile ? 0 : 2);
+  const fields = processingFields(percentile);
+  expect(
+    await page
+      .locator(".legend [data-line]")
+      .evaluateAll((items) => items.map((li) => li.getAttribute("data-line"))),
+  ).toEqual(fields);
+  const processingRows = await allRows(processingUrl, token);
+  expect(processingRows.some((r) => r.recording_count > 0)).toBe(true);
+  expect(await readProcessing(page)).toEqual(
+    processingRows.map((row) => ({
+      time_bucket: row.time_bucket,
+      ...Object.fromEntries(fields.map((field) => [field, row[field as keyof StatsRow]])),
+      complete: row.complete,
+    })),
+  );
+  if (percentile) {
+    // The API has p95 where the bucket has recordings, and the page shows each.
+    const shown = await readProcessing(page);
+    expect(shown.some((r) => typeof r.p95_voice_processing_time === "number")).toBe(true);
+  }
+
+  const table = await apiJson<StatsPage>(tableUrl, token);
   expect(await readTable(page)).toEqual(table.data);
   await expect
     .poll(() => page.locator(".pager-position").textContent(), POLL)
@@ -123,7 +181,7 @@ async function expectPageMatchesApi(page: Page, urls: URL[]): Promise<void> {
   const metric = (view.get("metric") ?? "recordings") as keyof typeof METRIC_FIELD;
   const field = METRIC_FIELD[metric];
   const groupBy = (chartUrl.searchParams.get("group_by")?.split(",") ?? []) as Dimension[];
-  const rows = await allRows(chartUrl);
+  const rows = await allRows(chartUrl, token);
   const chart = await readChart(page);
   // Per bucket, the stack's height is the API's sum of that bucket.
   const perBucket = new Map<number, number>();
@@ -159,7 +217,7 @@ async function expectPageMatchesApi(page: Page, urls: URL[]): Promise<void> {
 
   // The top 10 tables: the API's ranking, "(other)" last; together they are the whole range.
   for (const [i, dimension] of TOP.entries()) {
-    const top = await apiJson<StatsPage>(topUrls[i] as URL);
+    const top = await apiJson<StatsPage>(topUrls[i] as URL, token);
     // One bucket, the whole range: the table leaves out its time_bucket, and the complete that
     // include=active_members brings (docs/contract.md §9), the same on every row of that bucket.
     expect(new Set(top.data.map((r) => r.time_bucket))).toEqual(new Set([top.meta.start_date]));
@@ -171,6 +229,12 @@ async function expectPageMatchesApi(page: Page, urls: URL[]): Promise<void> {
 }
 
 const TOP = ["member_email", "app_name"] as const;
+
+/** With DASHBOARD_E2E_SCREENSHOTS=<dir>, a full-page picture of the view, to look at by eye. */
+async function screenshot(page: Page, file: string): Promise<void> {
+  const dir = process.env.DASHBOARD_E2E_SCREENSHOTS;
+  if (dir) await page.screenshot({ path: `${dir}/${file}`, fullPage: true });
+}
 
 /** A group's label as the chart writes it: the values in the order grouped, null in words. */
 const labelOf = (row: StatsRow, groupBy: readonly Dimension[]) =>
@@ -200,6 +264,7 @@ describe("the dashboard in headless Chromium", () => {
     expect(await page.evaluate(() => Object.values(sessionStorage))).toEqual([stack.token]);
     expect(new URL(page.url()).searchParams.get("timezone")).toBe("Europe/Berlin");
     await expectPageMatchesApi(page, recorder.urls());
+    await screenshot(page, "p95-1280.png");
     // The 30 days before had recordings too: every card shows a change, in numbers and in words.
     const { change } = (await readCards(page)) as { change: Record<string, number | null> };
     expect(Object.values(change).every((v) => typeof v === "number")).toBe(true);
@@ -261,6 +326,7 @@ describe("the dashboard in headless Chromium", () => {
         .then(() => undefined),
     );
     await expectPageMatchesApi(page, recorder.urls());
+    await screenshot(page, "p95-grouped-1280.png");
     // About a dozen members: the top groups and "Other".
     expect((await readChart(page)).labels.at(-1)).toMatch(/^Other \(\d+ groups?\)$/);
 
@@ -353,9 +419,11 @@ describe("the dashboard in headless Chromium", () => {
         .then(() => undefined),
     );
     expect(new URL(page.url()).searchParams.get("group_by")).toBe("app_name,voice_model");
-    expect(last(recorder.urls().filter((u) => u.searchParams.has("fill"))).searchParams.get("group_by")).toBe(
-      "app_name,voice_model",
-    );
+    expect(
+      last(
+        recorder.urls().filter((u) => u.searchParams.has("fill") && u.searchParams.has("group_by")),
+      ).searchParams.get("group_by"),
+    ).toBe("app_name,voice_model");
     await expectPageMatchesApi(page, recorder.urls());
     expect(Object.keys((await readTable(page))[0] ?? {})).toEqual(
       expect.arrayContaining(["app_name", "voice_model"]),
@@ -509,6 +577,53 @@ describe("the dashboard in headless Chromium", () => {
     );
     expect(expected.split("\n")[0]).toContain("app_name");
     expect(expected.split("\n")[0]).toContain("active_members");
+    await context.close();
+  });
+
+  it("shows an organization counted without percentile sketches without p95, saying so, and all else", async () => {
+    // Counted by a writer that keeps no sketches (the worker's default): the API refuses its
+    // `percentiles` with a 400 naming them (docs/contract.md §9).
+    const org = `${stack.org}-plain`;
+    const token = await stack.api.createToken(org);
+    const day = (daysBack: number, hour: number) =>
+      new Date(Date.now() - daysBack * 86_400_000 + hour * 3_600_000).toISOString();
+    await stack.api.writeWithoutSketches(
+      org,
+      [2, 3, 5, 8, 13].flatMap((daysBack, i) => [
+        recording(`plain-${i}-a`, day(daysBack, 0), {
+          app_name: "Zoom",
+          voice_processing_ms: 1_000 + 100 * i,
+        }),
+        recording(`plain-${i}-b`, day(daysBack, 1), { app_name: "Slack", llm_processing_ms: 700 + 50 * i }),
+      ]),
+    );
+    const refused = await stack.api.get("/api/v1/stats/summary?percentiles=95", token);
+    expect(refused.status).toBe(400);
+
+    const context = await stack.newContext({ viewport: { width: 1280, height: 800 }, timezoneId: "UTC" });
+    const page = await context.newPage();
+    const pageErrors: string[] = [];
+    page.on("pageerror", (e) => pageErrors.push(e.message));
+    const recorder = recordApiRequests(page);
+    await page.goto("/dashboard/?range=last_30_days&timezone=UTC");
+    expect(await act(page, recorder, () => signIn(page, token))).toBe("ready");
+    expect(await page.locator(".failure").count()).toBe(0);
+    expect((await readCards(page)).total_recordings).toBe(10);
+    await expectPageMatchesApi(page, recorder.urls(), { token, percentile: false });
+    expect(await page.locator(".percentile-note").first().textContent()).toMatch(
+      /^p95 is not kept for this organization/,
+    );
+    await screenshot(page, "no-sketches-1280.png");
+
+    // Grouped, the same: the chart by app, the processing-time view still the whole view's.
+    await act(page, recorder, () =>
+      page
+        .getByLabel("Group by")
+        .selectOption("app_name")
+        .then(() => undefined),
+    );
+    await expectPageMatchesApi(page, recorder.urls(), { token, percentile: false });
+    expect(pageErrors).toEqual([]);
     await context.close();
   });
 

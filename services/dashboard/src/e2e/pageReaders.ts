@@ -21,7 +21,7 @@ export async function readCards(page: Page): Promise<Record<string, unknown>> {
     const change: Record<string, number | null> = {};
     for (const card of cards) {
       const field = card.getAttribute("data-field") ?? "";
-      summary[field] = Number(card.getAttribute("data-value"));
+      summary[field] = card.hasAttribute("data-null") ? null : Number(card.getAttribute("data-value"));
       const line = card.querySelector(".card-change");
       if (!line) continue;
       previous[field] = Number(line.getAttribute("data-previous"));
@@ -60,6 +60,9 @@ async function readRows(
 
 /** The rows table's rows as the API's row objects. */
 export const readTable = (page: Page) => readRows(page, "table.stats tbody tr");
+
+/** The processing-time view's rows (its table twin) as the API's row objects: period, averages, percentiles. */
+export const readProcessing = (page: Page) => readRows(page, "table.processing-data tbody tr");
 
 /** A "top 10" table's rows (without their rank) as the API's row objects, "(other)" row included. */
 export const readTopTable = (page: Page, dimension: string) =>

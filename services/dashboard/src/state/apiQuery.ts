@@ -2,7 +2,7 @@ import { DIMENSIONS, type Dimension } from "@vu/events/vocabulary";
 import type { StatsQuery, SummaryQuery } from "../api/types";
 import { apiInstant, customRange, presetRange, type ZonedRange } from "./presets";
 import type { ScreenState } from "./screenState";
-import { excludeParam, filterParam, TOP_N } from "./vocabulary";
+import { excludeParam, filterParam, PROCESSING_PERCENTILE, TOP_N } from "./vocabulary";
 
 /**
  * The view's range at `nowMs`. A custom range that cannot be read falls back to the last 30 days
@@ -45,11 +45,23 @@ export function summaryQuery(view: ScreenState, range: ZonedRange): SummaryQuery
 const COUNT_MEMBERS = { include: "active_members" } as const;
 
 /**
- * The cards' `/stats/summary`: the view's totals and active members and, beside them, the previous
- * period's and the change.
+ * docs/contract.md §9 `percentiles`: the processing times' percentile beside their averages, when
+ * `withPercentile` (false once the API said this organization keeps no percentile sketches).
  */
-export function cardsQuery(view: ScreenState, range: ZonedRange): SummaryQuery {
-  return { ...summaryQuery(view, range), compare: view.compare, ...COUNT_MEMBERS };
+const percentileParam = (withPercentile: boolean) =>
+  withPercentile ? { percentiles: String(PROCESSING_PERCENTILE) } : {};
+
+/**
+ * The cards' `/stats/summary`: the view's totals and active members and, beside them, the previous
+ * period's and the change; with `withPercentile`, the processing times' percentile (not compared).
+ */
+export function cardsQuery(view: ScreenState, range: ZonedRange, withPercentile = false): SummaryQuery {
+  return {
+    ...summaryQuery(view, range),
+    compare: view.compare,
+    ...COUNT_MEMBERS,
+    ...percentileParam(withPercentile),
+  };
 }
 
 export interface StatsPaging {
@@ -83,8 +95,27 @@ export function statsQuery(view: ScreenState, range: ZonedRange, paging: StatsPa
  * The chart's `/stats`: the table's series with every bucket of the range (`fill=zero`), so an
  * empty bucket is a zero the API answered, not one the page made up.
  */
-export function chartQuery(view: ScreenState, range: ZonedRange, paging: StatsPaging): StatsQuery {
-  return { ...seriesQuery(view, range, paging), fill: "zero" };
+export function chartQuery(
+  view: ScreenState,
+  range: ZonedRange,
+  paging: StatsPaging,
+  withPercentile = false,
+): StatsQuery {
+  return { ...seriesQuery(view, range, paging), fill: "zero", ...percentileParam(withPercentile) };
+}
+
+/**
+ * The processing-time view's `/stats`: the chart's, ungrouped (a percentile of the whole view
+ * cannot be made from its groups' percentiles), with the percentile. An ungrouped view's chart
+ * asks exactly this, so it needs no request of its own.
+ */
+export function processingQuery(
+  view: ScreenState,
+  range: ZonedRange,
+  paging: StatsPaging,
+  withPercentile: boolean,
+): StatsQuery {
+  return chartQuery({ ...view, groupBy: [] }, range, paging, withPercentile);
 }
 
 /**

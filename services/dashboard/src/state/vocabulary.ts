@@ -86,3 +86,24 @@ export const PAGE_SIZES = [25, 50, 100, 200] as const;
 
 export const includes = <T extends string>(list: readonly T[], value: string | null): value is T =>
   value !== null && (list as readonly string[]).includes(value);
+
+/**
+ * The percentile shown beside the average processing times (docs/contract.md §9 `percentiles`):
+ * the cards' `/stats/summary` and the processing-time view's `/stats` ask for it.
+ */
+export const PROCESSING_PERCENTILE = 95;
+export const PERCENTILE_LABEL = `p${PROCESSING_PERCENTILE}`;
+
+/** The processing times, as `/stats` rows name them (milliseconds), each with its percentile's field. */
+export const PROCESSING_TIMES = [
+  {
+    average: "avg_voice_processing_time",
+    percentile: `p${PROCESSING_PERCENTILE}_voice_processing_time`,
+    label: "voice",
+  },
+  {
+    average: "avg_llm_processing_time",
+    percentile: `p${PROCESSING_PERCENTILE}_llm_processing_time`,
+    label: "language model",
+  },
+] as const;
