@@ -44,7 +44,7 @@ const SHOTS: readonly Shot[] = [
     view: "range=last_30_days&timezone=America/New_York&group_by=member_email",
     fullPage: false,
     prepare: async (page) => {
-      await page.locator(".chart").scrollIntoViewIfNeeded();
+      await page.locator(".chart").first().scrollIntoViewIfNeeded();
       await page.mouse.move(700, 400);
     },
   },
