@@ -1,4 +1,5 @@
 import uPlot from "uplot";
+import { chartAxes } from "./axes";
 import { SERIES_COLOURS } from "./palette";
 import type { ProcessingData, ProcessingLine } from "./processingSeries";
 
@@ -45,16 +46,7 @@ export function createProcessingChart(
       legend: { show: false },
       cursor: { drag: { x: false, y: false } },
       scales: { y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] } },
-      axes: [
-        { stroke: "#3b3b3b", grid: { stroke: "#e4e4e4" }, ticks: { stroke: "#c8c8c8" } },
-        {
-          stroke: "#3b3b3b",
-          grid: { stroke: "#e4e4e4" },
-          ticks: { stroke: "#c8c8c8" },
-          size: 56,
-          values: (_u, ticks) => ticks.map((t) => `${options.formatAxis(t)} s`),
-        },
-      ],
+      axes: chartAxes((t) => `${options.formatAxis(t)} s`),
       series: [
         {},
         ...data.lines.map((line) => ({

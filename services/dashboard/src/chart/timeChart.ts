@@ -1,5 +1,6 @@
 import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
+import { chartAxes } from "./axes";
 import { OTHER_COLOUR, SERIES_COLOURS } from "./palette";
 import type { ChartData } from "./series";
 import { stackValues } from "./series";
@@ -53,16 +54,7 @@ export function createTimeChart(container: HTMLElement, readout: HTMLElement, op
       },
       y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.05 : 1] },
     },
-    axes: [
-      { stroke: "#3b3b3b", grid: { stroke: "#e4e4e4" }, ticks: { stroke: "#c8c8c8" } },
-      {
-        stroke: "#3b3b3b",
-        grid: { stroke: "#e4e4e4" },
-        ticks: { stroke: "#c8c8c8" },
-        size: 56,
-        values: (_u, ticks) => ticks.map(options.formatAxis),
-      },
-    ],
+    axes: chartAxes(options.formatAxis),
     series: [
       {},
       ...order.map((i) => ({

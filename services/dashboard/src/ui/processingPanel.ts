@@ -7,7 +7,7 @@ import { PERCENTILE_LABEL } from "../state/vocabulary";
 import type { ChartPanel } from "./chartPanel";
 import { el, scrollRegion } from "./dom";
 import { formatBucket, formatCompact, formatPrecise } from "./format";
-import { stillCounting } from "./statsTable";
+import { periodCell } from "./statsTable";
 
 /** Said where the percentile would be, when the API refused `percentiles` for this organization. */
 export const percentileNotKept = (): HTMLElement =>
@@ -70,17 +70,7 @@ export function createProcessingPanel(
         el(
           "tr",
           {},
-          el(
-            "th",
-            {
-              scope: "row",
-              "data-field": "time_bucket",
-              "data-value": row.time_bucket,
-              "data-complete": row.complete === undefined ? null : String(row.complete),
-            },
-            zoned(data.x[i] ?? 0),
-            stillCounting(row.complete),
-          ),
+          periodCell(row, zoned(data.x[i] ?? 0)),
           ...data.lines.map((line) => {
             const ms = row[line.field as keyof StatsRow] as number | null | undefined;
             const shown = line.values[i] ?? null;

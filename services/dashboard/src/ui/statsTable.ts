@@ -36,6 +36,20 @@ export const COLUMNS: readonly { field: MetricField; label: string; format: (n: 
 export const stillCounting = (complete: boolean | undefined): HTMLElement | null =>
   complete === false ? el("span", { class: "still-counting" }, "still counting") : null;
 
+/** A row's period cell: `text` to read, the API's bucket in `data-value`, and whether it is complete. */
+export const periodCell = (row: StatsRow, text: string): HTMLElement =>
+  el(
+    "th",
+    {
+      scope: "row",
+      "data-field": "time_bucket",
+      "data-value": row.time_bucket,
+      "data-complete": row.complete === undefined ? null : String(row.complete),
+    },
+    text,
+    stillCounting(row.complete),
+  );
+
 /** A row's group fields, one cell each, the API's value in `data-value` (null marked apart). */
 export const groupCells = (row: StatsRow, groupBy: readonly Dimension[]): HTMLElement[] =>
   groupBy.map((dimension) => {
@@ -76,17 +90,7 @@ export function renderStatsTable(page: StatsPage, view: ScreenState, paging: Tab
     el(
       "tr",
       {},
-      el(
-        "th",
-        {
-          scope: "row",
-          "data-field": "time_bucket",
-          "data-value": row.time_bucket,
-          "data-complete": row.complete === undefined ? null : String(row.complete),
-        },
-        formatBucket(row.time_bucket, view.granularity),
-        stillCounting(row.complete),
-      ),
+      periodCell(row, formatBucket(row.time_bucket, view.granularity)),
       ...groupCells(row, view.groupBy),
       ...metricCells(row),
     ),
