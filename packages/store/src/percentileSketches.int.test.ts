@@ -7,6 +7,8 @@ import { storeUnderTest } from "@vu/testkit/store";
 import { DAY_MS, HOUR_MS, QUARTER_MS, type Tier } from "@vu/time-buckets";
 import { describe, expect, it } from "vitest";
 import { containerOf, LAYOUT_RULE } from "./format/blockPlacement";
+import { SKETCHED_FIELD } from "./format/organizationExtent";
+import type { Projection } from "./format/projections";
 import { type PercentileSketch, SKETCHED_TIMES, SketchCounts, sketchKey } from "./format/sketches";
 import { snapshotCellsOf } from "./read/blockSnapshot";
 import type { createRollupReader } from "./read/rollupReader";
@@ -14,10 +16,11 @@ import type { DimensionTest, SummedBucket } from "./read/sumsQuestion";
 import type { RedisClient } from "./redis/redisClient";
 import type { CountableRecording } from "./write/batchAggregate";
 
-// docs/contract.md §9 `percentiles` in the store: the sketches the apply script merges beside the
-// combination cells, read back per (bucket, group) with the cells' signs, filters and groups, are
-// exactly the sketches of the recordings the question covers (the same keys and counts, not only
-// within 1 %), in every placement.
+// docs/contract.md §9 `percentiles` in the store: the sketches the apply script merges beside every
+// key of cells (combinations, total, dimension projections), read back per (bucket, group) with the
+// cells' signs, filters and groups, are exactly the sketches of the recordings the question covers
+// (the same keys and counts, not only within 1 %), in every placement and from every projection
+// that can answer the question.
 
 /** A small deterministic generator (a test must fail the same way twice). */
 function generator(seed: number) {
@@ -45,6 +48,22 @@ function sketchOf(events: readonly RecordingCompleted[]): PercentileSketch {
 
 const plain = (sketch: PercentileSketch | undefined) =>
   sketch && { keys: Array.from(sketch.keys), counts: Array.from(sketch.counts) };
+
+/** Each nearest-rank percentile of the sketch within 1 % of the exact one of `events`. */
+function expectPercentiles(sketch: PercentileSketch, events: readonly RecordingCompleted[]) {
+  for (const time of SKETCHED_TIMES) {
+    const values = events
+      .map((e) => (time === "voice" ? e.voice_processing_ms : e.llm_processing_ms))
+      .filter((v): v is number => v !== null)
+      .sort((a, b) => a - b);
+    for (const q of [1, 50, 95, 99]) {
+      const exact = values[Math.ceil((q * values.length) / 100) - 1];
+      const got = sketch.percentile(time, q);
+      if (exact === undefined) expect(got).toBeNull();
+      else expect(Math.abs((got as number) - exact)).toBeLessThanOrEqual(0.01 * exact);
+    }
+  }
+}
 
 describe.each(redisTargets())("percentile sketches on $name", (target) => {
   let redis: RedisClient;
@@ -93,9 +112,12 @@ describe.each(redisTargets())("percentile sketches on $name", (target) => {
       groupBy?: Array<"app_name" | "voice_model">;
       filters?: DimensionTest[];
       activeMembers?: boolean;
+      /** The projection read (default: the combinations, which answer any question). */
+      projection?: Projection;
     },
   ) {
-    const snapshot = await reader.readBlocks(1, "acme", blocks, "combos", { sketches: true });
+    const projection = question.projection ?? "combos";
+    const snapshot = await reader.readBlocks(1, "acme", blocks, projection, { sketches: true });
     const groups: string[] = [];
     const out = new Map<string, { count: number; sketch: PercentileSketch | undefined }>();
     const steps = snapshot.sumBuckets(
@@ -171,34 +193,50 @@ describe.each(redisTargets())("percentile sketches on $name", (target) => {
         return expected;
       };
 
-      const grouped = await answered(reader, blocks, buckets, {
-        groupBy: ["app_name"],
-        filters: [{ dimension: "voice_model", passes: (v) => v === "v1" }],
-      });
-      const expected = expectedOf(
-        (r) => r.event.voice_model === "v1",
-        (r) => JSON.stringify([r.event.app_name]),
-      );
-      expect([...grouped.keys()].sort()).toEqual([...expected.keys()].sort());
-      for (const [key, events] of expected) {
-        expect(grouped.get(key)?.count, key).toBe(events.length);
-        expect(plain(grouped.get(key)?.sketch), key).toEqual(plain(sketchOf(events)));
-        const sketch = grouped.get(key)?.sketch as PercentileSketch;
-        for (const time of SKETCHED_TIMES) {
-          const values = events
-            .map((e) => (time === "voice" ? e.voice_processing_ms : e.llm_processing_ms))
-            .filter((v): v is number => v !== null)
-            .sort((a, b) => a - b);
-          for (const q of [1, 50, 95, 99]) {
-            const exact = values[Math.ceil((q * values.length) / 100) - 1];
-            const got = sketch.percentile(time, q);
-            if (exact === undefined) expect(got).toBeNull();
-            else expect(Math.abs((got as number) - exact)).toBeLessThanOrEqual(0.01 * exact);
-          }
+      // docs/decisions/0029: each question read from the projection the planner picks for it
+      // (dense: their own keys; sparse: the containers' combination cells) and from the
+      // combinations: the same, exact sketches.
+      const v1 = (v: string | null) => v === "v1";
+      const zoomOrMeet = (v: string | null) => v === "Zoom" || v === "Meet";
+      const questions = [
+        {
+          projection: "combos" as const,
+          groupBy: ["app_name" as const],
+          filters: [{ dimension: "voice_model" as const, passes: v1 }],
+          passes: (r: CountableRecording) => v1(r.event.voice_model),
+          group: (r: CountableRecording) => JSON.stringify([r.event.app_name]),
+        },
+        { projection: "total" as const, passes: () => true, group: () => "[]" },
+        {
+          projection: "app_name" as const,
+          groupBy: ["app_name" as const],
+          filters: [{ dimension: "app_name" as const, passes: zoomOrMeet }],
+          passes: (r: CountableRecording) => zoomOrMeet(r.event.app_name),
+          group: (r: CountableRecording) => JSON.stringify([r.event.app_name]),
+        },
+        {
+          projection: "voice_model" as const,
+          filters: [{ dimension: "voice_model" as const, passes: v1 }],
+          passes: (r: CountableRecording) => v1(r.event.voice_model),
+          group: () => "[]",
+        },
+      ];
+      for (const { passes, group, ...question } of questions) {
+        const grouped = await answered(reader, blocks, buckets, question);
+        const fromCombos = await answered(reader, blocks, buckets, { ...question, projection: "combos" });
+        const expected = expectedOf(passes, group);
+        expect([...grouped.keys()].sort(), question.projection).toEqual([...expected.keys()].sort());
+        for (const [key, events] of expected) {
+          const label = `${question.projection} ${key}`;
+          expect(grouped.get(key)?.count, label).toBe(events.length);
+          expect(plain(grouped.get(key)?.sketch), label).toEqual(plain(sketchOf(events)));
+          expect(plain(grouped.get(key)?.sketch), label).toEqual(plain(fromCombos.get(key)?.sketch));
+          expectPercentiles(grouped.get(key)?.sketch as PercentileSketch, events);
         }
       }
 
-      // Counting members too: each group's sketch is its pairs' together.
+      // Counting members too: each group's sketch is its pairs' together, from the combinations
+      // (grouped by another dimension) or the members' projection (not grouped).
       const withMembers = await answered(reader, blocks, buckets, {
         groupBy: ["voice_model"],
         activeMembers: true,
@@ -210,9 +248,20 @@ describe.each(redisTargets())("percentile sketches on $name", (target) => {
       expect([...withMembers.keys()].sort()).toEqual([...byVoice.keys()].sort());
       for (const [key, events] of byVoice)
         expect(plain(withMembers.get(key)?.sketch), key).toEqual(plain(sketchOf(events)));
+      const members = await answered(reader, blocks, buckets, {
+        activeMembers: true,
+        projection: "member_email",
+      });
+      const all = expectedOf(
+        () => true,
+        () => "[]",
+      );
+      expect([...members.keys()].sort()).toEqual([...all.keys()].sort());
+      for (const [key, events] of all)
+        expect(plain(members.get(key)?.sketch), key).toEqual(plain(sketchOf(events)));
     });
 
-    it("reads no sketch without being asked, refuses percentiles of such a read, and expires sketches with their cells", async () => {
+    it("reads no sketch without being asked, refuses percentiles of such a read, and expires every projection's sketches with its cells", async () => {
       const { keyspace, writer, reader } = setup();
       if (layout === "dense") await writer.apply(1, "acme", burst());
       await writer.apply(1, "acme", workload(11, 20));
@@ -230,25 +279,39 @@ describe.each(redisTargets())("percentile sketches on $name", (target) => {
         percentiles: true,
       };
       expect(() => plainRead.sumBuckets(question, { push() {} }).next()).toThrow(/without sketches/);
-      await expect(reader.readBlocks(1, "acme", blocks, "total", { sketches: true })).rejects.toThrow(
-        /no percentile sketches/,
-      );
-
-      // A minute's cells and their sketches expire together, with retention.
-      const cellsKey =
-        layout === "dense"
-          ? keyspace.block(1, "acme", "minute", minute, "combos")
-          : keyspace.container(1, "acme", "minute", containerOf("minute", minute).startMs);
-      await writer.apply(1, "acme", [recording("late", "2026-11-20T10:00:30Z", { voice_processing_ms: 5 })]);
-      const [cellsTtl, sketchTtl] = await Promise.all([
-        redis.pexpiretime(cellsKey),
-        redis.pexpiretime(keyspace.sketches(cellsKey)),
+      // docs/decisions/0029: the total projection has its sketches as the combinations do.
+      const ungrouped = { buckets: [{ blocks: [{ sign: 1 }] }] };
+      const [fromTotal, fromCombos] = await Promise.all([
+        answered(reader, blocks, ungrouped.buckets, { projection: "total" }),
+        answered(reader, blocks, ungrouped.buckets, {}),
       ]);
-      expect(cellsTtl).toBeGreaterThan(0);
-      expect(sketchTtl).toBe(cellsTtl);
-      // Sketch fields are the cells' fields.
-      const fields = (await redis.hkeys(cellsKey)).sort();
-      expect((await redis.hkeys(keyspace.sketches(cellsKey))).every((f) => fields.includes(f))).toBe(true);
+      expect(fromTotal.get("0 []")?.sketch?.keys.length).toBeGreaterThan(0);
+      expect(plain(fromTotal.get("0 []")?.sketch)).toEqual(plain(fromCombos.get("0 []")?.sketch));
+
+      // A minute's cells and their sketches expire together, with retention: in every key of cells.
+      const cellsKeys =
+        layout === "dense"
+          ? (["combos", "total", "member_email", "app_name"] as const).map((projection) =>
+              keyspace.block(1, "acme", "minute", minute, projection),
+            )
+          : [keyspace.container(1, "acme", "minute", containerOf("minute", minute).startMs)];
+      await writer.apply(1, "acme", [recording("late", "2026-11-20T10:00:30Z", { voice_processing_ms: 5 })]);
+      for (const cellsKey of cellsKeys) {
+        const [cellsTtl, sketchTtl] = await Promise.all([
+          redis.pexpiretime(cellsKey),
+          redis.pexpiretime(keyspace.sketches(cellsKey)),
+        ]);
+        expect(cellsTtl, cellsKey).toBeGreaterThan(0);
+        expect(sketchTtl, cellsKey).toBe(cellsTtl);
+        // Sketch fields are the cells' fields.
+        const fields = (await redis.hkeys(cellsKey)).sort();
+        const sketchFields = await redis.hkeys(keyspace.sketches(cellsKey));
+        expect(sketchFields.length, cellsKey).toBeGreaterThan(0);
+        expect(
+          sketchFields.every((f) => fields.includes(f)),
+          cellsKey,
+        ).toBe(true);
+      }
     });
   });
 
@@ -272,6 +335,14 @@ describe.each(redisTargets())("percentile sketches on $name", (target) => {
     await off.writer.apply(1, "globex", workload(24, 5));
     await on.writer.apply(1, "globex", workload(25, 5));
     expect(await sketched(on.reader, "globex")).toBe(false);
+    // Marked by the writer that kept sketches beside the combination cells only (the mark's other
+    // value): its projections have none, so it reads as not sketched, and stays so.
+    await on.writer.apply(1, "initech", workload(26, 5));
+    expect(await sketched(on.reader, "initech")).toBe(true);
+    await redis.hset(on.keyspace.extent(1, "initech"), SKETCHED_FIELD, "1");
+    expect(await sketched(on.reader, "initech")).toBe(false);
+    await on.writer.apply(1, "initech", workload(27, 5));
+    expect(await sketched(on.reader, "initech")).toBe(false);
     // A question with percentiles is refused there rather than answered from some recordings.
     const snapshot = await on.reader.readBlocks(1, "globex", month, "combos", { sketches: true });
     const question = {

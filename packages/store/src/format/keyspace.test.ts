@@ -17,8 +17,18 @@ describe("keyspace.classify", () => {
           tier,
           projection,
         });
+        // Every projection's key has its sketches beside it (docs/decisions/0029).
+        expect(keyspace.classify(keyspace.sketches(keyspace.block(3, org, tier, at, projection)))).toEqual({
+          kind: "sketch",
+          tier,
+        });
       }
     }
+    // A block's keys: every place of its cells, and the sketches beside each.
+    const blockKeys = keyspace.blockKeys(1, org, "hour", at);
+    expect(blockKeys).toHaveLength(2 * (2 + PROJECTIONS.length));
+    for (const projection of PROJECTIONS)
+      expect(blockKeys).toContain(keyspace.sketches(keyspace.block(1, org, "hour", at, projection)));
     for (const tier of TIERS) {
       expect(keyspace.classify(keyspace.container(2, org, tier, at))).toEqual({ kind: "container", tier });
       expect(keyspace.classify(keyspace.keyed(2, org, tier, at))).toEqual({ kind: "keyed", tier });

@@ -22,9 +22,9 @@ export const STORE_VERSION = "v9";
  */
 export const SEEN_IDS_SUFFIX = "all";
 /**
- * What follows a key of combination cells (a container, a block's combinations key or its
- * combinations projection) in the key of their percentile sketches: the same fields, the same
- * hash tag and expiry, written by the same apply call (format/sketches.ts).
+ * What follows a key of cells (a container, a block's combinations key, or its key in any
+ * projection) in the key of their percentile sketches: the same fields, the same hash tag and
+ * expiry, written by the same apply call (format/sketches.ts).
  */
 export const SKETCH_SUFFIX = "q";
 /**
@@ -111,8 +111,8 @@ export interface Keyspace {
   blockSuffix(tier: Tier, startMs: number, projection: Projection): string;
   /**
    * Every key that may hold a block's cells, whatever its tier's placement (blockPlacement.ts):
-   * its container, its combinations key and its key in every projection, and the sketches of the
-   * first three. For tools and tests that damage or inspect a block.
+   * its container, its combinations key and its key in every projection, and the sketches beside
+   * each. For tools and tests that damage or inspect a block.
    */
   blockKeys(generation: number, org: string, tier: StoredTier, startMs: number): string[];
   /** The container of a tier's blocks in the period starting at `startMs` (blockPlacement.ts). */
@@ -122,8 +122,8 @@ export interface Keyspace {
   keyed(generation: number, org: string, tier: Tier, startMs: number): string;
   keyedSuffix(tier: Tier, startMs: number): string;
   /**
-   * The key of the percentile sketches of the combination cells in `key` (a container, a keyed
-   * block or a combinations projection), or likewise of a suffix (what the ingest script receives).
+   * The key of the percentile sketches of the cells in `key` (a container, a keyed block or a
+   * block's key in any projection), or likewise of a suffix (what the ingest script receives).
    */
   sketches(key: string): string;
   token(sha256Hex: string): string;
@@ -209,18 +209,12 @@ export function createKeyspace({ prefix }: KeyspaceOptions): Keyspace {
     keyed: (generation, org, tier, startMs) => orgBase(generation, org) + keyedSuffix(tier, startMs),
     keyedSuffix,
     blockKeys: (generation, org, tier, startMs) => {
-      const combinations = [
+      const cells = [
         orgBase(generation, org) + containerSuffix(tier, containerOf(tier, startMs).startMs),
         orgBase(generation, org) + keyedSuffix(tier, startMs),
-        orgBase(generation, org) + blockSuffix(tier, startMs, "combos"),
+        ...PROJECTIONS.map((projection) => orgBase(generation, org) + blockSuffix(tier, startMs, projection)),
       ];
-      return [
-        ...combinations,
-        ...PROJECTIONS.filter((p) => p !== "combos").map(
-          (projection) => orgBase(generation, org) + blockSuffix(tier, startMs, projection),
-        ),
-        ...combinations.map(sketches),
-      ];
+      return [...cells, ...cells.map(sketches)];
     },
     sketches,
     containerSuffix,

@@ -7,12 +7,19 @@ export type OrganizationExtent = { firstMs: number; lastMs: number } | null | "u
 
 /**
  * The extent's field that says every recording of the organization was counted with its percentile
- * sketches (docs/decisions/0027-percentile-sketches.md): set by the apply script with the
- * organization's first recordings when the writer keeps sketches, removed by the first batch
- * counted without them. Without it (and with recordings), the sketches miss some recordings and
- * percentiles cannot be answered.
+ * sketches (docs/decisions/0027-percentile-sketches.md): set to SKETCHED_MARK by the apply script
+ * with the organization's first recordings when the writer keeps sketches, removed by the first
+ * batch counted without them. Without it (and with recordings), the sketches miss some recordings
+ * and percentiles cannot be answered.
  */
 export const SKETCHED_FIELD = "sketched";
+/**
+ * The value of SKETCHED_FIELD that says the sketches lie beside every key of cells, the total and
+ * dimension projections' too (docs/decisions/0029-projection-sketches.md). Any other value was set
+ * by a writer that kept them beside the combination cells only: such an organization reads as not
+ * sketched until a rebuild counts it again, never answered from projections without sketches.
+ */
+export const SKETCHED_MARK = "2";
 
 /** From `HMGET <extent> first last` and `EXISTS <combos>` (any data interns a combination). */
 export function parseExtent(first: unknown, last: unknown, combosExist: unknown): OrganizationExtent {

@@ -150,6 +150,30 @@ describe("PercentileSketch", () => {
     expect(counts.sketch()).toEqual(sketchOf([700]));
   });
 
+  it("gives a projection's cell the sketch its combinations' cells add up to (docs/decisions/0029)", () => {
+    // A total or dimension cell is counted from all its recordings' keys at once; read from it or
+    // from the combination cells it sums, a row must get the same sketch, also under a signed cover.
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(fc.integer({ min: 0, max: 400_000 }), { maxLength: 30 }), { maxLength: 6 }),
+        fc.array(fc.integer({ min: 0, max: 400_000 }), { maxLength: 30 }),
+        (combos, removed) => {
+          const keysOf = (values: readonly number[]) => values.map((v) => sketchKey("voice", v));
+          const fromCombos = new SketchCounts();
+          for (const values of [...combos, removed])
+            addSketchCell(fromCombos, storedCell(sketchPairs(keysOf(values))), 1);
+          addSketchCell(fromCombos, storedCell(sketchPairs(keysOf(removed))), -1);
+          const fromProjection = new SketchCounts();
+          const all = [...combos.flat(), ...removed];
+          addSketchCell(fromProjection, storedCell(sketchPairs(keysOf(all))), 1);
+          addSketchCell(fromProjection, storedCell(sketchPairs(keysOf(removed))), -1);
+          expect(fromProjection.sketch()).toEqual(fromCombos.sketch());
+          expect(fromProjection.sketch()).toEqual(sketchOf(combos.flat()));
+        },
+      ),
+    );
+  });
+
   it("reads stored cells: pairs in key order, counts beyond 16 bits, and refuses a torn cell", () => {
     expect(sketchPairs([9, 3, 9, 3, 3])).toEqual([3, 3, 9, 2]);
     const counts = new SketchCounts();

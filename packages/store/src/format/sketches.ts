@@ -1,9 +1,9 @@
 import type { RecordingCompleted } from "@vu/events";
 
 /**
- * Percentile sketches (docs/contract.md §9 `percentiles`, docs/decisions/0027-percentile-sketches.md):
- * per combination cell, how many of its recordings' processing times fall in each log-spaced
- * bucket (the DDSketch idea). Counts add and subtract like the sums, so a question's buckets,
+ * Percentile sketches (docs/contract.md §9 `percentiles`, docs/decisions/0027-percentile-sketches.md,
+ * 0029-projection-sketches.md): per stored cell (a combination's, the total's, a dimension value's),
+ * how many of its recordings' processing times fall in each log-spaced bucket (the DDSketch idea). Counts add and subtract like the sums, so a question's buckets,
  * groups, filters and signed covers give a row's sketch exactly as they give its sums; only the
  * value a bucket stands for is approximate, within SKETCH_ACCURACY of every value in it.
  *
@@ -201,10 +201,10 @@ export function mergeSketches(sketches: ReadonlyArray<PercentileSketch | undefin
   return counts.sketch();
 }
 
-// How a sketch is stored: a cell of its combination's sketch key is its pairs in ascending key
-// order, each a little-endian u16 key and u32 count (SKETCH_PAIR_BYTES), no key twice, no count 0.
-// Fixed width, so the apply script merges two cells with `struct` in C. A count stays below 2^32:
-// one combination's recordings in one block (a month at most) in one bucket.
+// How a sketch is stored: a cell of a sketch key is its pairs in ascending key order, each a
+// little-endian u16 key and u32 count (SKETCH_PAIR_BYTES), no key twice, no count 0. Fixed width,
+// so the apply script merges two cells with `struct` in C. A count stays below 2^32: one cell's
+// recordings (the total's: all of the organization's) in one block (a month at most) in one bucket.
 
 export const SKETCH_PAIR_BYTES = 6;
 /** The `struct` formats of one pair's key, and of the pair (its key first). */

@@ -1,6 +1,11 @@
 import type { Tier } from "@vu/time-buckets";
 import { LAYOUT_FIELDS, MAX_BLOCKS_PER_CONTAINER } from "../format/blockPlacement";
-import { type OrganizationExtent, parseExtent, SKETCHED_FIELD } from "../format/organizationExtent";
+import {
+  type OrganizationExtent,
+  parseExtent,
+  SKETCHED_FIELD,
+  SKETCHED_MARK,
+} from "../format/organizationExtent";
 import { statusOf, type ViewStatus } from "../log/logRecord";
 import { cellsByBlock, type StoredCells } from "./containerCells";
 import type { OrganizationHints } from "./organizationHints";
@@ -36,8 +41,8 @@ export interface ReadKeys {
    */
   log?: string | undefined;
   /**
-   * The key of the percentile sketches beside a key of combination cells, when the read fetches
-   * them too (docs/contract.md §9 `percentiles`; the projection read is then the combinations').
+   * The key of the percentile sketches beside a key of cells (any projection's, a container, a
+   * keyed block), when the read fetches them too (docs/contract.md §9 `percentiles`).
    */
   sketches?: ((key: string) => string) | undefined;
 }
@@ -60,7 +65,7 @@ export interface AtomicRead {
   layout: Array<string | null>;
   /**
    * Whether the sketches hold every recording of the organization (it has none, or every one was
-   * counted with them: SKETCHED_FIELD), in the same state.
+   * counted with them beside every key of cells: SKETCHED_FIELD is SKETCHED_MARK), in the same state.
    */
   sketched: boolean;
   /** With `ReadKeys.log`: the view's status in the same state. */
@@ -126,7 +131,8 @@ export async function readAtomically(
   const comboCount = Number(read.tail[1] ?? 0);
   const [first, last, stamp = null, recorded, sketchedField, ...layout] =
     (read.tail[0] as Array<string | null>) ?? [];
-  const sketched = Number(recorded ?? 0) === 0 || sketchedField != null;
+  // Another writer's mark (sketches beside the combination cells only) is no mark: SKETCHED_MARK.
+  const sketched = Number(recorded ?? 0) === 0 || sketchedField === SKETCHED_MARK;
   const [epoch, state, reason] = (read.tail[2] as Array<string | null> | undefined) ?? [];
   const status = keys.log === undefined ? undefined : statusOf(epoch, state, reason);
   rememberContainerFields(hints, reads, replies, plan, Number(recorded ?? 0));

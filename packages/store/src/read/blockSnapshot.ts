@@ -33,9 +33,9 @@ export interface BlockSnapshot {
    */
   readonly viewStatus?: ViewStatus | undefined;
   /**
-   * Whether every recording of the organization was counted with its percentile sketch (the writer
-   * keeps them: `RollupWriterOptions.sketches`), in the same state: only then can a question ask
-   * for percentiles (`SumsQuestion.percentiles`).
+   * Whether every recording of the organization was counted with its percentile sketches beside
+   * every key of cells (the writer keeps them: `RollupWriterOptions.sketches`), in the same state:
+   * only then can a question ask for percentiles (`SumsQuestion.percentiles`).
    */
   readonly sketched: boolean;
   /**
@@ -95,8 +95,9 @@ export interface ReadOptions {
    */
   confirming?: ReadView | undefined;
   /**
-   * Also read the percentile sketches beside the combination cells (docs/contract.md §9
-   * `percentiles`), for a question with `percentiles`: only the combinations projection has them.
+   * Also read the percentile sketches beside the cells read, whatever the projection
+   * (docs/contract.md §9 `percentiles`; docs/decisions/0029-projection-sketches.md), for a question
+   * with `percentiles`.
    */
   sketches?: boolean;
 }
@@ -121,8 +122,6 @@ export async function readBlockSnapshot(
   options: ReadOptions,
 ): Promise<BlockSnapshot> {
   const { keyspace, hints } = context;
-  if (options.sketches && projection !== "combos")
-    throw new Error(`the ${projection} projection has no percentile sketches`);
   const keys: ReadKeys = {
     generation,
     org,

@@ -33,8 +33,9 @@ export interface SnapshotCells {
    */
   parts: Int8Array;
   /**
-   * Read with `ReadOptions.sketches`: the percentile sketches beside `cells` (the combinations
-   * projection's) and `comboCells`, per requested block, a field's sketch under the field's name.
+   * Read with `ReadOptions.sketches`: the percentile sketches beside `cells` (in `projection`) and
+   * `comboCells`, per requested block, a field's sketch under the field's name: classified as the
+   * field's cell, so each group's sketch holds the recordings its sums hold.
    */
   sketches?: { cells: StoredCells[]; comboCells: StoredCells[] } | undefined;
 }

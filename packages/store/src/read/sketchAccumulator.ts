@@ -11,7 +11,8 @@ const SLOTS = 2 * SKETCH_SPAN;
 
 /**
  * docs/contract.md §9 `percentiles`: one bucket's sketches per group, from the sketch cells beside
- * its combination cells, each added with its block's sign (format/sketches.ts). A key whose count
+ * its cells (of the projection read, and combination cells), each added with its block's sign
+ * (format/sketches.ts). A key whose count
  * nets to zero had no recording, exactly as a sum that nets to zero.
  *
  * A group keeps the cells it was given (the reply's bytes, no copy) until its sketch is taken; then

@@ -16,7 +16,7 @@ const placed = (...placements: Placement[]) =>
   >;
 /**
  * Every tier placed `projected`: each block in its own keys, one per projection; with percentile
- * sketches beside the combination cells.
+ * sketches beside each of them.
  */
 const options = { keyspace, retention: DEFAULT_RETENTION, nowMs, placement: placed(), sketches: true };
 
@@ -55,9 +55,9 @@ describe("aggregateBatch", () => {
       { key: '["ada@example.com","v1","gpt","Zoom"]', values: ["ada@example.com", "v1", "gpt", "Zoom"] },
       { key: '["ada@example.com","v1","gpt","Teams"]', values: ["ada@example.com", "v1", "gpt", "Teams"] },
     ]);
-    // 5 stored tiers (quarter hours live inside hour blocks) × 6 projections, and each tier's
-    // combinations projection's sketches.
-    expect(payload.blocks).toHaveLength(35);
+    // 5 stored tiers (quarter hours live inside hour blocks) × 6 projections, each with its
+    // sketches beside it.
+    expect(payload.blocks).toHaveLength(60);
     // docs/decisions/0027: the sketches beside the combination cells, the same fields, the times'
     // bucket keys per field (a null time adds none).
     expect(blockOf(payload, "b:m:202611201000:c:q")).toMatchObject({
@@ -66,8 +66,24 @@ describe("aggregateBatch", () => {
       sketches: [[sketchKey("voice", 500), sketchKey("llm", 200)], [sketchKey("voice", 100)]],
     });
     expect(blockOf(payload, "b:h:202611201000:c:q")?.fields).toEqual([4 * 1 + 0, 4 * 2 + 0]);
-    expect(payload.blocks.filter((b) => b.sketches).map((b) => b.suffix)).toEqual(
-      payload.blocks.filter((b) => b.suffix.endsWith(":c")).map((b) => `${b.suffix}:q`),
+    // docs/decisions/0029: every projection's key has its sketches beside it, with its fields,
+    // field form and expiry: the total's one field holds both recordings' keys.
+    const cellBlocks = payload.blocks.filter((b) => !b.sketches);
+    expect(
+      payload.blocks.filter((b) => b.sketches).map((b) => [b.suffix, b.fieldForm, b.expireAtMs]),
+    ).toEqual(cellBlocks.map((b) => [`${b.suffix}:q`, b.fieldForm, b.expireAtMs]));
+    expect(blockOf(payload, "b:M:202611010000:t:q")).toMatchObject({
+      fields: ["*"],
+      sketches: [[sketchKey("voice", 500), sketchKey("llm", 200), sketchKey("voice", 100)]],
+    });
+    expect(blockOf(payload, "b:d:202611200000:a:q")).toMatchObject({
+      fields: ["Zoom", "Teams"],
+      sketches: [[sketchKey("voice", 500), sketchKey("llm", 200)], [sketchKey("voice", 100)]],
+    });
+    // A split hour's projection fields carry their quarter's digit, as the cells' do.
+    expect(blockOf(payload, "b:h:202611201000:t:q")?.fields).toEqual(["0*"]);
+    expect(blockOf(payload, "b:h:202611201000:m:q")?.fields).toEqual(
+      blockOf(payload, "b:h:202611201000:m")?.fields,
     );
     // A writer without sketches (the default) writes the cells alone.
     const plain = aggregateBatch([storeRecording("a", "2026-11-20T10:00:05Z")], {
@@ -147,6 +163,17 @@ describe("aggregateBatch", () => {
       "0*",
       "3*",
     ]);
+    // The sketches beside a dimension projection split as its cells: per quarter, its recordings' keys.
+    const voice = sketchKey("voice", 500);
+    const llm = sketchKey("llm", 200);
+    expect(blockOf(payload, "b:h:202611201000:a:q")).toMatchObject({
+      fieldForm: 0,
+      fields: ["0Zoom", "3Teams"],
+      sketches: [
+        [voice, llm, voice, llm],
+        [voice, llm],
+      ],
+    });
     // Coarser tiers keep their fields unsplit.
     expect(cellsOf(payload, "b:d:202611200000:a")?.[0]).toBe("Zoom");
   });

@@ -121,8 +121,8 @@ class BlockCells {
 }
 
 /**
- * Accumulates the sketches of one block's combination cells (format/sketches.ts): per field, the
- * keys its recordings added one to, counted when encoded. A recording with neither time adds none.
+ * Accumulates the sketches beside one key's cells (format/sketches.ts): per field, the keys its
+ * recordings added one to, counted when encoded. A recording with neither time adds none.
  */
 class SketchCells {
   readonly fields: Array<string | number> = [];
@@ -153,10 +153,10 @@ function deltasOf(event: RecordingCompleted, into: number[]): number[] {
 const QUARTER_TIER_INDEX = TIERS.indexOf("quarter");
 const HOUR_TIER_INDEX = TIERS.indexOf(QUARTERED_TIER);
 
-/** A block's cells per key, and its combination cells' sketches. */
+/** A block's cells per key, and the sketches beside each of them (same order). */
 interface PlacedBlock {
   cells: BlockCells[];
-  sketches: SketchCells | null;
+  sketches: SketchCells[] | null;
 }
 
 /** The block of one tier the previous recording fell in: recordings mostly come in time order. */
@@ -168,8 +168,11 @@ interface CurrentBlock {
    * combinations alone; null when the tier's retention has passed.
    */
   cells: BlockCells[] | null;
-  /** The sketches of its combination cells (`cells[0]`), beside them; null with `cells`. */
-  sketches: SketchCells | null;
+  /**
+   * The sketches beside `cells`, one per key in the same order; null with `cells` or when the
+   * writer keeps no sketches.
+   */
+  sketches: SketchCells[] | null;
 }
 
 /**
@@ -214,33 +217,41 @@ export function aggregateBatch(
   const newBlock = (tier: Tier, startMs: number): PlacedBlock => {
     const comboForm = tier === QUARTERED_TIER ? FIELD_FORMS.quarterCombo : FIELD_FORMS.combo;
     const expireAtMs = blockExpiresAt(retention, tier, startMs) ?? 0;
-    // Every place of combination cells has its sketches beside it, in the key the keyspace names
-    // for it, with the same fields and expiry (docs/decisions/0027-percentile-sketches.md).
-    const sketchesOf = (suffix: string, prefix: string, expireAtMs: number): SketchCells | null => {
+    // Every key of cells has its sketches beside it, in the key the keyspace names for it, with
+    // the same fields and expiry, so a percentile question reads the projection the same question
+    // without them reads (docs/decisions/0029-projection-sketches.md).
+    const sketchesOf = (cellBlocks: readonly BlockPayload[]): SketchCells[] | null => {
       if (!sketching) return null;
-      const sketches = new SketchCells();
-      blocks.push({
-        suffix: keyspace.sketches(suffix),
-        prefix,
-        expireAtMs,
-        fieldForm: comboForm,
-        fields: sketches.fields,
-        sums: [],
-        sketches: sketches.keys,
+      return cellBlocks.map(({ suffix, prefix, expireAtMs, fieldForm }) => {
+        const sketches = new SketchCells();
+        blocks.push({
+          suffix: keyspace.sketches(suffix),
+          prefix,
+          expireAtMs,
+          fieldForm,
+          fields: sketches.fields,
+          sums: [],
+          sketches: sketches.keys,
+        });
+        return sketches;
       });
-      return sketches;
     };
-    const combinationsOnly = (suffix: string, prefix: string, expireAtMs: number): PlacedBlock => {
+    const cellBlock = (suffix: string, prefix: string, expireAtMs: number, fieldForm: FieldForm) => {
       const cells = new BlockCells();
-      blocks.push({
+      const block: BlockPayload = {
         suffix,
         prefix,
         expireAtMs,
-        fieldForm: comboForm,
+        fieldForm,
         fields: cells.fields,
         sums: cells.sums,
-      });
-      return { cells: [cells], sketches: sketchesOf(suffix, prefix, expireAtMs) };
+      };
+      blocks.push(block);
+      return { cells, block };
+    };
+    const combinationsOnly = (suffix: string, prefix: string, expireAtMs: number): PlacedBlock => {
+      const { cells, block } = cellBlock(suffix, prefix, expireAtMs, comboForm);
+      return { cells: [cells], sketches: sketchesOf([block]) };
     };
     const placed = placement[tier as StoredTier];
     if (placed === "container") {
@@ -250,20 +261,18 @@ export function aggregateBatch(
       return combinationsOnly(keyspace.containerSuffix(tier, place.startMs), place.prefix, expiry);
     }
     if (placed === "keyed") return combinationsOnly(keyspace.keyedSuffix(tier, startMs), "", expireAtMs);
-    const cells = PROJECTIONS.map((projection) => {
-      const cells = new BlockCells();
-      blocks.push({
-        suffix: keyspace.blockSuffix(tier, startMs, projection),
-        prefix: "",
+    const projected = PROJECTIONS.map((projection) =>
+      cellBlock(
+        keyspace.blockSuffix(tier, startMs, projection),
+        "",
         expireAtMs,
-        fieldForm: projection !== "combos" ? FIELD_FORMS.literal : comboForm,
-        fields: cells.fields,
-        sums: cells.sums,
-      });
-      return cells;
-    });
-    // Only the combinations projection has sketches: a percentile question reads it.
-    return { cells, sketches: sketchesOf(keyspace.blockSuffix(tier, startMs, "combos"), "", expireAtMs) };
+        projection !== "combos" ? FIELD_FORMS.literal : comboForm,
+      ),
+    );
+    return {
+      cells: projected.map(({ cells }) => cells),
+      sketches: sketchesOf(projected.map(({ block }) => block)),
+    };
   };
 
   // Only projected blocks have fields beyond the combination: without them, none is named.
@@ -306,8 +315,10 @@ export function aggregateBatch(
       if (cells === null) continue;
       for (let v = 0; v < cells.length; v++)
         (cells[v] as BlockCells).add(blockFields[v] as string | number, deltas);
-      // The combination's field comes first in every placement (PROJECTIONS[0] is "combos").
-      sketches?.add(blockFields[0] as string | number, sketchKeys);
+      // Each sketch beside the cell just added to, under the same field.
+      if (sketches !== null)
+        for (let v = 0; v < sketches.length; v++)
+          (sketches[v] as SketchCells).add(blockFields[v] as string | number, sketchKeys);
     }
   }
 

@@ -145,6 +145,76 @@ describe("encodeBatch's sketch blocks", () => {
     ]);
     expect(decoded.rest).toBe(0);
   });
+
+  it("writes a projection's sketches under its literal fields (docs/decisions/0029)", () => {
+    // The hour's total (quarter 2) and its app projection, beside their cells' keys.
+    const decoded = decode(
+      encodeBatch({
+        ids: [],
+        combos: [],
+        blocks: [
+          {
+            suffix: "b:h:202611201000:t:q",
+            prefix: "",
+            expireAtMs: 1_800_000_000_000,
+            fieldForm: 0,
+            fields: ["2*"],
+            sums: [],
+            sketches: [[0x8005, 9, 9, 9, 1]],
+          },
+          {
+            suffix: "b:h:202611201000:a:q",
+            prefix: "",
+            expireAtMs: 1_800_000_000_000,
+            fieldForm: 0,
+            fields: ["2Zoom", "2Teams"],
+            sums: [],
+            sketches: [
+              [9, 1],
+              [0x8005, 9],
+            ],
+          },
+        ],
+        extent: [0, 0],
+      }),
+    );
+    expect(decoded.blocks).toEqual([
+      {
+        suffix: "b:h:202611201000:t:q",
+        prefix: "",
+        expiry: "1800000000000",
+        fieldForm: 0,
+        cellBytes: SKETCH_CELLS,
+        fields: ["2*"],
+        sketches: [
+          [
+            [1, 1],
+            [9, 3],
+            [0x8005, 1],
+          ],
+        ],
+      },
+      {
+        suffix: "b:h:202611201000:a:q",
+        prefix: "",
+        expiry: "1800000000000",
+        fieldForm: 0,
+        cellBytes: SKETCH_CELLS,
+        fields: ["2Zoom", "2Teams"],
+        sketches: [
+          [
+            [1, 1],
+            [9, 1],
+          ],
+          [
+            [9, 1],
+            [0x8005, 1],
+          ],
+        ],
+      },
+    ]);
+    expect(decoded.rest).toBe(0);
+  });
 });
 
 describe("recordingDigest", () => {

@@ -1,7 +1,7 @@
 import { DIMENSIONS } from "@vu/events";
 import { DERIVED_DIGIT, PLACEMENTS, RULE_THRESHOLD_WORDS, RULE_TIER_WORDS } from "../format/blockPlacement";
 import { SEEN_IDS_SUFFIX } from "../format/keyspace";
-import { SKETCHED_FIELD } from "../format/organizationExtent";
+import { SKETCHED_FIELD, SKETCHED_MARK } from "../format/organizationExtent";
 import { QUARTERS_PER_HOUR } from "../format/quarterCells";
 import {
   SKETCH_COUNT_MAX,
@@ -78,8 +78,9 @@ export const LUA_CONSTANTS = {
   SKETCH_KEY: SKETCH_KEY_FORMAT,
   SKETCH_PAIR_BYTES,
   SKETCH_COUNT_MAX,
-  /** The extent's field that says the organization was always counted with sketches. */
+  /** The extent's field that says the organization was always counted with sketches, and its value. */
   EXTENT_SKETCHED: SKETCHED_FIELD,
+  EXTENT_SKETCHED_MARK: SKETCHED_MARK,
 
   // The batch's blocks (batchAggregate.ts, quarterCells.ts).
   FIELD_FORM_LITERAL: FIELD_FORMS.literal,

@@ -26,8 +26,8 @@ export interface RollupWriterOptions {
   /** The worker's clock, for retention only: the dedupe windows follow Redis' clock. */
   now?: () => number;
   /**
-   * Keep percentile sketches beside the combination cells (docs/contract.md §9 `percentiles`,
-   * docs/decisions/0027-percentile-sketches.md). Off by default: they cost memory and Redis CPU
+   * Keep percentile sketches beside every cell (docs/contract.md §9 `percentiles`,
+   * docs/decisions/0029-projection-sketches.md). Off by default: they cost memory and Redis CPU
    * per recording. An organization whose every recording was counted with them is marked so in
    * its extent; readers answer percentiles for no other.
    */

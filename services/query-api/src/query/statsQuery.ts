@@ -61,7 +61,8 @@ function readOptions(filters: readonly DimensionFilter[], admission: Admission):
  * A plan and its blocks, read in one consistent state from the cheapest projection that can
  * answer `filters` grouped by `groupBy` (several dimensions together: the combinations). Counting
  * members (docs/contract.md §9) needs cells that name their member: as if grouped by member too.
- * Percentiles (§9) need the sketches, which only the combinations have.
+ * Percentiles (§9) read the sketches beside whichever projection that is
+ * (docs/decisions/0029-projection-sketches.md).
  */
 function readPlanned<P>(
   org: string,
@@ -78,9 +79,7 @@ function readPlanned<P>(
 ) {
   const { filters, groupBy, activeMembers, percentiles } = question;
   const members: Dimension[] = activeMembers ? ["member_email"] : [];
-  const projection = percentiles
-    ? "combos"
-    : projectionFor([...filters.map((f) => f.dimension), ...groupBy, ...members]);
+  const projection = projectionFor([...filters.map((f) => f.dimension), ...groupBy, ...members]);
   return readConsistently({
     reader: deps.reader,
     context: { ...context, maxBlocks: deps.maxBlocksPerRequest },

@@ -43,8 +43,9 @@
         stored; missing = all containers if it counted recordings, else a new organization's),
         mark:<tier code> = the latest recorded_at counted when the tier last moved and
         derived:<tier code> = when it stopped being derived (src/blockPlacement.ts);
-        EXTENT_SKETCHED = "1" while every recording was counted with percentile sketches
-        (ARGV[CALL_ARG_SKETCHES])
+        EXTENT_SKETCHED = EXTENT_SKETCHED_MARK while every recording was counted with percentile
+        sketches (ARGV[CALL_ARG_SKETCHES]); another value: set by a writer that kept sketches
+        beside the combination cells only, which readers take as not sketched
 
     ARGV[CALL_ARG_DEDUPE_WINDOW_MS] the dedupe window (ms): an id counted at Redis' TIME t goes
             into the table of window floor(t / W) (its digest, includes/seenTables.lua),
@@ -59,7 +60,8 @@
     ARGV[CALL_ARG_SKETCHES] "1" when the batches carry percentile sketches (the writer keeps them,
             src/format/sketches.ts), else "": an organization's first recordings counted with them
             set EXTENT_SKETCHED in its extent, and a batch counted without them removes it, so
-            readers know whether the sketches hold every recording
+            readers know whether the sketches hold every recording (a mark of another value stays
+            as it is: it never becomes EXTENT_SKETCHED_MARK without a rebuild)
     ARGV[CALL_ARG_EXPECTED] with a checkpoint field, the checkpoint the worker resumed from ("" =
             none): if Redis holds another (it lost its state, or went back to a snapshot),
             applying past it would skip the messages between, so nothing is written. With
@@ -284,7 +286,7 @@ local function write(org)
     -- Whether the sketches hold every recording of the organization (EXTENT_SKETCHED).
     if sketching and not state.n then
       updates[#updates + 1] = EXTENT_SKETCHED
-      updates[#updates + 1] = "1"
+      updates[#updates + 1] = EXTENT_SKETCHED_MARK
     elseif not sketching and state[EXTENT_SKETCHED] then
       redis.call("HDEL", org.keys[ORG_KEY_EXTENT], EXTENT_SKETCHED)
     end
