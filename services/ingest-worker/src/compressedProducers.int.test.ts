@@ -36,39 +36,48 @@ async function expectExact(ctx: IsolatedNames, org: string, events: ReturnType<t
   });
 }
 
+// Five Java producers one after the other, each a JVM that compiles the producer's source first:
+// a few seconds each on an idle machine, many times that on a loaded one (a CI run beside a
+// benchmark took the integration default's 120 s). A bound against hangs, not a speed target.
+const JAVA_PRODUCERS_TIMEOUT_MS = 300_000;
+
 describe("producers with any codec, through Kafka's Java client", () => {
-  it("counts every recording once, whatever codec and partition it came with", async () => {
-    const ctx = await isolatedTopics("codecs", { partitions: 6 });
-    const worker = await startInProcessWorker({ kafka, redis, names: ctx, env: QUICK_REBALANCE_ENV });
-    onTestFinished(() => worker.stop());
-    const dlq = await collectDeadLetters(kafka, ctx.dlqTopic);
-    onTestFinished(() => dlq.stop());
+  it(
+    "counts every recording once, whatever codec and partition it came with",
+    async () => {
+      const ctx = await isolatedTopics("codecs", { partitions: 6 });
+      const worker = await startInProcessWorker({ kafka, redis, names: ctx, env: QUICK_REBALANCE_ENV });
+      onTestFinished(() => worker.stop());
+      const dlq = await collectDeadLetters(kafka, ctx.dlqTopic);
+      onTestFinished(() => dlq.stop());
 
-    const byOrg = new Map<string, ReturnType<typeof recordingEvent>[]>();
-    for (const codec of CODECS) {
-      const org = `org-${codec}`;
-      const events = Array.from({ length: 200 }, (_, i) =>
-        recordingEvent(`${codec}-${i}`, hoursAgo((i * 5) % 700), { organization_id: org, word_count: i }),
-      );
-      byOrg.set(org, events);
-      const records: JavaRecord[] = events.flatMap((event, i) => {
-        const record = { partition: i % 6, key: org, value: JSON.stringify(event) };
-        // Every tenth is delivered again, unchanged, on another partition (a producer's retry
-        // after a timeout, through a partitioner of its own).
-        return i % 10 === 0 ? [record, { ...record, partition: (i + 3) % 6 }] : [record];
+      const byOrg = new Map<string, ReturnType<typeof recordingEvent>[]>();
+      for (const codec of CODECS) {
+        const org = `org-${codec}`;
+        const events = Array.from({ length: 200 }, (_, i) =>
+          recordingEvent(`${codec}-${i}`, hoursAgo((i * 5) % 700), { organization_id: org, word_count: i }),
+        );
+        byOrg.set(org, events);
+        const records: JavaRecord[] = events.flatMap((event, i) => {
+          const record = { partition: i % 6, key: org, value: JSON.stringify(event) };
+          // Every tenth is delivered again, unchanged, on another partition (a producer's retry
+          // after a timeout, through a partitioner of its own).
+          return i % 10 === 0 ? [record, { ...record, partition: (i + 3) % 6 }] : [record];
+        });
+        await produceWithJavaClient({ brokers: brokers(), topic: ctx.topic, codec, records });
+      }
+
+      for (const [org, events] of byOrg) await expectExact(ctx, org, events);
+      // The counters move once the store has: waited for, not read at once.
+      await waitForCounterTotal(worker.metrics.applied, 1_000, { message: "applied counter" });
+      await waitForCounterTotal(worker.metrics.duplicates, 100, {
+        message: "the 100 redeliveries recognised as duplicates",
       });
-      await produceWithJavaClient({ brokers: brokers(), topic: ctx.topic, codec, records });
-    }
-
-    for (const [org, events] of byOrg) await expectExact(ctx, org, events);
-    // The counters move once the store has: waited for, not read at once.
-    await waitForCounterTotal(worker.metrics.applied, 1_000, { message: "applied counter" });
-    await waitForCounterTotal(worker.metrics.duplicates, 100, {
-      message: "the 100 redeliveries recognised as duplicates",
-    });
-    expect(dlq.letters).toEqual([]);
-    expect(await counterTotal(worker.metrics.undecodableBatches)).toBe(0);
-  });
+      expect(dlq.letters).toEqual([]);
+      expect(await counterTotal(worker.metrics.undecodableBatches)).toBe(0);
+    },
+    JAVA_PRODUCERS_TIMEOUT_MS,
+  );
 
   it("dead-letters a batch it cannot decode whole, with its offsets, and counts what follows", async () => {
     const ctx = await isolatedTopics("codecs", { partitions: 1 });
