@@ -241,7 +241,8 @@ function prepareChunk(
 /**
  * Applies one prepared chunk and dead-letters its rejects, then moves the partition's checkpoint
  * past it and resolves its offset, all in the chunk's span (chunkSpan.ts). The script calls are
- * written to Redis before this returns (no await comes first), so Redis works on this chunk while
+ * written to Redis before this returns (no await comes first; those past the writer's window of
+ * calls in flight follow as earlier ones are answered), so Redis works on this chunk while
  * the caller prepares the next.
  */
 function applyChunk(

@@ -12,6 +12,7 @@ import { type ApplyBatchesReply, type OrganizationReply, WRITE_SCRIPTS } from ".
 import { aggregateBatch, type CountableRecording } from "./batchAggregate";
 import { encodeBatch } from "./batchEncoding";
 import { callGroups } from "./callGroups";
+import { CallWindow } from "./callWindow";
 import { createGroupApply, type GroupApply } from "./groupApply";
 import { createLayoutCache } from "./layoutCache";
 import { type ApplyResult, type BatchOrigin, firstOffset, type PreparedBatch } from "./preparedBatch";
@@ -32,7 +33,19 @@ export interface RollupWriterOptions {
    * its extent; readers answer percentiles for no other.
    */
   sketches?: boolean;
+  /**
+   * Script calls this writer has sent and not had answered, at most (CALLS_IN_FLIGHT by default);
+   * the next waits for one to answer.
+   */
+  callsInFlight?: number;
 }
+
+/**
+ * Enough for Redis to find a call waiting whenever it finishes one, while the worker prepares its
+ * next chunk, and one call per partition consumed at once; few enough that a call never queues
+ * behind much more than a chunk's work of this writer (callWindow.ts).
+ */
+export const CALLS_IN_FLIGHT = 8;
 
 export interface RollupWriter {
   /**
@@ -57,7 +70,8 @@ export interface RollupWriter {
     origin?: BatchOrigin,
   ): PreparedBatch<R>;
   /**
-   * The I/O half: the script call is written to Redis before this returns its promise. Fails
+   * The I/O half: the script call is written to Redis before this returns its promise, or queued
+   * behind the writer's calls in flight (`callsInFlight`), in the order made. Fails
    * with a `StoreError` whose `retriable` says whether the same call may succeed later; a failed
    * call has written nothing.
    */
@@ -96,6 +110,7 @@ export function createRollupWriter(options: RollupWriterOptions): RollupWriter {
   const layoutRule = layoutArguments(retention);
   const guards = new CallGuards(redis, keyspace);
   const turns = new ShardTurns();
+  const window = new CallWindow(options.callsInFlight ?? CALLS_IN_FLIGHT);
   defineScripts(redis, WRITE_SCRIPTS);
 
   function prepare<R extends CountableRecording>(
@@ -127,9 +142,11 @@ export function createRollupWriter(options: RollupWriterOptions): RollupWriter {
     batches: readonly PreparedBatch[],
     guard?: ApplyGuard,
   ): Promise<OrganizationReply[]> {
+    const send = () => window.run(() => callNow(generation, batches, guard));
     const shards = redis instanceof Cluster ? guard?.shards : undefined;
-    if (shards === undefined) return callNow(generation, batches, guard);
-    return turns.inTurn(shards, shardOf(batches[0]?.org ?? ""), () => callNow(generation, batches, guard));
+    if (shards === undefined) return send();
+    // Taken in turn first: a call holding a place to send never waits for a turn.
+    return turns.inTurn(shards, shardOf(batches[0]?.org ?? ""), send);
   }
 
   async function callNow(
