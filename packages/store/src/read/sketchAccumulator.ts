@@ -17,13 +17,18 @@ const SLOTS = 2 * SKETCH_SPAN;
  *
  * A group keeps the cells it was given (the reply's bytes, no copy) until its sketch is taken; then
  * they are counted in one dense scratch array with a slot per key, and the sketch is read off the
- * slots touched, in key order: no map, no sort, and memory in proportion to the cells, not groups.
+ * slots the cells named, listed as they are first met: no map, and work in proportion to the
+ * cells' pairs, not to the span of keys between a group's fastest and slowest recording (a
+ * 13-month member question takes tens of thousands of sketches).
  */
 export class SketchAccumulator {
   private readonly cells: Array<Buffer[] | undefined> = [];
   private readonly signs: Array<number[] | undefined> = [];
   private readonly touched: number[] = [];
   private readonly scratch = new Float64Array(SLOTS);
+  /** The slots met while taking one sketch, in the order met, and whether each is listed. */
+  private readonly met = new Int32Array(SLOTS);
+  private readonly listed = new Uint8Array(SLOTS);
 
   /** Adds a stored sketch cell (its bytes as sketches.ts lays them out) `sign` times to `group`'s sketch. */
   add(group: number, cell: Buffer, sign: number): void {
@@ -46,12 +51,10 @@ export class SketchAccumulator {
     const cells = this.cells[group];
     const signs = this.signs[group];
     if (cells === undefined || signs === undefined) return EMPTY_SKETCH;
-    const scratch = this.scratch;
-    // The slots touched, per time: the two runs lie far apart (LLM keys from SKETCH_SPAN).
-    let low = SLOTS;
-    let high = -1;
-    let llmLow = SLOTS;
-    let llmHigh = -1;
+    const { scratch, met, listed } = this;
+    let metCount = 0;
+    // Stored pairs are in key order, so one cell's slots come in order; several cells need a sort.
+    let inOrder = true;
     for (let c = 0; c < cells.length; c++) {
       const cell = cells[c] as Buffer;
       const sign = signs[c] as number;
@@ -63,34 +66,32 @@ export class SketchAccumulator {
         const slot = key >= LLM_KEY_FLAG ? SKETCH_SPAN + (key - LLM_KEY_FLAG) : key;
         if ((key < LLM_KEY_FLAG && key >= SKETCH_SPAN) || slot >= SLOTS)
           throw new Error(`sketch key ${key} out of range`);
-        scratch[slot] = (scratch[slot] as number) + sign * count;
-        if (slot < SKETCH_SPAN) {
-          if (slot < low) low = slot;
-          if (slot > high) high = slot;
-        } else {
-          if (slot < llmLow) llmLow = slot;
-          if (slot > llmHigh) llmHigh = slot;
+        if (listed[slot] === 0) {
+          listed[slot] = 1;
+          if (metCount > 0 && slot < (met[metCount - 1] as number)) inOrder = false;
+          met[metCount++] = slot;
         }
+        scratch[slot] = (scratch[slot] as number) + sign * count;
       }
     }
+    const slots = met.subarray(0, metCount);
+    if (!inOrder) slots.sort();
     let n = 0;
-    for (let s = low; s <= high; s++) if ((scratch[s] as number) > 0) n++;
-    for (let s = llmLow; s <= llmHigh; s++) if ((scratch[s] as number) > 0) n++;
+    for (let i = 0; i < metCount; i++) if ((scratch[slots[i] as number] as number) > 0) n++;
     const keys = new Int32Array(n);
     const counts = new Float64Array(n);
-    let i = 0;
-    const collect = (from: number, to: number) => {
-      for (let s = from; s <= to; s++) {
-        const count = scratch[s] as number;
-        if (count > 0) {
-          keys[i] = s >= SKETCH_SPAN ? LLM_KEY_FLAG + (s - SKETCH_SPAN) : s;
-          counts[i++] = count;
-        }
+    let k = 0;
+    // Voice slots come before the LLM ones, so slot order is key order.
+    for (let i = 0; i < metCount; i++) {
+      const s = slots[i] as number;
+      const count = scratch[s] as number;
+      if (count > 0) {
+        keys[k] = s >= SKETCH_SPAN ? LLM_KEY_FLAG + (s - SKETCH_SPAN) : s;
+        counts[k++] = count;
       }
-      if (from <= to) scratch.fill(0, from, to + 1);
-    };
-    collect(low, high);
-    collect(llmLow, llmHigh);
+      scratch[s] = 0;
+      listed[s] = 0;
+    }
     return n === 0 ? EMPTY_SKETCH : new PercentileSketch(keys, counts);
   }
 
