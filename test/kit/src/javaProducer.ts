@@ -82,7 +82,15 @@ export async function produceWithJavaClient(options: {
   const classpath = await resolveKafkaClasspath(silentLog);
   const extra = Object.entries(properties).map(([name, value]) => `${name}=${value}`);
   const classes = await compiledProducer(classpath);
-  const args = ["-cp", `${classes}:${classpath}`, "RecordsProducer", brokers.join(","), topic, codec, ...extra];
+  const args = [
+    "-cp",
+    `${classes}:${classpath}`,
+    "RecordsProducer",
+    brokers.join(","),
+    topic,
+    codec,
+    ...extra,
+  ];
   const child = spawn("java", [...JVM, ...args], { stdio: ["pipe", "pipe", "pipe"] });
   let output = "";
   child.stdout.on("data", (chunk: Buffer) => {

@@ -1,6 +1,12 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { addSketchCell, LLM_KEY_FLAG, SKETCH_PAIR_BYTES, SKETCH_SPAN, SketchCounts } from "../format/sketches";
+import {
+  addSketchCell,
+  LLM_KEY_FLAG,
+  SKETCH_PAIR_BYTES,
+  SKETCH_SPAN,
+  SketchCounts,
+} from "../format/sketches";
 import { SketchAccumulator } from "./sketchAccumulator";
 
 /** A stored cell: pairs in ascending key order, as the apply script keeps them. */
