@@ -10,6 +10,7 @@
  *   npx tsx bench/src/queryPath.ts --dataset 1000000 --drop     # remove the kept prefix
  *   npx tsx bench/src/queryPath.ts --percentiles 50,95,99        # every query asks for percentiles
  *                                                                # (docs/contract.md §9), to compare
+ *   npx tsx bench/src/queryPath.ts --include active_members      # every query asks for active members
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -35,6 +36,7 @@ const { values } = parseArgs({
     drop: { type: "boolean", default: false },
     "slice-fields": { type: "string" },
     percentiles: { type: "string" },
+    include: { type: "string" },
   },
 });
 const size = Number(values.dataset);
@@ -77,8 +79,13 @@ async function seed(): Promise<void> {
   console.log(`seeded ${fmt(n)} events in ${fmt((performance.now() - started) / 1000, 1)} s`);
 }
 
-/** With `--percentiles`, every query asks for them too (the kit's writer keeps the sketches). */
-const asked = values.percentiles === undefined ? "" : `&percentiles=${values.percentiles}`;
+/**
+ * With `--percentiles`, every query asks for them too (the kit's writer keeps the sketches); with
+ * `--include active_members`, for the active members.
+ */
+const asked =
+  (values.percentiles === undefined ? "" : `&percentiles=${values.percentiles}`) +
+  (values.include === undefined ? "" : `&include=${values.include}`);
 
 async function get(path: string): Promise<number> {
   const res = await api.get(`${path}${asked}`, api.tokenFor(org));

@@ -92,7 +92,17 @@ describe.each(redisTargets())("ingest worker through real Kafka and $name", (tar
     const { letters: dead, stop } = await collectDeadLetters(kafka, ctx.dlqTopic);
     onTestFinished(() => stop());
 
-    await waitFor(() => dead.length === 3, { timeoutMs: 60_000, message: "three dead letters" });
+    // Not yet: says how far each side got, so a timeout tells the worker's part from the reader's.
+    const threeRead = async () => {
+      if (dead.length === 3) return true;
+      const sum = async (counter: { get(): Promise<{ values: Array<{ value: number; labels: object }> }> }) =>
+        JSON.stringify((await counter.get()).values.map((v) => [v.labels, v.value]));
+      throw new Error(
+        `${dead.length} read; the worker dead-lettered ${await sum(metrics.deadLettered)}, ` +
+          `applied ${await sum(metrics.applied)}, retried ${await sum(metrics.retries)}`,
+      );
+    };
+    await waitFor(threeRead, { timeoutMs: 60_000, message: "three dead letters" });
     expect(dead.map((d) => d.reason)).toEqual([
       expect.stringMatching(/^not valid JSON/),
       expect.stringMatching(/^duration_ms: /),
