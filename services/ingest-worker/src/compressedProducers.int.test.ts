@@ -36,9 +36,9 @@ async function expectExact(ctx: IsolatedNames, org: string, events: ReturnType<t
   });
 }
 
-// Five Java producers one after the other, each a JVM that compiles the producer's source first:
-// a few seconds each on an idle machine, many times that on a loaded one (a CI run beside a
-// benchmark took the integration default's 120 s). A bound against hangs, not a speed target.
+// Five Java producers one after the other, each a JVM of its own (the first also compiles the
+// producer): a few seconds each on an idle machine, many times that on a loaded one (a CI run
+// beside a benchmark took the integration default's 120 s). A bound against hangs, not a speed target.
 const JAVA_PRODUCERS_TIMEOUT_MS = 300_000;
 
 describe("producers with any codec, through Kafka's Java client", () => {

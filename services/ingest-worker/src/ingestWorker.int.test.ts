@@ -1,7 +1,7 @@
 import { createRecordingProducer } from "@vu/events";
 import { redisTargets, waitFor } from "@vu/infra";
 import type { RedisClient } from "@vu/store";
-import { type IsolatedNames, recordingEvent } from "@vu/testkit";
+import { counterTotal, type IsolatedNames, recordingEvent } from "@vu/testkit";
 import { collectDeadLetters, isolatedTopics, testKafka } from "@vu/testkit/kafka";
 import { useRedisTarget } from "@vu/testkit/redis";
 import { compareWithStore, expectedBlocks, keyspaceOf } from "@vu/testkit/store";
@@ -95,11 +95,9 @@ describe.each(redisTargets())("ingest worker through real Kafka and $name", (tar
     // Not yet: says how far each side got, so a timeout tells the worker's part from the reader's.
     const threeRead = async () => {
       if (dead.length === 3) return true;
-      const sum = async (counter: { get(): Promise<{ values: Array<{ value: number; labels: object }> }> }) =>
-        JSON.stringify((await counter.get()).values.map((v) => [v.labels, v.value]));
       throw new Error(
-        `${dead.length} read; the worker dead-lettered ${await sum(metrics.deadLettered)}, ` +
-          `applied ${await sum(metrics.applied)}, retried ${await sum(metrics.retries)}`,
+        `${dead.length} read; the worker dead-lettered ${await counterTotal(metrics.deadLettered)}, ` +
+          `applied ${await counterTotal(metrics.applied)}, retried ${await counterTotal(metrics.retries)}`,
       );
     };
     await waitFor(threeRead, { timeoutMs: 60_000, message: "three dead letters" });

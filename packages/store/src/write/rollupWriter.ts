@@ -45,7 +45,7 @@ export interface RollupWriterOptions {
  * next chunk, and one call per partition consumed at once; few enough that a call never queues
  * behind much more than a chunk's work of this writer (callWindow.ts).
  */
-export const CALLS_IN_FLIGHT = 8;
+const CALLS_IN_FLIGHT = 8;
 
 export interface RollupWriter {
   /**
