@@ -24,7 +24,7 @@ import { parseQueryString } from "./http/queryString";
 import { createRateLimit, RATE_LIMIT_WINDOW_MS } from "./http/rateLimit";
 import { createRedisRateLimitStore } from "./http/redisRateLimitStore";
 import { requestLogSerializers } from "./http/requestLogSerializers";
-import { createResponseCompression } from "./http/responseCompression";
+import { compressWholeAnswers } from "./http/responseCompression";
 import { serverSpanPrivacy } from "./http/serverSpanPrivacy";
 import { readStampAtStart } from "./http/stampAtStart";
 import type { TrustProxy } from "./http/trustProxy";
@@ -118,7 +118,7 @@ export function createApp(deps: ApiDeps): Express {
   );
   const forwarded = config.role?.kind === "largeReads";
   if (!forwarded) app.use(metrics.middleware);
-  app.use(createResponseCompression());
+  app.use(compressWholeAnswers);
 
   app.get("/api/v1/openapi.json", (_req, res) => {
     res.json(openApi);

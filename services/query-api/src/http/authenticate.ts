@@ -62,16 +62,20 @@ export function authenticate(
   storeLive: () => Promise<unknown> = async () => undefined,
 ): RequestHandler {
   return async (req, res, next) => {
-    const address = clientAddress(req);
     const token = bearerToken(req);
-    const blockedFor = limit.blockedFor(address);
     if (typeof token !== "string") {
+      const address = clientAddress(req);
+      const blockedFor = limit.blockedFor(address);
       if (blockedFor !== undefined) throw tooManyRefusals(limit, blockedFor);
       limit.recordRefusal(address);
       throw token;
     }
     const record = await authenticator.verify(token);
     if (record === null) {
+      // The address only for a refusal: finding it (the trusted proxies, an IPv6 prefix) is most
+      // of what authenticating a valid token would otherwise cost.
+      const address = clientAddress(req);
+      const blockedFor = limit.blockedFor(address);
       if (blockedFor !== undefined) throw tooManyRefusals(limit, blockedFor);
       await storeLive().catch((error: unknown) => {
         authenticator.forgetRefusal(token);

@@ -51,6 +51,19 @@ describe("the dashboard's static files", () => {
     );
   });
 
+  it("compresses its files by Accept-Encoding", async () => {
+    const dir = builtDashboard();
+    const script = `export const words = ${JSON.stringify(Array.from({ length: 400 }, (_, i) => `word-${i}`))};`;
+    writeFileSync(join(dir, "assets", "large-abc123.js"), script);
+    const base = await serve(dir);
+    // fetch decompresses, so the coding is read from the headers and the text compared whole.
+    const asset = await fetch(`${base}/dashboard/assets/large-abc123.js`, {
+      headers: { "accept-encoding": "gzip" },
+    });
+    expect(asset.headers.get("content-encoding")).toBe("gzip");
+    expect(await asset.text()).toBe(script);
+  });
+
   it("lets hashed assets be cached for good", async () => {
     const base = await serve(builtDashboard());
     const asset = await fetch(`${base}/dashboard/assets/index-abc123.js`);

@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import express, { type RequestHandler, Router } from "express";
 import { ProblemError } from "./problemError";
+import { compressFiles } from "./responseCompression";
 
 /**
  * The dashboard's page may run only its own bundled script and style and talk only to this origin:
@@ -48,7 +49,7 @@ export function createDashboardRouter(distDir: string): Router {
       res.setHeader("Cache-Control", path.includes("/assets/") ? IMMUTABLE : "no-cache");
     },
   });
-  router.use("/dashboard", securityHeaders, (req, res, next) => {
+  router.use("/dashboard", securityHeaders, compressFiles(), (req, res, next) => {
     if (!existsSync(join(distDir, "index.html"))) {
       next(
         new ProblemError(

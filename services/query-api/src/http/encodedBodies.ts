@@ -1,8 +1,8 @@
 import { promisify } from "node:util";
-import { brotliCompress, constants, gzip, type ZlibOptions } from "node:zlib";
+import { brotliCompress, constants, deflate, gzip, type ZlibOptions } from "node:zlib";
 
 /** The content codings answers are compressed with, in the server's order of preference. */
-export const CONTENT_CODINGS = ["br", "gzip"] as const;
+export const CONTENT_CODINGS = ["br", "gzip", "deflate"] as const;
 export type ContentCoding = (typeof CONTENT_CODINGS)[number];
 
 /**
@@ -15,6 +15,7 @@ const GZIP_OPTIONS: ZlibOptions = {};
 const ENCODERS: Record<ContentCoding, (body: Buffer) => Promise<Buffer>> = {
   br: (body) => promisify(brotliCompress)(body, BROTLI_OPTIONS),
   gzip: (body) => promisify(gzip)(body, GZIP_OPTIONS),
+  deflate: (body) => promisify(deflate)(body, GZIP_OPTIONS),
 };
 
 /**

@@ -25,7 +25,8 @@ describe("heldTag", () => {
   it("matches the tag of the answer in a content coding, which is the tag the 304 then names", () => {
     expect(heldTag(`"${opaque}-gzip"`, tag)).toBe(`"${opaque}-gzip"`);
     expect(heldTag(`"${opaque}-br"`, tag)).toBe(`"${opaque}-br"`);
-    expect(heldTag(`"${opaque}-deflate"`, tag)).toBeUndefined();
+    expect(heldTag(`"${opaque}-deflate"`, tag)).toBe(`"${opaque}-deflate"`);
+    expect(heldTag(`"${opaque}-compress"`, tag)).toBeUndefined();
     expect(heldTag(`"${opaque.slice(1)}"`, tag)).toBeUndefined();
   });
 

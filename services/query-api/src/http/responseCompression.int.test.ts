@@ -70,8 +70,8 @@ describe("compressed answers", () => {
       ["gzip", "gzip"],
       ["gzip;q=0.5, br", "br"],
       ["br;q=0, gzip", "gzip"],
-      // Not kept in that coding, left to the compression middleware.
       ["deflate", "deflate"],
+      ["compress", undefined],
       ["identity", undefined],
     ] as const) {
       const res = await raw(STATS, accept);

@@ -5,8 +5,8 @@ import { codedTag } from "./entityTag";
 
 /** Smaller bodies go as they are (the `compression` package's default): the coding would not pay. */
 const THRESHOLD_BYTES = 1024;
-/** The answers of the API: JSON, problem documents and CSV. */
-const ANSWER_TYPE = /^(?:application\/(?:problem\+)?json|text\/csv)(?:;|$)/i;
+/** The answers of the API: JSON, problem documents, JSON Schema and CSV. */
+const ANSWER_TYPE = /^(?:application\/(?:problem\+|schema\+)?json|text\/csv)(?:;|$)/i;
 const NO_TRANSFORM = /(?:^|,)\s*no-transform\s*(?:,|$)/i;
 
 /** The coding the client takes best among ours (its q-values, then its order), or none. */
@@ -31,19 +31,19 @@ function compressibleBody(res: Response, chunk: unknown, encoding: unknown): Buf
  * An answer is sent whole (`res.send`), so it is compressed whole, in one call: `compression`
  * would stream it through zlib in 16 KiB chunks, each a trip through the thread pool and the event
  * loop, which delays the answer behind whatever else the loop is doing. A kept page's encoding is
- * reused (encodedBodies.ts); its entity tag, when it has one, names the coding. What this does not
- * take (deflate, streamed files) goes on to `compression`, whose `end` is the one called here; it
- * also adds `Vary` to what it leaves as is.
+ * reused (encodedBodies.ts); its entity tag, when it has one, names the coding. An answer worth
+ * compressing says `Vary: Accept-Encoding` whether it was compressed or not.
  */
-const compressWholeAnswers: RequestHandler = (req, res, next) => {
+export const compressWholeAnswers: RequestHandler = (req, res, next) => {
   const end = res.end as (this: Response, ...args: unknown[]) => Response;
   res.end = function endCompressed(this: Response, ...args: unknown[]): Response {
     const body = compressibleBody(res, args[0], args[1]);
-    const coding = body && acceptedCoding(req);
-    if (body === undefined || coding === undefined) return end.apply(this, args);
+    if (body === undefined) return end.apply(this, args);
+    res.vary("Accept-Encoding");
+    const coding = acceptedCoding(req);
+    if (coding === undefined) return end.apply(this, args);
     encodeBody(body, coding).then(
       (bytes) => {
-        res.vary("Accept-Encoding");
         res.setHeader("Content-Encoding", coding);
         // Another representation, so another strong tag (docs/contract.md §9).
         const tag = res.getHeader("ETag");
@@ -59,9 +59,10 @@ const compressWholeAnswers: RequestHandler = (req, res, next) => {
 };
 
 /**
- * gzip or brotli by `Accept-Encoding`: the API's answers whole (above), everything else
- * compressible (the dashboard's files) with the `compression` middleware.
+ * The dashboard's files, streamed from disk, by the `compression` middleware. Only there: it wraps
+ * every response it sees (its `write`, `end` and headers), which an API answer, compressed whole
+ * above, does not need.
  */
-export function createResponseCompression(): RequestHandler[] {
-  return [compression({ brotli: BROTLI_OPTIONS, threshold: THRESHOLD_BYTES }), compressWholeAnswers];
+export function compressFiles(): RequestHandler {
+  return compression({ brotli: BROTLI_OPTIONS, threshold: THRESHOLD_BYTES });
 }
