@@ -13,7 +13,8 @@
  * Questions: a 200-recording organization's (`tiny:`) dimensions, default `/stats?granularity=hour`
  * (30 days ending now: always computed), summary, and a fixed 30-day hourly range computed and
  * kept; the large organization's 7-day hourly questions (a: Berlin, f: Kolkata, the dashboard
- * set's) computed (`Cache-Control: no-cache`) and kept.
+ * set's) computed (`Cache-Control: no-cache`) and kept; the tiny organization's dashboard set
+ * (`tiny:a` … `tiny:f-utc`, dashboardQueries.ts), computed.
  */
 import { Agent, request } from "node:http";
 import { join } from "node:path";
@@ -50,6 +51,7 @@ const ANCHOR_MS = Date.UTC(2026, 10, 22, 12);
 const TINY_ORG = "bench-tiny";
 const TINY_RECORDINGS = 200;
 const PREFIX = "api-cpu";
+const TINY_PROFILE = smallOrganization(TINY_ORG, 7);
 
 interface Question {
   id: string;
@@ -76,13 +78,20 @@ function questions(dataset: ReturnType<typeof buildDataset>): Question[] {
     { id: "f", org: large, path: pathOf("f"), headers: COMPUTE },
     { id: "a-kept", org: large, path: pathOf("a") },
     { id: "f-kept", org: large, path: pathOf("f") },
+    // The tiny organization's dashboard set, computed: what the multi-tenant report's smallest asks.
+    ...dashboardQueries({ fromMs: dataset.fromMs, toMs: dataset.toMs, org: TINY_PROFILE }).map((q) => ({
+      id: `tiny:${q.id}`,
+      org: TINY_ORG,
+      path: q.path,
+      headers: COMPUTE,
+    })),
   ];
 }
 
 /** Every event of the data set and the tiny organization's, as the writer takes them. */
 function* recordings(dataset: ReturnType<typeof buildDataset>): Generator<CountableRecording> {
   const tiny = generateEvents({
-    profile: smallOrganization(TINY_ORG, 7),
+    profile: TINY_PROFILE,
     seed: 7,
     fromMs: dataset.fromMs,
     toMs: dataset.toMs,

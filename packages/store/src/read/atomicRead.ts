@@ -125,7 +125,7 @@ export async function readAtomically(
     budget: sliceFields,
     largeAt: largeReadFields,
     ...(beforeLargeRead && { beforeLargeRead }),
-    atMost: recordings === undefined ? undefined : named + wholeFieldsAtMost(hints, reads, plan, recordings),
+    atMost: recordings === undefined ? undefined : named + wholeFieldsAtMost(hints, reads, recordings),
   });
   const replies: KeyReply[] = read.replies;
   const comboCount = Number(read.tail[1] ?? 0);
@@ -135,7 +135,7 @@ export async function readAtomically(
   const sketched = Number(recorded ?? 0) === 0 || sketchedField === SKETCHED_MARK;
   const [epoch, state, reason] = (read.tail[2] as Array<string | null> | undefined) ?? [];
   const status = keys.log === undefined ? undefined : statusOf(epoch, state, reason);
-  rememberContainerFields(hints, reads, replies, plan, Number(recorded ?? 0));
+  rememberKeyFields(hints, reads, replies, Number(recorded ?? 0));
   hints.rememberRecordings(generation, org, Number(recorded ?? 0));
   const extent = parseExtent(first, last, comboCount);
   const wanted = blocksWanted(plan);
@@ -199,34 +199,27 @@ function placesOf(
 
 /**
  * At most how many fields the whole-key reads fetch, for an organization of `n` recordings: no key
- * holds more fields than that, nor a container more than it held when last read plus a field per
- * recording since (OrganizationHints.fieldsAtMost).
+ * holds more fields than that, nor more than it held when last read plus a field per recording
+ * since (OrganizationHints.fieldsAtMost). Remembered for every key, not only containers: a large
+ * organization's hour keys hold a few fields each, and without their sizes a 7-day question would
+ * ask 168 HLENs in a round trip of their own before reading them.
  */
-function wholeFieldsAtMost(
-  hints: OrganizationHints,
-  reads: readonly KeyRead[],
-  plan: ReadPlan,
-  n: number,
-): number {
+function wholeFieldsAtMost(hints: OrganizationHints, reads: readonly KeyRead[], n: number): number {
   let fields = 0;
-  reads.forEach((read, i) => {
-    if (read.fields !== undefined) return;
-    fields += i < plan.containers.length ? hints.fieldsAtMost(read.key, n) : n;
-  });
+  for (const read of reads) if (read.fields === undefined) fields += hints.fieldsAtMost(read.key, n);
   return fields;
 }
 
-/** Each container's fields as this read found them (the reads start with the containers'). */
-function rememberContainerFields(
+/** Each whole-key read's fields as this read found them. */
+function rememberKeyFields(
   hints: OrganizationHints,
   reads: readonly KeyRead[],
   replies: readonly KeyReply[],
-  plan: ReadPlan,
   n: number,
 ): void {
-  for (let c = 0; c < plan.containers.length; c++) {
-    hints.rememberFields((reads[c] as KeyRead).key, (replies[c]?.length ?? 0) >> 1, n);
-  }
+  reads.forEach((read, i) => {
+    if (read.fields === undefined) hints.rememberFields(read.key, (replies[i]?.length ?? 0) >> 1, n);
+  });
 }
 
 /** Per container read, which block indices the read asked for in it (1: asked). */

@@ -4,7 +4,7 @@ import { BoundedMemo } from "./boundedMemo";
 /** How long a read extent serves as a planning hint (see `RollupReader.recentExtent`). */
 export const EXTENT_HINT_MS = 5_000;
 
-/** Container keys whose size a reader remembers (a few dozen per small organization). */
+/** Keys whose size a reader remembers (a few dozen containers per small organization, a large one's hours). */
 const MAX_REMEMBERED_KEYS = 50_000;
 
 /** An organization's layout fields as a read found them (LAYOUT_FIELDS of blockPlacement.ts). */
@@ -25,9 +25,10 @@ export class OrganizationHints {
    */
   readonly #recordings = new BoundedMemo<{ n: number; at: number }>();
   /**
-   * Per container key, its fields when a read last fetched it, with the organization's recordings
+   * Per key read whole, its fields when a read last fetched it, with the organization's recordings
    * then: what a read weighs when it chooses which containers to read (dayHours.ts), and a bound on
-   * its size now (a recording adds at most one field to a key).
+   * its size now (a recording adds at most one field to a key), so that a read whose keys are known
+   * to be small asks no HLEN first.
    */
   readonly #fields = new BoundedMemo<{ fields: number; n: number }>(MAX_REMEMBERED_KEYS);
 
