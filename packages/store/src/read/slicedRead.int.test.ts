@@ -212,6 +212,50 @@ describe.each(redisTargets())("reads in slices on $name", (target) => {
     }
   });
 
+  it("asks the sizes of keys read whole once: a read of keys known to be small goes in one MULTI", async () => {
+    const keyspace = createKeyspace({ prefix: `test-${randomUUID()}` });
+    const writer = createRollupWriter({ redis, keyspace, dedupeWindowMs: DAY_MS, now: () => Date.now() });
+    const at = Date.parse("2026-11-20T10:00:00Z");
+    await writer.apply(
+      1,
+      "sized",
+      Array.from({ length: 1_500 }, (_, i) =>
+        recording(`r${i}`, new Date(at + (i % 120) * 60_000).toISOString()),
+      ),
+    );
+    // The HLENs the reader's MULTIs carry (ioredis' multi, its commands recorded).
+    let hlens = 0;
+    const watched = new Proxy(redis, {
+      get(target, name, receiver) {
+        const value = Reflect.get(target, name, receiver);
+        if (name !== "multi" || typeof value !== "function") return value;
+        return (...args: unknown[]) => {
+          const multi = value.apply(target, args);
+          const hlen = multi.hlen.bind(multi);
+          multi.hlen = (...keys: Parameters<typeof hlen>) => {
+            hlens++;
+            return hlen(...keys);
+          };
+          return multi;
+        };
+      },
+    });
+    const blocks = [
+      { tier: "hour" as const, startMs: at },
+      { tier: "hour" as const, startMs: at + 3_600_000 },
+    ];
+    // 1,500 recordings could fill a slice of 100 fields in any key until the keys' sizes are known.
+    const reader = createRollupReader({ redis: watched, keyspace, sliceFields: 100 });
+    const first = await reader.readBlocks(1, "sized", blocks, "total");
+    const before = hlens;
+    const second = await reader.readBlocks(1, "sized", blocks, "total");
+    expect(before).toBeGreaterThan(1);
+    // The one HLEN left is the combination table's, asked beside the blocks in the same MULTI.
+    expect(hlens - before).toBe(1);
+    expect(second.stamp).toBe(first.stamp);
+    expect(snapshotCellsOf(second).cells).toEqual(snapshotCellsOf(first).cells);
+  });
+
   it("reads a combination table larger than a slice in HSCAN pages, never one HGETALL", async () => {
     const keyspace = createKeyspace({ prefix: `test-${randomUUID()}` });
     const writer = createRollupWriter({ redis, keyspace, dedupeWindowMs: DAY_MS, now: () => Date.now() });
