@@ -31,7 +31,7 @@ import type { TrustProxy } from "./http/trustProxy";
 import { createUnauthenticatedLimit } from "./http/unauthenticatedLimit";
 import { registerViewMetrics } from "./http/viewMetrics";
 import { createOpenApiDocument } from "./openapi/openApiDocument";
-import { createCoverCache } from "./planner";
+import { createCoverCache, createCutCache } from "./planner";
 import { createComputationBounds } from "./query/computationBounds";
 import { createLargeReads, LARGE_READS_ELSEWHERE, type LargeReadsOptions } from "./query/largeReads";
 import { createOrganizationGate, type OrganizationGateOptions } from "./query/organizationGate";
@@ -151,9 +151,10 @@ export function createApp(deps: ApiDeps): Express {
   );
   const api = Router();
   const covers = createCoverCache(config.retention);
+  const cuts = createCutCache(config.retention);
   const routeDeps = {
     reader,
-    planContext: () => ({ now: now(), retention: config.retention, covers }),
+    planContext: () => ({ now: now(), retention: config.retention, covers, cuts }),
     maxBlocksPerRequest: config.maxBlocksPerRequest ?? API_ENV_DEFAULTS.MAX_BLOCKS_PER_REQUEST,
     results: createResultCache({
       reader,

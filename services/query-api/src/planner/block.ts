@@ -12,6 +12,12 @@ export interface TimeRange {
   endMs: number;
 }
 
+/** One bucket of an answer, as cut from the range (bucketCutting.ts). */
+export interface OutputBucket extends TimeRange {
+  /** The bucket's full local start (even when the range cuts it), ISO 8601 with ms and offset. */
+  label: string;
+}
+
 /** Whether the block of `tier` starting at `startMs` exists in the store at query time. */
 export type IsKept = (tier: Tier, startMs: number) => boolean;
 
@@ -19,6 +25,39 @@ export type IsKept = (tier: Tier, startMs: number) => boolean;
 export interface CoverCache {
   readonly retention: Retention;
   cover(startMs: number, endMs: number, isKept: IsKept, search: () => SignedBlock[]): readonly SignedBlock[];
+}
+
+/** A range's buckets as `cutRange` cuts them (queryPlan.ts). */
+export interface CachedCut {
+  rangeBuckets: readonly OutputBucket[];
+  snapped: readonly OutputBucket[];
+  frame: string;
+}
+
+/** Every snapped bucket of a cut with its signed cover, whoever asks. */
+export interface CoveredCut {
+  /** The snapped buckets in order, each with its blocks. Shared: never modified. */
+  buckets: readonly (OutputBucket & { blocks: readonly SignedBlock[] })[];
+}
+
+/** A cut, and its covers once a plan needed them (null: more blocks than the budget they were tried at). */
+export interface CutEntry {
+  cut: CachedCut;
+  covered?: { maxBlocks: number; cover: CoveredCut | null };
+}
+
+/**
+ * Cuts already made, and their covers, by what decides them: the range as resolved, its zone, the
+ * bucketing and which blocks are kept (`keptState`). Not by organization: every organization asking
+ * for the same 30 days by hour gets the same 720 buckets, labels and covers, and a plan takes its
+ * organization's part of them by two binary searches (queryPlan.ts). Cutting, labelling and
+ * covering were most of a small organization's question. Bounded by the buckets held.
+ */
+export interface CutCache {
+  /** The retention its cuts were made under: a plan under another does not use it. */
+  readonly retention: Retention;
+  get(key: string): CutEntry | undefined;
+  set(key: string, entry: CutEntry): void;
 }
 
 /** What the planner needs to know about the moment of the query. */
@@ -32,6 +71,8 @@ export interface PlanContext {
   maxBlocks?: number;
   /** Covers found by earlier plans (coverCache.ts); used when made for this retention. */
   covers?: CoverCache;
+  /** Cuts and their covers made by earlier plans (cutCache.ts); used when made for this retention. */
+  cuts?: CutCache;
 }
 
 /** The store's retention rule at the query's `now`, as a predicate. */

@@ -1,6 +1,6 @@
 import { type CalendarUnit, floorCalendar, MINUTE_MS, nextCalendar } from "@vu/time-buckets";
 import { DateTime, type Zone } from "luxon";
-import type { TimeRange } from "./block";
+import type { OutputBucket, TimeRange } from "./block";
 import { formatAtOffset } from "./instantFormat";
 import { InvalidParameterError } from "./invalidParameterError";
 
@@ -8,10 +8,7 @@ import { InvalidParameterError } from "./invalidParameterError";
 export const MAX_BUCKETS = 10_000;
 
 /** One output bucket: its part of the range, labelled with its full local start. */
-export interface OutputBucket extends TimeRange {
-  /** The bucket's full local start (even when the range cuts it), ISO 8601 with ms and offset. */
-  label: string;
-}
+export type { OutputBucket };
 
 /** A bucket start: the instant and the zone's offset there (minutes east of UTC). */
 interface Edge {

@@ -17,6 +17,7 @@ export {
   previousRange,
 } from "./comparePeriod";
 export { createCoverCache } from "./coverCache";
+export { createCutCache } from "./cutCache";
 export { clampToExtent, type DataExtent, mayHoldData } from "./dataExtent";
 export { type DateParam, type DateParts, parseDateParam, type TimeParts } from "./dateParam";
 export { coverWholeDays } from "./dayCover";

@@ -1,8 +1,16 @@
 import type { Zone } from "luxon";
 import { frameKey } from "./answerFrame";
-import { keptAt, type PlanContext, type SignedBlock, type TimeRange } from "./block";
+import {
+  type CoveredCut,
+  type CutEntry,
+  keptAt,
+  keptState,
+  type PlanContext,
+  type SignedBlock,
+  type TimeRange,
+} from "./block";
 import { cutBuckets, type OutputBucket } from "./bucketCutting";
-import { clampToExtent, mayHoldData } from "./dataExtent";
+import { clampToExtent, type DataExtent, mayHoldData } from "./dataExtent";
 import {
   calendarUnitOf,
   DEFAULT_GRANULARITY,
@@ -97,26 +105,54 @@ export function planQuery(params: StatsPlanParams, context: PlanContext): StatsP
 /** A resolved range cut into buckets, before any block is chosen. */
 export interface RangeCut {
   /** Every bucket of the range with its label, its part of the range as cut in the zone. */
-  rangeBuckets: OutputBucket[];
+  rangeBuckets: readonly OutputBucket[];
   /** The same with their edges moved onto the stored grid (retentionGrid.ts), empty ones dropped. */
-  snapped: OutputBucket[];
+  snapped: readonly OutputBucket[];
   /** What the answer is cut into, as a string (answerFrame.ts). */
   frame: string;
 }
 
 /** The buckets of a resolved range, as `planStatsRange` cuts them; no block is covered. */
 export function cutRange(resolved: ResolvedRange, bucketing: Bucketing, context: PlanContext): RangeCut {
-  const range = { startMs: resolved.startMs, endMs: resolved.endMs };
-  if (bucketing.granularity === WHOLE_RANGE) {
+  const { granularity, weekStart } = bucketing;
+  if (granularity === WHOLE_RANGE) {
+    const range = { startMs: resolved.startMs, endMs: resolved.endMs };
     // An empty range has no bucket, as it has none of any other size.
     const label = formatInstant(range.startMs, resolved.zone);
     const whole = range.endMs > range.startMs ? [{ label, ...range }] : [];
     return { rangeBuckets: whole, snapped: whole, frame: frameKey(resolved) };
   }
+  return cutEntry(resolved, { granularity, weekStart }, context).cut;
+}
+
+/** A bucketing by calendar unit (not the whole range as one bucket). */
+interface CalendarBucketing extends Bucketing {
+  granularity: Exclude<StatsGranularity, typeof WHOLE_RANGE>;
+}
+
+/** The context's cut cache, when it was made for the context's retention. */
+function cutsOf(context: PlanContext) {
+  return context.cuts?.retention === context.retention ? context.cuts : undefined;
+}
+
+/** A range's cut from the cut cache, or cut now (and kept there). */
+function cutEntry(resolved: ResolvedRange, bucketing: CalendarBucketing, context: PlanContext): CutEntry {
+  const cuts = cutsOf(context);
+  const key =
+    cuts &&
+    `${resolved.startMs}..${resolved.endMs}@${resolved.zoneName}/${bucketing.granularity}/` +
+      `${bucketing.weekStart ?? ""}/${keptState(context)}`;
+  const known = key === undefined ? undefined : cuts?.get(key);
+  if (known !== undefined) return known;
+  const range = { startMs: resolved.startMs, endMs: resolved.endMs };
   const unit = calendarUnitOf(bucketing.granularity, bucketing.weekStart);
   const rangeBuckets = cutBuckets(range, unit, resolved.zone);
   const snapped = snapBuckets(rangeBuckets, range, keptAt(context));
-  return { rangeBuckets, snapped, frame: frameKey(resolved, { rangeBuckets, snapped }) };
+  const entry: CutEntry = {
+    cut: { rangeBuckets, snapped, frame: frameKey(resolved, { rangeBuckets, snapped }) },
+  };
+  if (key !== undefined) cuts?.set(key, entry);
+  return entry;
 }
 
 /** planQuery for a range already resolved (docs/contract.md §7 `compare`: the previous range). */
@@ -125,20 +161,68 @@ export function planStatsRange(
   bucketing: Bucketing,
   context: PlanContext,
 ): StatsPlan {
-  const { granularity } = bucketing;
+  const { granularity, weekStart } = bucketing;
   if (granularity === WHOLE_RANGE) return planWholeRange(resolved, context);
   const { zone, zoneName, ...range } = resolved;
-  const cover = coverOf(context);
   const meta = rangeMeta(range, zone, zoneName);
   const budget = blockBudget(meta, context.maxBlocks);
-  const { rangeBuckets, snapped, frame } = cutRange(resolved, bucketing, context);
-  const buckets = snapped
-    .filter((bucket) => mayHoldData(bucket, context.dataExtent))
-    .map((bucket) => ({
-      ...bucket,
-      blocks: budget.spend(cover(bucket.startMs, bucket.endMs)),
-    }));
+  const entry = cutEntry(resolved, { granularity, weekStart }, context);
+  const { rangeBuckets, snapped, frame } = entry.cut;
+  const covered = cutsOf(context) && coveredCut(entry, context);
+  const cover = coverOf(context);
+  const buckets = covered
+    ? extentPart(covered, context.dataExtent)
+    : snapped
+        .filter((bucket) => mayHoldData(bucket, context.dataExtent))
+        .map((bucket) => ({ ...bucket, blocks: budget.spend(cover(bucket.startMs, bucket.endMs)) }));
   return { range, zoneName, meta: { ...meta, granularity }, buckets, rangeBuckets, frame };
+}
+
+/**
+ * Every snapped bucket of a kept cut with its cover, found once for whoever asks next; null when
+ * they need more blocks than the context's budget (a plan then covers its extent's part alone, as
+ * without the cache, so that a question too large is still refused early).
+ */
+function coveredCut(entry: CutEntry, context: PlanContext): CoveredCut | null {
+  const maxBlocks = context.maxBlocks ?? Number.POSITIVE_INFINITY;
+  if (entry.covered?.maxBlocks === maxBlocks) return entry.covered.cover;
+  const cover = coverOf(context);
+  const buckets: CoveredCut["buckets"][number][] = [];
+  let total = 0;
+  for (const bucket of entry.cut.snapped) {
+    const blocks = cover(bucket.startMs, bucket.endMs);
+    total += blocks.length;
+    if (total > maxBlocks) {
+      entry.covered = { maxBlocks, cover: null };
+      return null;
+    }
+    buckets.push({ ...bucket, blocks });
+  }
+  entry.covered = { maxBlocks, cover: { buckets } };
+  return entry.covered.cover;
+}
+
+/**
+ * The covered buckets that may hold data: sorted and disjoint, so those meeting the extent are one
+ * run, found by two binary searches. Within the budget: all of them together are.
+ */
+function extentPart(covered: CoveredCut, extent: DataExtent): PlannedBucket[] {
+  const { buckets } = covered;
+  const from = extent === undefined ? 0 : firstIndex(buckets, (b) => b.endMs > extent.startMs);
+  const to = extent === undefined ? buckets.length : firstIndex(buckets, (b) => b.startMs >= extent.endMs);
+  return to <= from ? [] : buckets.slice(from, to);
+}
+
+/** The first index whose bucket passes `test`, which holds from some index on (buckets.length if none). */
+function firstIndex<T>(buckets: readonly T[], test: (bucket: T) => boolean): number {
+  let lo = 0;
+  let hi = buckets.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (test(buckets[mid] as T)) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
 }
 
 /**
