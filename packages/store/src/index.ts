@@ -39,7 +39,7 @@ export {
   SKETCHED_TIMES,
   type SketchedTime,
 } from "./format/sketches";
-export { emptySums, SUM_FIELDS, type Sums } from "./format/sums";
+export { emptySums, SUM_FIELDS, type Sums, sumsFromSlots } from "./format/sums";
 export {
   createGenerationSource,
   currentGeneration,

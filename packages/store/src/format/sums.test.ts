@@ -6,8 +6,24 @@ import {
   LARGE_CELL_BYTES,
   packSums,
   SMALL_CELL_BYTES,
+  SUM_FIELDS,
+  sumsFromSlots,
   unpackSums,
 } from "./sums";
+
+describe("sums as objects", () => {
+  it("makes a new zero object each time, so filling one leaves the next at zero", () => {
+    const first = emptySums();
+    first.count = 5;
+    expect(emptySums()).toEqual(Object.fromEntries(SUM_FIELDS.map((field) => [field, 0])));
+  });
+
+  it("reads seven slots from an offset in SUM_FIELDS order", () => {
+    const slots = Float64Array.from({ length: 10 }, (_, i) => i * 10);
+    expect(Object.values(sumsFromSlots(slots, 2))).toEqual([20, 30, 40, 50, 60, 70, 80]);
+    expect(Object.keys(sumsFromSlots(slots, 0))).toEqual([...SUM_FIELDS]);
+  });
+});
 
 describe("packed sums", () => {
   it("round-trips large exact integers", () => {

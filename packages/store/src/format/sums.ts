@@ -29,8 +29,18 @@ export const SUM_OF_RECORDING: Readonly<Record<SumField, (event: RecordingComple
 
 export type Sums = Record<SumField, number>;
 
+/** Zero for every sum: what `emptySums` copies (a literal-shaped object copies in one step). */
+const ZERO_SUMS = Object.fromEntries(SUM_FIELDS.map((field) => [field, 0])) as Sums;
+
 export function emptySums(): Sums {
-  return Object.fromEntries(SUM_FIELDS.map((field) => [field, 0])) as Sums;
+  return { ...ZERO_SUMS };
+}
+
+/** The sums stored from `at` in `values`, in SUM_FIELDS order (a row's, an accumulator's). */
+export function sumsFromSlots(values: ArrayLike<number>, at: number): Sums {
+  const sums = emptySums();
+  for (let k = 0; k < SUM_FIELDS.length; k++) sums[SUM_FIELDS[k] as SumField] = values[at + k] as number;
+  return sums;
 }
 
 /**

@@ -64,26 +64,37 @@ function keyUses(
   classifiers: { projection: Classifier; combos: Classifier },
 ): KeyUse[] {
   const uses: KeyUse[] = [];
-  const addUse = (cells: StoredCells, classify: Classifier, part: number, sign: number) => {
-    if (cellCount(cells) === 0) return;
-    let use = uses.find((u) => u.cells === cells);
-    if (use === undefined) {
-      use = { cells, classify, split: part !== WHOLE_BLOCK, whole: 0, quarters: [0, 0, 0, 0] };
-      uses.push(use);
-    }
-    const quarters = use.quarters;
-    if (part === WHOLE_BLOCK) use.whole += sign;
-    else if (part === ALL_QUARTERS) for (let q = 0; q < 4; q++) quarters[q] = (quarters[q] ?? 0) + sign;
-    else quarters[part] = (quarters[part] ?? 0) + sign;
-  };
-  bucket.blocks.forEach(({ sign }, j) => {
+  const { blocks } = bucket;
+  for (let j = 0; j < blocks.length; j++) {
+    const { sign } = blocks[j] as SummedBucket["blocks"][number];
     const part = snapshot.parts[firstIndex + j] ?? WHOLE_BLOCK;
     // A block's cells may be in its key of the projection and in places without projections
     // (combinations).
-    addUse(lists.cells[firstIndex + j] ?? [], classifiers.projection, part, sign);
-    addUse(lists.comboCells[firstIndex + j] ?? [], classifiers.combos, part, sign);
-  });
+    addUse(uses, lists.cells[firstIndex + j], classifiers.projection, part, sign);
+    addUse(uses, lists.comboCells[firstIndex + j], classifiers.combos, part, sign);
+  }
   return uses;
+}
+
+/** Adds a block's part of one key to a bucket's uses, merged with an earlier use of the same key. */
+function addUse(
+  uses: KeyUse[],
+  cells: StoredCells | undefined,
+  classify: Classifier,
+  part: number,
+  sign: number,
+): void {
+  if (cells === undefined || cellCount(cells) === 0) return;
+  let use: KeyUse | undefined;
+  for (const u of uses) if (u.cells === cells) use = u;
+  if (use === undefined) {
+    use = { cells, classify, split: part !== WHOLE_BLOCK, whole: 0, quarters: [0, 0, 0, 0] };
+    uses.push(use);
+  }
+  const quarters = use.quarters;
+  if (part === WHOLE_BLOCK) use.whole += sign;
+  else if (part === ALL_QUARTERS) for (let q = 0; q < 4; q++) quarters[q] = (quarters[q] ?? 0) + sign;
+  else quarters[part] = (quarters[part] ?? 0) + sign;
 }
 
 /** Adds one key's cells [from, to), with their signs. */

@@ -1,10 +1,10 @@
 import { ACTIVE_MEMBERS_FIELD, STATS_METRIC_COLUMNS, type StatsMetricColumn } from "@vu/api-responses";
 import type { Dimension } from "@vu/events";
-import type { PercentileSketch } from "@vu/store";
+import { type PercentileSketch, sumsFromSlots } from "@vu/store";
 import { InvalidParameterError } from "../planner";
 import { compareGroups, type GroupValues } from "./groupTable";
 import { rowMetricValues } from "./rowMetrics";
-import { type RowTable, sumsAt } from "./rowTable";
+import type { RowTable } from "./rowTable";
 
 /**
  * One key of `sort` (docs/contract.md §7, JSON:API style): a metric or a group field, `-` for
@@ -60,7 +60,7 @@ export interface Candidate {
 }
 
 /** A row's published metrics, computed once per row and only when a metric orders it. */
-const metricsOf = (candidate: Candidate) => rowMetricValues(sumsAt(candidate.sums, candidate.at));
+const metricsOf = (candidate: Candidate) => rowMetricValues(sumsFromSlots(candidate.sums, candidate.at));
 
 /**
  * The rows of one bucket in `sort`'s order: each key in turn, a metric by the value the row shows

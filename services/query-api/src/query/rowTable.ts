@@ -1,6 +1,6 @@
 import { PERCENTILE_TIMES } from "@vu/api-responses";
 import type { Dimension } from "@vu/events";
-import { emptySums, mergeSketches, type PercentileSketch, SUM_FIELDS, type Sums } from "@vu/store";
+import { mergeSketches, type PercentileSketch, SUM_FIELDS, type Sums, sumsFromSlots } from "@vu/store";
 import type { GroupValues } from "./groupTable";
 import { type RowMembers, RowMembersBuilder } from "./rowMembers";
 
@@ -60,15 +60,6 @@ export interface RowExtras {
   sketch?: PercentileSketch | undefined;
 }
 
-/** The sums (SUM_FIELDS order) stored from `at` in `values`. */
-export function sumsAt(values: Float64Array, at: number): Sums {
-  const sums = emptySums();
-  SUM_FIELDS.forEach((field, k) => {
-    sums[field] = values[at + k] as number;
-  });
-  return sums;
-}
-
 /**
  * A query's rows, in order (bucket by bucket, groups in byte order within a bucket), held in
  * numeric arrays: seven sums, a bucket and a group index per row, no object per row. A page
@@ -99,14 +90,14 @@ export class RowTable {
   ) {}
 
   sums(i: number): Sums {
-    return sumsAt(this.sumsOf, WIDTH * i);
+    return sumsFromSlots(this.sumsOf, WIDTH * i);
   }
 
   row(i: number): AggregatedRow {
     const bucket = this.buckets[this.bucketOf[i] as number] as TableBucket;
     const row: AggregatedRow = { label: bucket.label, startMs: bucket.startMs, sums: this.sums(i) };
     if (this.dimensions.length > 0) row.group = this.groupValues[this.groupOf[i] as number] ?? [];
-    if (this.previousOf) row.previous = sumsAt(this.previousOf, WIDTH * i);
+    if (this.previousOf) row.previous = sumsFromSlots(this.previousOf, WIDTH * i);
     if (this.members) {
       row.activeMembers = this.members.count(i);
       const previous = this.members.previousCounts;
@@ -186,7 +177,7 @@ export class RowTable {
     for (let i = 0; i < this.length * WIDTH; i++) {
       total[i % WIDTH] = (total[i % WIDTH] as number) + (this.sumsOf[i] as number);
     }
-    return sumsAt(total, 0);
+    return sumsFromSlots(total, 0);
   }
 }
 
