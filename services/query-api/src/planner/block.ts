@@ -40,10 +40,16 @@ export interface CoveredCut {
   buckets: readonly (OutputBucket & { blocks: readonly SignedBlock[] })[];
 }
 
-/** A cut, and its covers once a plan needed them (null: more blocks than the budget they were tried at). */
+/**
+ * A cut, and its covers once a plan needed them: with their number of blocks, so that a plan of
+ * any budget knows whether they fit it (a compare's previous range gets what the first range left);
+ * or, when covering stopped past a budget, that budget, which any smaller one cannot meet either.
+ */
 export interface CutEntry {
+  /** Its key in the cut cache ("" when not kept there). */
+  readonly key: string;
   cut: CachedCut;
-  covered?: { maxBlocks: number; cover: CoveredCut | null };
+  covered?: { cover: CoveredCut; blocks: number } | { cover: null; over: number };
 }
 
 /**

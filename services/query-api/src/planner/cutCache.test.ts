@@ -64,6 +64,50 @@ describe("the cut cache", () => {
     }
   });
 
+  it("serves one range's covers to plans of any budget, each as without the cache (a compare's second range)", () => {
+    const cuts = createCutCache(DEFAULT_RETENTION);
+    const params: StatsPlanParams = { startDate: "2026-11-01", endDate: "2026-11-03", granularity: "hour" };
+    const dataExtent = {
+      startMs: Date.parse("2026-11-02T10:00:00Z"),
+      endMs: Date.parse("2026-11-02T12:00:00Z"),
+    };
+    const whole = planQuery(params, { now, retention: DEFAULT_RETENTION });
+    const total = whole.buckets.reduce((n, bucket) => n + bucket.blocks.length, 0);
+    // Budgets under, at and over the whole cut's blocks, in an order that first covers past a
+    // budget, then under a larger one, then under smaller ones again.
+    const budgets = [10, total + 50, total - 1, total, 1, 5, total + 50, undefined, 20];
+    let firstCovered: unknown;
+    for (const maxBlocks of budgets) {
+      const context: PlanContext = { now, retention: DEFAULT_RETENTION, dataExtent, maxBlocks };
+      const planned = outcome(params, { ...context, cuts });
+      expect(planned, `budget ${maxBlocks}`).toEqual(outcome(params, context));
+      if (maxBlocks === 1) expect(planned).toHaveProperty("refused");
+      if (maxBlocks === undefined || maxBlocks >= total) {
+        const bucket = "buckets" in planned ? planned.buckets[0] : undefined;
+        firstCovered ??= bucket;
+        // Covered once, at the first budget the whole cut fit, and served from then on.
+        expect(bucket, `budget ${maxBlocks}`).toBe(firstCovered);
+      }
+    }
+  });
+
+  it("weighs a cut with its covers' blocks once covered, and lets it go when they pass the bound", () => {
+    const params: StatsPlanParams = { startDate: "2026-11-01", endDate: "2026-11-03", granularity: "hour" };
+    const whole = planQuery(params, { now, retention: DEFAULT_RETENTION });
+    const blocks = whole.buckets.reduce((n, bucket) => n + bucket.blocks.length, 0);
+    const cutWeight = whole.rangeBuckets.length + 2 * whole.buckets.length;
+    for (const [maxBuckets, kept] of [
+      [cutWeight + blocks, true],
+      [cutWeight + blocks - 1, false],
+    ] as const) {
+      const cuts = createCutCache(DEFAULT_RETENTION, maxBuckets);
+      const first = planQuery(params, { now, retention: DEFAULT_RETENTION, cuts });
+      const again = planQuery(params, { now, retention: DEFAULT_RETENTION, cuts });
+      expect(again.rangeBuckets === first.rangeBuckets, `bound ${maxBuckets}`).toBe(kept);
+      expect(again).toEqual(whole);
+    }
+  });
+
   it("serves the same covered buckets to every organization, each its extent's part", () => {
     const cuts = createCutCache(DEFAULT_RETENTION);
     const params: StatsPlanParams = { startDate: "2026-11-01", endDate: "2026-11-20", granularity: "hour" };

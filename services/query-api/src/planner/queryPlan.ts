@@ -2,6 +2,7 @@ import type { Zone } from "luxon";
 import { frameKey } from "./answerFrame";
 import {
   type CoveredCut,
+  type CutCache,
   type CutEntry,
   keptAt,
   keptState,
@@ -135,7 +136,7 @@ function cutsOf(context: PlanContext) {
   return context.cuts?.retention === context.retention ? context.cuts : undefined;
 }
 
-/** A range's cut from the cut cache, or cut now (and kept there). */
+/** A range's cut from the cut cache, or cut now (and kept there, under `entry.key`). */
 function cutEntry(resolved: ResolvedRange, bucketing: CalendarBucketing, context: PlanContext): CutEntry {
   const cuts = cutsOf(context);
   const key =
@@ -149,6 +150,7 @@ function cutEntry(resolved: ResolvedRange, bucketing: CalendarBucketing, context
   const rangeBuckets = cutBuckets(range, unit, resolved.zone);
   const snapped = snapBuckets(rangeBuckets, range, keptAt(context));
   const entry: CutEntry = {
+    key: key ?? "",
     cut: { rangeBuckets, snapped, frame: frameKey(resolved, { rangeBuckets, snapped }) },
   };
   if (key !== undefined) cuts?.set(key, entry);
@@ -168,7 +170,8 @@ export function planStatsRange(
   const budget = blockBudget(meta, context.maxBlocks);
   const entry = cutEntry(resolved, { granularity, weekStart }, context);
   const { rangeBuckets, snapped, frame } = entry.cut;
-  const covered = cutsOf(context) && coveredCut(entry, context);
+  const cuts = cutsOf(context);
+  const covered = cuts && coveredCut(entry, context, cuts);
   const cover = coverOf(context);
   const buckets = covered
     ? extentPart(covered, context.dataExtent)
@@ -183,23 +186,28 @@ export function planStatsRange(
  * they need more blocks than the context's budget (a plan then covers its extent's part alone, as
  * without the cache, so that a question too large is still refused early).
  */
-function coveredCut(entry: CutEntry, context: PlanContext): CoveredCut | null {
+function coveredCut(entry: CutEntry, context: PlanContext, cuts: CutCache): CoveredCut | null {
   const maxBlocks = context.maxBlocks ?? Number.POSITIVE_INFINITY;
-  if (entry.covered?.maxBlocks === maxBlocks) return entry.covered.cover;
-  const cover = coverOf(context);
+  const known = entry.covered;
+  if (known?.cover) return known.blocks <= maxBlocks ? known.cover : null;
+  if (known && known.over >= maxBlocks) return null;
+  const coverBlocks = coverOf(context);
   const buckets: CoveredCut["buckets"][number][] = [];
-  let total = 0;
+  let blocks = 0;
   for (const bucket of entry.cut.snapped) {
-    const blocks = cover(bucket.startMs, bucket.endMs);
-    total += blocks.length;
-    if (total > maxBlocks) {
-      entry.covered = { maxBlocks, cover: null };
+    const bucketBlocks = coverBlocks(bucket.startMs, bucket.endMs);
+    blocks += bucketBlocks.length;
+    if (blocks > maxBlocks) {
+      entry.covered = { cover: null, over: maxBlocks };
       return null;
     }
-    buckets.push({ ...bucket, blocks });
+    buckets.push({ ...bucket, blocks: bucketBlocks });
   }
-  entry.covered = { maxBlocks, cover: { buckets } };
-  return entry.covered.cover;
+  const cover = { buckets };
+  entry.covered = { cover, blocks };
+  // Kept again, to be weighed with its covers' blocks.
+  cuts.set(entry.key, entry);
+  return cover;
 }
 
 /**
