@@ -17,7 +17,7 @@ import { type KeyRead, type KeyReply, readConsistently } from "./slicedRead";
 /** The extent hash's field the apply script sets with every batch that counts anything. */
 export const WRITE_STAMP_FIELD = "stamp";
 /** The extent's count of the organization's recordings (the apply script's `n`). */
-const RECORDINGS_FIELD = "n";
+export const RECORDINGS_FIELD = "n";
 
 /**
  * Tiers whose blocks are fetched selectively. Minute and hour blocks mostly hold few cells, which
@@ -94,10 +94,17 @@ export async function readAtomically(
   const { generation, org } = keys;
   // No field can match: the blocks need not be read, only the table's size and the extent.
   const readBlocks = fields === undefined || fields.length > 0;
+  // The tiers some key is read whole from: a recording adds a field to one key of each (wholePlaces).
+  const wholeTiers = new Set<Tier>();
+  const whole = (key: string, tier: Tier): KeyRead => {
+    wholeTiers.add(tier);
+    return { key };
+  };
   const fetch = (key: string, tier: Tier): KeyRead =>
-    fields && SELECTIVE_TIERS.has(tier) ? { key, fields } : { key };
+    fields && SELECTIVE_TIERS.has(tier) ? { key, fields } : whole(key, tier);
   const placeReads = (keyOf: (key: string) => string): KeyRead[] => [
-    ...plan.containers.map((c) => ({ key: keyOf(keys.container(c.tier, c.startMs)) })),
+    // A container holds many blocks' cells under fields of its own: always read whole.
+    ...plan.containers.map((c) => whole(keyOf(keys.container(c.tier, c.startMs)), c.tier)),
     ...(readBlocks ? plan.keyed : []).map((b) => fetch(keyOf(keys.keyed(b)), b.tier)),
     ...(readBlocks ? plan.projected : []).map((b) => fetch(keyOf(keys.projection(b)), b.tier)),
   ];
@@ -125,7 +132,10 @@ export async function readAtomically(
     budget: sliceFields,
     largeAt: largeReadFields,
     ...(beforeLargeRead && { beforeLargeRead }),
-    atMost: recordings === undefined ? undefined : named + wholeFieldsAtMost(hints, reads, recordings),
+    atMost:
+      recordings === undefined
+        ? undefined
+        : named + wholeFieldsAtMost(hints, reads, recordings, wholeTiers.size * (sketches ? 2 : 1)),
   });
   const replies: KeyReply[] = read.replies;
   const comboCount = Number(read.tail[1] ?? 0);
@@ -198,16 +208,21 @@ function placesOf(
 }
 
 /**
- * At most how many fields the whole-key reads fetch, for an organization of `n` recordings: no key
- * holds more fields than that, nor more than it held when last read plus a field per recording
- * since (OrganizationHints.fieldsAtMost). Remembered for every key, not only containers: a large
+ * At most how many fields the whole-key reads fetch, for an organization of `n` recordings (the
+ * count the write stamp's read at the request's start found, `RollupReader.writeStamp`): what each
+ * key held when last read and a field per recording since in each place a recording is written
+ * (OrganizationHints.fieldsAtMost). Remembered for every key, not only containers: a large
  * organization's hour keys hold a few fields each, and without their sizes a 7-day question would
  * ask 168 HLENs in a round trip of their own before reading them.
  */
-function wholeFieldsAtMost(hints: OrganizationHints, reads: readonly KeyRead[], n: number): number {
-  let fields = 0;
-  for (const read of reads) if (read.fields === undefined) fields += hints.fieldsAtMost(read.key, n);
-  return fields;
+function wholeFieldsAtMost(
+  hints: OrganizationHints,
+  reads: readonly KeyRead[],
+  n: number,
+  placesPerRecording: number,
+): number {
+  const whole = reads.filter((read) => read.fields === undefined).map((read) => read.key);
+  return hints.fieldsAtMost(whole, n, placesPerRecording);
 }
 
 /** Each whole-key read's fields as this read found them. */

@@ -20,8 +20,8 @@ export class OrganizationHints {
   /** The layout at the last read: what the next read assumes. */
   readonly #layouts = new BoundedMemo<LayoutFields>();
   /**
-   * The recordings counted at the last read: no key holds more fields than that, so a read of k
-   * keys of an organization of n recordings reads at most k × n (slicedRead.ts).
+   * The recordings counted at the last read, or at the last read of the write stamp (which an API
+   * request sends as it starts): what bounds the fields a read's keys hold (`fieldsAtMost`).
    */
   readonly #recordings = new BoundedMemo<{ n: number; at: number }>();
   /**
@@ -84,12 +84,24 @@ export class OrganizationHints {
   }
 
   /**
-   * At most how many fields the key holds once the organization has counted `n` recordings: what
-   * it held when last read, plus a field per recording counted since; `n` if no read remembers it.
+   * At most how many fields `keys` hold together once the organization has counted `n`
+   * recordings: what each held when last read, plus what the recordings counted since may have
+   * added. A recording adds at most one field to one key in each of `placesPerRecording` places
+   * (per tier read, the one key its block is written to; its sketch key beside), so together the
+   * keys gain at most that many fields per recording. A key no read remembers holds at most `n`.
    */
-  fieldsAtMost(key: string, n: number): number {
-    const known = this.#fields.get(key);
-    return known === undefined ? n : Math.min(n, known.fields + Math.max(0, n - known.n));
+  fieldsAtMost(keys: Iterable<string>, n: number, placesPerRecording: number): number {
+    let fields = 0;
+    let since = 0;
+    for (const key of keys) {
+      const known = this.#fields.get(key);
+      if (known === undefined) fields += n;
+      else {
+        fields += known.fields;
+        since = Math.max(since, n - known.n);
+      }
+    }
+    return fields + since * placesPerRecording;
   }
 
   /** Forgets every hint (they described another state of the store). */

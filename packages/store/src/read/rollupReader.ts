@@ -5,7 +5,7 @@ import type { Projection } from "../format/projections";
 import { createGenerationSource } from "../log/generation";
 import { createLogPosition } from "../log/logPosition";
 import type { RedisClient } from "../redis/redisClient";
-import { WRITE_STAMP_FIELD } from "./atomicRead";
+import { RECORDINGS_FIELD, WRITE_STAMP_FIELD } from "./atomicRead";
 import { type BlockSnapshot, type ReadOptions, readBlockSnapshot } from "./blockSnapshot";
 import { CombinationTables } from "./combinationTables";
 import { type DimensionsAtStamp, readDimensions, readDimensionsAtStamp } from "./dimensionSets";
@@ -96,6 +96,8 @@ export interface RollupReader {
    * The organization's write stamp: it changes with every batch that counts anything, atomically
    * with the sums, so an answer computed at one stamp is still exact while the stamp is the same.
    * Null when the organization has no stamp (no data, or data written before stamps existed).
+   * Its recordings are read with it and remembered: a read of blocks after it (the API reads the
+   * stamp as a request starts) bounds its keys' sizes by what was counted then, not at the last read.
    */
   writeStamp(generation: number, org: string): Promise<string | null>;
 }
@@ -141,7 +143,14 @@ export function createRollupReader(options: RollupReaderOptions): RollupReader {
 
     async writeStamp(generation, org) {
       try {
-        return await redis.hget(keyspace.extent(generation, org), WRITE_STAMP_FIELD);
+        const [stamp = null, recordings] = await redis.hmget(
+          keyspace.extent(generation, org),
+          WRITE_STAMP_FIELD,
+          RECORDINGS_FIELD,
+        );
+        // The recordings as the request starts: what bounds its read's keys (atomicRead.ts).
+        hints.rememberRecordings(generation, org, Number(recordings ?? 0));
+        return stamp;
       } catch (cause) {
         throw unavailable(cause, org);
       }

@@ -256,6 +256,50 @@ describe.each(redisTargets())("reads in slices on $name", (target) => {
     expect(snapshotCellsOf(second).cells).toEqual(snapshotCellsOf(first).cells);
   });
 
+  it("sizes the keys again when the recordings counted since the request started could fill a slice", async () => {
+    const keyspace = createKeyspace({ prefix: `test-${randomUUID()}` });
+    const writer = createRollupWriter({ redis, keyspace, dedupeWindowMs: DAY_MS, now: () => Date.now() });
+    const at = Date.parse("2026-11-20T10:00:00Z");
+    const batch = (from: number, count: number) =>
+      Array.from({ length: count }, (_, i) =>
+        recording(`r${from + i}`, new Date(at + ((from + i) % 120) * 60_000).toISOString()),
+      );
+    await writer.apply(1, "growing", batch(0, 50));
+    let hlens = 0;
+    const watched = new Proxy(redis, {
+      get(target, name, receiver) {
+        const value = Reflect.get(target, name, receiver);
+        if (name !== "multi" || typeof value !== "function") return value;
+        return (...args: unknown[]) => {
+          const multi = value.apply(target, args);
+          const hlen = multi.hlen.bind(multi);
+          multi.hlen = (...keys: Parameters<typeof hlen>) => {
+            hlens++;
+            return hlen(...keys);
+          };
+          return multi;
+        };
+      },
+    });
+    const blocks = [
+      { tier: "hour" as const, startMs: at },
+      { tier: "hour" as const, startMs: at + 3_600_000 },
+    ];
+    const reader = createRollupReader({ redis: watched, keyspace, sliceFields: 100 });
+    await reader.readBlocks(1, "growing", blocks, "total");
+    // Nothing counted since: the stamp's read at a request's start leaves the sizes as they were.
+    await reader.writeStamp(1, "growing");
+    let before = hlens;
+    await reader.readBlocks(1, "growing", blocks, "total");
+    expect(hlens - before).toBe(1);
+    // 150 recordings since could have added 150 fields to the hours read: more than a slice.
+    await writer.apply(1, "growing", batch(50, 150));
+    await reader.writeStamp(1, "growing");
+    before = hlens;
+    await reader.readBlocks(1, "growing", blocks, "total");
+    expect(hlens - before).toBeGreaterThan(1);
+  });
+
   it("reads a combination table larger than a slice in HSCAN pages, never one HGETALL", async () => {
     const keyspace = createKeyspace({ prefix: `test-${randomUUID()}` });
     const writer = createRollupWriter({ redis, keyspace, dedupeWindowMs: DAY_MS, now: () => Date.now() });
