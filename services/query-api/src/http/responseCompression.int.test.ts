@@ -32,11 +32,11 @@ interface Raw {
   body: Buffer;
 }
 
-function raw(path: string, acceptEncoding?: string): Promise<Raw> {
+function raw(path: string, acceptEncoding?: string, method = "GET"): Promise<Raw> {
   const headers: Record<string, string> = { authorization: `Bearer ${token}` };
   if (acceptEncoding !== undefined) headers["accept-encoding"] = acceptEncoding;
   return new Promise((resolve, reject) => {
-    request(`${api.baseUrl}${path}`, { headers }, (res) => {
+    request(`${api.baseUrl}${path}`, { headers, method }, (res) => {
       const chunks: Buffer[] = [];
       res.on("data", (chunk: Buffer) => chunks.push(chunk));
       res.on("end", () =>
@@ -60,6 +60,13 @@ const decode = (res: Raw): Buffer => {
 const STATS = "/api/v1/stats?start_date=2026-11-19&end_date=2026-11-21&group_by=app_name";
 
 describe("compressed answers", () => {
+  it("says Vary: Accept-Encoding to a HEAD as to the GET it stands for", async () => {
+    const head = await raw(STATS, "gzip", "HEAD");
+    expect(head.status).toBe(200);
+    expect(head.body.length).toBe(0);
+    expect(head.headers.vary).toMatch(/Accept-Encoding/i);
+  });
+
   it("sends JSON as brotli or gzip when accepted, and as it is otherwise", async () => {
     const plain = await raw(STATS);
     expect(plain.status).toBe(200);

@@ -15,11 +15,16 @@ function acceptedCoding(req: Request): ContentCoding | undefined {
   return CONTENT_CODINGS.find((coding) => coding === best);
 }
 
+/** Whether the response is an answer the client may get compressed (by its type and Cache-Control). */
+function mayCompress(res: Response): boolean {
+  if (res.headersSent || res.getHeader("Content-Encoding") !== undefined) return false;
+  if (!ANSWER_TYPE.test(String(res.getHeader("Content-Type") ?? ""))) return false;
+  return !NO_TRANSFORM.test(String(res.getHeader("Cache-Control") ?? ""));
+}
+
 /** The whole body `res.end` was given, when it is an answer worth compressing. */
 function compressibleBody(res: Response, chunk: unknown, encoding: unknown): Buffer | undefined {
-  if (res.headersSent || res.getHeader("Content-Encoding") !== undefined) return undefined;
-  if (!ANSWER_TYPE.test(String(res.getHeader("Content-Type") ?? ""))) return undefined;
-  if (NO_TRANSFORM.test(String(res.getHeader("Cache-Control") ?? ""))) return undefined;
+  if (!mayCompress(res)) return undefined;
   const body =
     typeof chunk === "string"
       ? Buffer.from(chunk, typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8")
@@ -37,6 +42,13 @@ function compressibleBody(res: Response, chunk: unknown, encoding: unknown): Buf
 export const compressWholeAnswers: RequestHandler = (req, res, next) => {
   const end = res.end as (this: Response, ...args: unknown[]) => Response;
   res.end = function endCompressed(this: Response, ...args: unknown[]): Response {
+    // A HEAD's answer has no body here (only its length): it varies as its GET does.
+    if (
+      req.method === "HEAD" &&
+      Number(res.getHeader("Content-Length")) >= THRESHOLD_BYTES &&
+      mayCompress(res)
+    )
+      res.vary("Accept-Encoding");
     const body = compressibleBody(res, args[0], args[1]);
     if (body === undefined) return end.apply(this, args);
     res.vary("Accept-Encoding");
