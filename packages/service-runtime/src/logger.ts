@@ -1,6 +1,17 @@
-import { type Logger, pino } from "pino";
+import { type DestinationStream, type Logger, pino } from "pino";
 
 export type { Logger } from "pino";
+
+/**
+ * Bytes of log lines held while stdout does not take them: past it, lines are dropped rather than
+ * the process' memory growing with a stalled pipe.
+ */
+export const LOG_BUFFER_BYTES = 16 * 1024 * 1024;
+
+/** Asynchronous stdout (or `dest`), holding at most `maxBytes` not yet written. */
+export function logDestination(dest = 1, maxBytes = LOG_BUFFER_BYTES): DestinationStream {
+  return pino.destination({ dest, sync: false, maxLength: maxBytes });
+}
 
 /**
  * Structured JSON logs. Authorization headers and anything named like a token are redacted at the
@@ -8,8 +19,8 @@ export type { Logger } from "pino";
  *
  * Lines go to stdout asynchronously: the API logs a line per request, and a synchronous write per
  * line held the event loop for as long as the file or pipe took it. While one write is under way
- * the next lines gather and go in one; pino writes what is left synchronously when the process
- * exits (pino.destination's exit hook).
+ * the next lines gather and go in one, up to LOG_BUFFER_BYTES; pino writes what is left
+ * synchronously when the process exits (pino.destination's exit hook), not when it is killed.
  */
 export function createLogger(name: string, level = "info"): Logger {
   return pino(
@@ -21,6 +32,6 @@ export function createLogger(name: string, level = "info"): Logger {
         censor: "[redacted]",
       },
     },
-    pino.destination({ dest: 1, sync: false }),
+    logDestination(),
   );
 }
