@@ -6,7 +6,7 @@ import type { TargetCheck } from "./targetCheck";
 
 /** What a cached figure compares. */
 export const CACHED_IS_RESULT_CACHE = `A **cached** figure is the API answering a repeated request from its result cache: an answer kept
-from an earlier identical request, served again after one \`HGET\` shows the organization's write
+from an earlier identical request, served again after one \`HMGET\` shows the organization's write
 stamp unchanged. PostgreSQL, DuckDB and ClickHouse (over raw rows or its materialized view) compute
 every answer: none of them keeps answers here (PostgreSQL and DuckDB have no result cache;
 ClickHouse's query cache cannot be used in chDB, the embedded ClickHouse the bench runs). A cached

@@ -43,7 +43,7 @@ export interface QueryResult {
   totalRows: number;
   /**
    * The cached case: the same URL repeated without a header, so (since the result cache) answered
-   * from the kept answer after one HGET of the organization's write stamp.
+   * from the kept answer after one HMGET of the organization's write stamp.
    */
   api: ApiRun;
   postgres: LatencySummary & { queriesPerSecond: number };

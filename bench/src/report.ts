@@ -327,7 +327,7 @@ ${freshnessSection(r)}
 ## Dashboard queries: our API vs PostgreSQL
 
 Each query is run twice against the API: **cached** is the same query repeated, as a dashboard
-repeats it, answered from the exact result cache after one HGET of the organization's write stamp;
+repeats it, answered from the exact result cache after one HMGET of the organization's write stamp;
 **computed** sends \`Cache-Control: no-cache\`, so every request is planned, read from the rollups
 and summed, as PostgreSQL computes every answer. The same-numbers check compares a computed answer
 with PostgreSQL's.${legacyNote(r)}
