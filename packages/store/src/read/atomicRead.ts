@@ -94,7 +94,8 @@ export async function readAtomically(
   const { generation, org } = keys;
   // No field can match: the blocks need not be read, only the table's size and the extent.
   const readBlocks = fields === undefined || fields.length > 0;
-  // The tiers some key is read whole from: a recording adds a field to one key of each (wholePlaces).
+  // The tiers some key is read whole from: a recording adds a field to one key of each
+  // (wholeFieldsAtMost).
   const wholeTiers = new Set<Tier>();
   const whole = (key: string, tier: Tier): KeyRead => {
     wholeTiers.add(tier);
