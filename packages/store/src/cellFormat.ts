@@ -5,7 +5,7 @@
 // else asks the store (`@vu/store`) for sums, never for cells: the
 // query API's query/, planner/, render/ and routes/ import nothing of this file
 // (infra/src/cellFormatBoundary.test.ts reads this list from here).
-export { containerOf } from "./format/blockPlacement";
+export { containerOf, LAYOUT_RULE } from "./format/blockPlacement";
 export { PROJECTION_CODE, projectionField, projectionValue, TOTAL_FIELD } from "./format/projections";
 export { ALL_QUARTERS, WHOLE_BLOCK } from "./format/quarterCells";
 export { addSketchCell, SketchCounts, sketchKey, sketchPairs } from "./format/sketches";

@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
 import type { RecordingCompleted } from "@vu/events";
 import { redisTargets } from "@vu/infra";
-import { recording } from "@vu/testkit";
+import { denseBurstTimes, recording } from "@vu/testkit";
 import { useRedisTarget } from "@vu/testkit/redis";
 import { storeUnderTest } from "@vu/testkit/store";
 import { DAY_MS, HOUR_MS, QUARTER_MS, type Tier } from "@vu/time-buckets";
 import { describe, expect, it } from "vitest";
-import { containerOf, LAYOUT_RULE } from "./format/blockPlacement";
+import { containerOf } from "./format/blockPlacement";
 import { SKETCHED_FIELD } from "./format/organizationExtent";
 import type { Projection } from "./format/projections";
 import { type PercentileSketch, SKETCHED_TIMES, SketchCounts, sketchKey } from "./format/sketches";
@@ -97,11 +97,8 @@ describe.each(redisTargets())("percentile sketches on $name", (target) => {
     );
   }
 
-  /** Burst recordings in October that move every tier of acme to its own keys (projected). */
-  const burst = () =>
-    Array.from({ length: LAYOUT_RULE.minRecordings }, (_, i) =>
-      recording(`burst-${i}`, new Date(Date.parse("2026-10-05T00:00:00Z") + (i % 60) * 1000).toISOString()),
-    );
+  /** Recordings over a day of October that move every tier of acme to its own keys (projected). */
+  const burst = () => denseBurstTimes("2026-10-05T00:00:00Z").map((at, i) => recording(`burst-${i}`, at));
 
   /** Runs a question with percentiles to its end: each (bucket, group key) → its sketch and count. */
   async function answered(

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { RecordingCompleted } from "@vu/events";
 import { redisTargets } from "@vu/infra";
-import { recording } from "@vu/testkit";
+import { DENSE_RECORDINGS, denseBurstTimes, recording } from "@vu/testkit";
 import { useRedisTarget } from "@vu/testkit/redis";
 import { storeUnderTest } from "@vu/testkit/store";
 import { DAY_MS, DEFAULT_RETENTION } from "@vu/time-buckets";
@@ -38,6 +38,9 @@ describe.each(redisTargets())("on $name", (target) => {
   const nowMs = Date.parse("2026-11-22T12:00:00Z");
 
   const setup = () => storeUnderTest(redis, nowMs);
+
+  const burstTimes = denseBurstTimes("2026-10-05T00:00:00Z");
+  const lastOfBurst = String(Date.parse(burstTimes.at(-1) as string));
 
   /** The kit's recording with the numbers these expectations were written for. */
   const rec = (id: string, at: string, patch: Partial<RecordingCompleted> = {}) =>
@@ -88,15 +91,13 @@ describe.each(redisTargets())("on $name", (target) => {
   }
 
   /**
-   * "dense": acme first counts 1,000 recordings within one minute of October (the same member,
-   * models and app as `rec`), which places every tier `projected`, so the tests'
-   * November recordings go to block keys per projection; "sparse": they go to containers.
+   * "dense": acme first counts DENSE_RECORDINGS over one day of October (the same member, models
+   * and app as `rec`), which places every tier `projected`, so the tests' November recordings go
+   * to block keys per projection; "sparse": they go to containers.
    */
   async function laidOut(layout: Layout, writer: ReturnType<typeof createRollupWriter>) {
     if (layout === "sparse") return;
-    const burst = Array.from({ length: LAYOUT_RULE.minRecordings }, (_, i) =>
-      rec(`burst-${i}`, new Date(Date.parse("2026-10-05T00:00:00Z") + (i % 60) * 1000).toISOString()),
-    );
+    const burst = burstTimes.map((at, i) => rec(`burst-${i}`, at));
     await writer.apply(1, "acme", burst);
   }
 
@@ -711,7 +712,7 @@ describe.each(redisTargets())("on $name", (target) => {
     // A new organization: weeks and months are not stored, but read from its days.
     expect(await redis.hget(keyspace.extent(1, "acme"), "layout")).toBe("000dd");
     await laidOut("dense", writer);
-    // 1,001 recordings within a minute: projected in every tier from now on, for every writer, and
+    // DENSE_RECORDINGS over a day: projected in every tier from now on, for every writer, and
     // each tier's mark is the latest recording counted then; months that started by then are
     // still read from their days.
     const [layout, markOfMonth, derivedMonths] = await redis.hmget(
@@ -721,15 +722,13 @@ describe.each(redisTargets())("on $name", (target) => {
       "derived:M",
     );
     expect(layout).toBe("22222");
-    expect(markOfMonth).toBe(String(Date.parse("2026-10-05T00:00:59Z")));
+    expect(markOfMonth).toBe(lastOfBurst);
     expect(derivedMonths).toBe(markOfMonth);
     const other = createRollupWriter({ redis, keyspace, dedupeWindowMs: 7 * DAY_MS, now: () => nowMs });
     expect(await other.apply(1, "acme", [rec("late", october)])).toMatchObject({ counted: 1 });
     const monthKey = keyspace.block(1, "acme", "month", Date.parse("2026-10-01T00:00:00Z"), "total");
     expect(await redis.exists(monthKey)).toBe(1);
-    expect((await totalOf(reader, "month", "2026-10-01T00:00:00Z")).count).toBe(
-      LAYOUT_RULE.minRecordings + 2,
-    );
+    expect((await totalOf(reader, "month", "2026-10-01T00:00:00Z")).count).toBe(DENSE_RECORDINGS + 2);
     // One projection or another, the same sums.
     const month = [{ tier: "month" as const, startMs: Date.parse("2026-10-01T00:00:00Z") }];
     const byApp = await reader.readBlocks(1, "acme", month, "app_name");
@@ -745,7 +744,7 @@ describe.each(redisTargets())("on $name", (target) => {
     expect(fields.layout).toBe("22222");
     expect(Object.keys(fields).filter((f) => f.startsWith("mark:"))).toEqual([]);
     expect(await redis.keys(`${keyspace.orgBase(1, "acme")}s:*`)).toEqual([]);
-    expect((await totalOf(reader, "month", "2026-10-01T00:00:00Z")).count).toBe(LAYOUT_RULE.minRecordings);
+    expect((await totalOf(reader, "month", "2026-10-01T00:00:00Z")).count).toBe(DENSE_RECORDINGS);
 
     // "other" counted one recording a year ago; a writer that never heard of it judges a burst
     // alone as dense, but with that old recording the rule says containers: refused, laid out again.
@@ -817,16 +816,16 @@ describe.each(redisTargets())("on $name", (target) => {
     // those that started by then are still read from their days, which hold a late recording too.
     await laidOut("dense", writer);
     const [layout, derivedWeeks] = await redis.hmget(keyspace.extent(1, "acme"), "layout", "derived:w");
-    expect(layout).toBe("01222");
-    expect(derivedWeeks).toBe(String(Date.parse("2026-10-05T00:00:59Z")));
+    expect(layout).toBe("02222");
+    expect(derivedWeeks).toBe(lastOfBurst);
     const other = createRollupWriter({ redis, keyspace, dedupeWindowMs: 7 * DAY_MS, now: () => nowMs });
     await other.apply(1, "acme", [rec("late", "2026-09-29T00:00:00Z"), rec("next", "2026-10-12T00:00:00Z")]);
     expect(await redis.exists(keyspace.block(1, "acme", "week", Date.parse("2026-09-28"), "total"))).toBe(1);
     expect(await count("acme", "week", "2026-09-28T00:00:00Z")).toBe(4);
     expect(await count("acme", "month", "2026-09-01T00:00:00Z")).toBe(3);
-    expect(await count("acme", "week", "2026-10-05T00:00:00Z")).toBe(LAYOUT_RULE.minRecordings);
+    expect(await count("acme", "week", "2026-10-05T00:00:00Z")).toBe(DENSE_RECORDINGS);
     expect(await count("acme", "week", "2026-10-12T00:00:00Z")).toBe(1);
-    expect(await count("acme", "month", "2026-10-01T00:00:00Z")).toBe(LAYOUT_RULE.minRecordings + 2);
+    expect(await count("acme", "month", "2026-10-01T00:00:00Z")).toBe(DENSE_RECORDINGS + 2);
 
     // An extent that counted recordings without a layout: its weeks stay stored.
     const keepingDays = createRollupWriter({

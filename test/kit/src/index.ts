@@ -5,5 +5,5 @@ export { counterTotal } from "./metrics";
 export { type IsolatedNames, isolatedNames, uniqueId, uniquePrefix } from "./names";
 export { netCoverage } from "./netCoverage";
 export { isProcessAlive } from "./processes";
-export { recording, recordingEvent } from "./recordings";
+export { DENSE_RECORDINGS, denseBurstTimes, recording, recordingEvent } from "./recordings";
 export { brokers, redisUrl, TEST_TOKENS_SIGNING_KEY } from "./stackEnv";

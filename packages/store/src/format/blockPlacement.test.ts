@@ -54,7 +54,7 @@ describe("containerOf", () => {
 });
 
 describe("the layout rule", () => {
-  const { minRecordings, perBlock, perPeriod } = LAYOUT_RULE;
+  const { minRecordings, perBlock, perPeriod, leastSpanMs } = LAYOUT_RULE;
 
   it("moves a tier to keyed blocks once its containers would hold many recordings, to projected blocks once its blocks do", () => {
     // 100,000 recordings over 400 days: 250 a day, 10 an hour, 1,750 a week.
@@ -73,8 +73,25 @@ describe("the layout rule", () => {
   it("never moves a tier back, and keeps an organization in containers below its minimum, however bursty", () => {
     expect(placementBy("minute", minRecordings, 400 * DAY_MS, "keyed")).toBe("keyed");
     expect(placementBy("minute", minRecordings - 1, 0, "container")).toBe("container");
-    expect(placementBy("minute", perBlock * 100, MINUTE_MS * 100, "container")).toBe("projected");
     expect(perPeriod).toBeGreaterThan(perBlock);
+  });
+
+  it("judges a span shorter than a day as a day: a burst at an organization's start is not its rate", () => {
+    expect(leastSpanMs).toBe(DAY_MS);
+    // 1,000 recordings in the busiest 27 minutes average 37 a minute, but its minutes stay in
+    // containers; as 1,000 a day its hours average 42: projected.
+    expect(placementBy("minute", minRecordings, 27 * MINUTE_MS, "container")).toBe("container");
+    expect(placementBy("hour", minRecordings, 27 * MINUTE_MS, "container")).toBe("projected");
+    // 32 a minute for a whole day is dense in minutes; within an hour, as well.
+    const dense = (perBlock * DAY_MS) / MINUTE_MS;
+    expect(placementBy("minute", dense, DAY_MS, "container")).toBe("projected");
+    expect(placementBy("minute", dense, HOUR_MS, "container")).toBe("projected");
+    expect(placementBy("minute", dense - 1, HOUR_MS, "container")).toBe("keyed");
+    // 256 an hour for a day: keyed minutes.
+    expect(placementBy("minute", 256 * 24, 0, "container")).toBe("keyed");
+    expect(placementBy("minute", 256 * 24 - 1, 0, "container")).toBe("container");
+    // Past a day, the span is the data's own.
+    expect(placementBy("minute", dense, 2 * DAY_MS, "container")).toBe("keyed");
   });
 
   it("judges an organization it knows nothing of by one batch: containers while small, as dense as the batch is", () => {
@@ -107,7 +124,7 @@ describe("the layout rule", () => {
 
   it("passes the same rule to the apply script, and reads a stored layout back", () => {
     expect(layoutArguments(DEFAULT_RETENTION)).toBe(
-      `${minRecordings} ${perPeriod} ${perBlock} m 60000 3600000 0 h 3600000 604800000 0 d 86400000 2592000000 0 w 604800000 31536000000 3 M 2592000000 31536000000 3`,
+      `${minRecordings} ${perPeriod} ${perBlock} ${leastSpanMs} m 60000 3600000 0 h 3600000 604800000 0 d 86400000 2592000000 0 w 604800000 31536000000 3 M 2592000000 31536000000 3`,
     );
     expect(layoutArguments({ ...DEFAULT_RETENTION, day: 400 * DAY_MS })).toMatch(
       / w 604800000 31536000000 0 M /,

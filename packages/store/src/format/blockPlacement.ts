@@ -127,8 +127,19 @@ const rank = (placement: Placement) => (placement === "derived" ? -1 : PLACEMENT
  * to `keyed` once its recordings average `perPeriod` per period of the tier (RULE_PERIOD_MS: an hour
  * for minutes, a week for hours, a month for days, a year for weeks and months) over the span of
  * its data (first to last `recorded_at`), to `projected` once they average `perBlock` per block.
+ *
+ * The span counts as at least `leastSpanMs`, a day. A placement never moves back, so a burst must
+ * not pass for a rate: an organization whose first thousand recordings fall in its busiest half
+ * hour (a data set or a backfill starting at a peak) averages 32 a minute over that half hour, and
+ * judged over it alone would keep six keys per minute block for good (a projected minute) where
+ * its real rate of 17 a minute needs one. A day holds a whole cycle of busy and quiet hours.
  */
-export const LAYOUT_RULE = { minRecordings: 1000, perPeriod: 256, perBlock: 32 } as const;
+export const LAYOUT_RULE = {
+  minRecordings: 1000,
+  perPeriod: 256,
+  perBlock: 32,
+  leastSpanMs: DAY_MS,
+} as const;
 
 /**
  * Nominal block lengths, and the periods over which the rule counts recordings for `keyed` (a month
@@ -166,8 +177,9 @@ export function placementBy(
 ): Placement {
   if (recordings < LAYOUT_RULE.minRecordings) return current;
   if (current === "derived" && source === "container") return current;
+  const span = Math.max(spanMs, LAYOUT_RULE.leastSpanMs);
   const averages = (periodMs: number, least: number) =>
-    recordings * periodMs >= least * Math.max(spanMs, periodMs);
+    recordings * periodMs >= least * Math.max(span, periodMs);
   const reached: Placement = averages(BLOCK_MS[tier], LAYOUT_RULE.perBlock)
     ? "projected"
     : averages(RULE_PERIOD_MS[tier], LAYOUT_RULE.perPeriod)
@@ -181,6 +193,7 @@ export const RULE_THRESHOLD_WORDS = [
   "minRecordings",
   "perPeriod",
   "perBlock",
+  "leastSpanMs",
 ] as const satisfies ReadonlyArray<keyof typeof LAYOUT_RULE>;
 /**
  * What the argument gives after the thresholds for each tier, in STORED_TIERS order: its code,

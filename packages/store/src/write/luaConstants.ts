@@ -96,6 +96,7 @@ export const LUA_CONSTANTS = {
   RULE_MIN_RECORDINGS: position(RULE_THRESHOLD_WORDS, "minRecordings"),
   RULE_PER_PERIOD: position(RULE_THRESHOLD_WORDS, "perPeriod"),
   RULE_PER_BLOCK: position(RULE_THRESHOLD_WORDS, "perBlock"),
+  RULE_LEAST_SPAN_MS: position(RULE_THRESHOLD_WORDS, "leastSpanMs"),
   RULE_FIRST_TIER: RULE_THRESHOLD_WORDS.length + 1,
   RULE_TIER_WORDS: RULE_TIER_WORDS.length,
   /** A tier's words from its first (RULE_FIRST_TIER + k × RULE_TIER_WORDS) on. */

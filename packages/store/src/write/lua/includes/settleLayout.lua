@@ -45,7 +45,8 @@ local function settleLayout(updates, layout, recordings, first, last, rule, mark
   if recordings < tonumber(words[RULE_MIN_RECORDINGS]) then
     return layout
   end
-  local span = tonumber(last) - tonumber(first)
+  -- At least a day (LAYOUT_RULE.leastSpanMs): a burst is not a rate, and a placement never moves back.
+  local span = math.max(tonumber(last) - tonumber(first), tonumber(words[RULE_LEAST_SPAN_MS]))
   local perPeriod, perBlock = tonumber(words[RULE_PER_PERIOD]), tonumber(words[RULE_PER_BLOCK])
   local settled, moved = "", false
   local tier = 0
