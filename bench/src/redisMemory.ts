@@ -10,14 +10,20 @@ const PROJECTION_NAMES: Record<string, string> = {
   container: "containers",
   keyed: "combinations (keyed)",
 };
-/** Beyond this many dedupe keys (one key per recording) they are sampled, not measured one by one. */
-const SEEN_EXACT_LIMIT = 2000;
+/**
+ * Beyond this many dedupe keys they are sampled (every k-th in SCAN order), not measured one by
+ * one. The store keeps a few per organization and window (a hash, or a set once large), so a
+ * multi-tenant store has tens of thousands, of very different sizes: a sample of the first few
+ * thousand found put run `be43098a`'s multi-tenant ids at 12.8M and `1b7970d9`'s at 5.3M for the
+ * same data set, hence every key while there are at most this many.
+ */
+const SEEN_EXACT_LIMIT = 200_000;
 
 export interface KeyGroup {
   keys: number;
   /** Hash fields / set members over all keys of the group (rollup cells, dedupe ids). */
   fields: number;
-  /** Sum of `MEMORY USAGE … SAMPLES 0` (exact; extrapolated from a sample for very many dedupe keys). */
+  /** Sum of `MEMORY USAGE … SAMPLES 0` (exact; extrapolated from a sample beyond 200,000 dedupe keys). */
   bytes: number;
   /**
    * The data alone, with `{ payload: true }`: field plus value bytes of a hash, member bytes of a
@@ -157,8 +163,8 @@ function add(groups: Record<string, KeyGroup>, name: string, info: KeyInfo): voi
 /**
  * Walks every key under the bench's prefix once and measures it: rollup keys by tier and by projection,
  * the dedupe state, the rest, as the store classifies its keys (a key whose kind names a tier is a
- * rollup key, whatever the store's layout). Dedupe keys are measured exactly while few (sets per
- * window); with a key per recording (millions) a sample is measured and multiplied.
+ * rollup key, whatever the store's layout). Dedupe keys are measured exactly up to
+ * SEEN_EXACT_LIMIT of them; beyond, an even sample is measured and multiplied.
  */
 export async function memoryBreakdown(
   redis: RedisClient,
@@ -167,17 +173,18 @@ export async function memoryBreakdown(
   options: MemoryBreakdownOptions = {},
 ): Promise<MemoryBreakdown> {
   const rest: string[] = [];
-  const seenSample: string[] = [];
-  let seenCount = 0;
+  const seenKeys: string[] = [];
   let rollupCount = 0;
   await scanKeys(redis, keyspace.pattern(), (keys) => {
     for (const key of keys) {
       const kind = keyspace.classify(key);
       if (kind.kind !== "seen") rest.push(key);
-      else if (seenCount++ < SEEN_EXACT_LIMIT) seenSample.push(key);
+      else seenKeys.push(key);
       if ("tier" in kind) rollupCount += 1;
     }
   });
+  const seenStride = Math.ceil(seenKeys.length / SEEN_EXACT_LIMIT);
+  const seenSample = seenKeys.filter((_, i) => i % seenStride === 0);
   const every =
     options.payload && options.payloadKeys !== undefined
       ? Math.max(1, Math.ceil(rollupCount / options.payloadKeys))
@@ -203,9 +210,9 @@ export async function memoryBreakdown(
   if (options.payload && every > 1) cellBytes = await sampledCells(redis, keyspace, sampled, tiers);
 
   const sample = await measure(redis, seenSample);
-  const scale = sample.length === 0 ? 0 : seenCount / sample.length;
+  const scale = sample.length === 0 ? 0 : seenKeys.length / sample.length;
   const seen = {
-    keys: seenCount,
+    keys: seenKeys.length,
     fields: sample.reduce((n, s) => n + s.fields, 0) * scale,
     bytes: sample.reduce((n, s) => n + s.bytes, 0) * scale,
   };
