@@ -2,7 +2,9 @@
  * The read path without Kafka or child processes: a data set written once into Redis through the
  * store's writer (the worker's code path) under a kept prefix, then the API in process, each
  * dashboard query sent back to back from one client. A quick loop for working on the planner and
- * the reader, with an optional CPU profile of the query loop (its top self-time entries printed).
+ * the reader: per query its p50 and p99, and the process' CPU per request (user + system: the API
+ * and the client, steadier than latency on a busy machine), with an optional CPU profile of the
+ * query loop (its top self-time entries printed).
  * The full bench (`run.ts`) measures the deployed service.
  *
  *   npx tsx bench/src/queryPath.ts [--dataset 1000000] [--requests 200] [--profile] [--only b,f]
@@ -109,14 +111,17 @@ async function main(): Promise<void> {
   for (const q of queries) {
     const times: number[] = [];
     let bytes = 0;
+    const cpu = process.cpuUsage();
     for (let i = 0; i < requests; i++) {
       const t0 = performance.now();
       bytes = await get(q.path);
       times.push(performance.now() - t0);
     }
+    const used = process.cpuUsage(cpu);
+    const cpuMs = (used.user + used.system) / 1000 / requests;
     const s = summarize(times);
     console.log(
-      `(${q.id}) ${q.title.padEnd(40)} p50 ${fmt(s.p50, 2).padStart(7)} ms  p99 ${fmt(s.p99, 2).padStart(7)} ms  ${fmt(bytes / 1024)} KiB`,
+      `(${q.id}) ${q.title.padEnd(40)} p50 ${fmt(s.p50, 2).padStart(7)} ms  p99 ${fmt(s.p99, 2).padStart(7)} ms  cpu ${fmt(cpuMs, 2).padStart(6)} ms  ${fmt(bytes / 1024)} KiB`,
     );
   }
   if (profile) {
