@@ -736,6 +736,24 @@ describe.each(redisTargets())("on $name", (target) => {
     expect(snapshotCellsOf(byApp).comboCells[0]?.length).toBe(2);
   });
 
+  it("takes no burst for a rate: 1,000 recordings in an organization's first 27 minutes leave its minutes in containers", async () => {
+    const { keyspace, writer } = setup();
+    const start = Date.parse("2026-11-20T08:00:00Z");
+    // One recording first, so the writer knows the layout and the apply script alone moves it.
+    await writer.apply(1, "acme", [rec("first", new Date(start).toISOString())]);
+    const burst = Array.from({ length: LAYOUT_RULE.minRecordings }, (_, i) =>
+      rec(
+        `peak-${i}`,
+        new Date(start + Math.floor((i * 27 * 60_000) / LAYOUT_RULE.minRecordings)).toISOString(),
+      ),
+    );
+    await writer.apply(1, "acme", burst);
+    const [layout, first, last] = await redis.hmget(keyspace.extent(1, "acme"), "layout", "first", "last");
+    // 37 a minute over 27 minutes, but judged over a day: minutes in containers, hours projected.
+    expect(parseLayout([layout]).placement).toMatchObject({ minute: "container", hour: "projected" });
+    expect(layout).toBe(layoutOf(LAYOUT_RULE.minRecordings + 1, Number(last) - Number(first), true).code);
+  });
+
   it("lays a new tenant's first large batch out by its density at once, and refuses a guess the rule does not make", async () => {
     const { keyspace, writer, reader } = setup();
     await laidOut("dense", writer);
