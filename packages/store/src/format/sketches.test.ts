@@ -112,7 +112,7 @@ describe("PercentileSketch", () => {
           }
           expect(sketch.count(time)).toBe(values.length);
           // All asked at once (ascending), the same values in one walk.
-          const asked = [1, q, 99].filter((v, i, all) => all.indexOf(v) === i).sort((a, b) => a - b);
+          const asked = [1, q, 50, 95, 99].filter((v, i, all) => all.indexOf(v) === i).sort((a, b) => a - b);
           expect(sketch.percentiles(time, asked)).toEqual(
             asked.map((p) => sketch.percentile(time, p) ?? Number.NaN),
           );

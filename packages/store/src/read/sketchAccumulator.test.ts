@@ -56,6 +56,25 @@ describe("SketchAccumulator", () => {
     );
   });
 
+  it("takes a group's one cell, added once, as the sketch it stores", () => {
+    const accumulator = new SketchAccumulator();
+    fc.assert(
+      fc.property(cell, (stored) => {
+        accumulator.add(0, stored, 1);
+        const taken = accumulator.take(0);
+        const want = new SketchCounts();
+        addSketchCell(want, stored, 1);
+        expect([...taken.keys]).toEqual([...want.sketch().keys]);
+        expect([...taken.counts]).toEqual([...want.sketch().counts]);
+        accumulator.clear();
+      }),
+    );
+    // Out of order (no cell the apply script writes): still the counts it holds, sorted.
+    const unsorted = Buffer.concat([cellOf(new Map([[9, 2]])), cellOf(new Map([[3, 1]]))]);
+    accumulator.add(1, unsorted, 1);
+    expect([...accumulator.take(1).keys]).toEqual([3, 9]);
+  });
+
   it("refuses a cell that is not whole pairs, and a key outside both spans", () => {
     const accumulator = new SketchAccumulator();
     expect(() => accumulator.add(0, Buffer.alloc(SKETCH_PAIR_BYTES + 1), 1)).toThrow("malformed");

@@ -9,6 +9,44 @@ import {
 /** Slots of the scratch counts: the voice keys' span, then the LLM keys' (format/sketches.ts). */
 const SLOTS = 2 * SKETCH_SPAN;
 
+/** A stored pair's key: a little-endian u16 (format/sketches.ts). */
+const keyAt = (cell: Buffer, at: number) => (cell[at] as number) | ((cell[at + 1] as number) << 8);
+
+/** A stored pair's count: a little-endian u32 after its key. */
+const countAt = (cell: Buffer, at: number) =>
+  ((cell[at + 2] as number) | ((cell[at + 3] as number) << 8) | ((cell[at + 4] as number) << 16)) +
+  (cell[at + 5] as number) * 0x1000000;
+
+/** A key's scratch slot; a key outside both spans is refused. */
+function slotOf(key: number): number {
+  const slot = key >= LLM_KEY_FLAG ? SKETCH_SPAN + (key - LLM_KEY_FLAG) : key;
+  if ((key < LLM_KEY_FLAG && key >= SKETCH_SPAN) || slot >= SLOTS)
+    throw new Error(`sketch key ${key} out of range`);
+  return slot;
+}
+
+/**
+ * A stored cell read as a sketch as it is: its pairs when they are as the apply script keeps them
+ * (keys ascending, no count 0); undefined otherwise, for the general walk to sort and drop.
+ */
+function sketchOfCell(cell: Buffer): PercentileSketch | undefined {
+  const n = cell.length / SKETCH_PAIR_BYTES;
+  if (n === 0) return EMPTY_SKETCH;
+  const keys = new Int32Array(n);
+  const counts = new Float64Array(n);
+  let previous = -1;
+  for (let i = 0, at = 0; i < n; i++, at += SKETCH_PAIR_BYTES) {
+    const key = keyAt(cell, at);
+    const count = countAt(cell, at);
+    slotOf(key);
+    if (key <= previous || count === 0) return undefined;
+    keys[i] = key;
+    counts[i] = count;
+    previous = key;
+  }
+  return new PercentileSketch(keys, counts);
+}
+
 /**
  * docs/contract.md §9 `percentiles`: one bucket's sketches per group, from the sketch cells beside
  * its cells (of the projection read, and combination cells), each added with its block's sign
@@ -51,6 +89,11 @@ export class SketchAccumulator {
     const cells = this.cells[group];
     const signs = this.signs[group];
     if (cells === undefined || signs === undefined) return EMPTY_SKETCH;
+    // One stored cell added once (a member's month, a whole block of one group): its pairs are the sketch.
+    if (cells.length === 1 && signs[0] === 1) {
+      const stored = sketchOfCell(cells[0] as Buffer);
+      if (stored) return stored;
+    }
     const { scratch, met, listed } = this;
     let metCount = 0;
     // Stored pairs are in key order, so one cell's slots come in order; several cells need a sort.
@@ -59,13 +102,9 @@ export class SketchAccumulator {
       const cell = cells[c] as Buffer;
       const sign = signs[c] as number;
       for (let at = 0; at < cell.length; at += SKETCH_PAIR_BYTES) {
-        const key = (cell[at] as number) | ((cell[at + 1] as number) << 8);
-        const count =
-          ((cell[at + 2] as number) | ((cell[at + 3] as number) << 8) | ((cell[at + 4] as number) << 16)) +
-          (cell[at + 5] as number) * 0x1000000;
-        const slot = key >= LLM_KEY_FLAG ? SKETCH_SPAN + (key - LLM_KEY_FLAG) : key;
-        if ((key < LLM_KEY_FLAG && key >= SKETCH_SPAN) || slot >= SLOTS)
-          throw new Error(`sketch key ${key} out of range`);
+        const key = keyAt(cell, at);
+        const count = countAt(cell, at);
+        const slot = slotOf(key);
         if (listed[slot] === 0) {
           listed[slot] = 1;
           if (metCount > 0 && slot < (met[metCount - 1] as number)) inOrder = false;
