@@ -15,11 +15,16 @@
  * key names, Redis' per-key and per-field structures, the dedupe state, the combination tables),
  * and keys per event, as the store classifies its keys (redisMemory.ts).
  *
+ * `--to`: where the data set ends (default 2026-11-22T00:00Z); it starts 13 months earlier at the
+ * same time of day, which decides how densely its first recordings come (the layout rule judges
+ * those).
+ *
  * `--sketches`: the writer keeps percentile sketches (the worker's PERCENTILE_SKETCHES,
  * docs/decisions/0027-percentile-sketches.md), to compare their cost with a run without.
  *
  *   npx tsx bench/src/ingestPath.ts [--shape single|many] [--orgs 10000] [--dataset 10000000]
  *                                   [--events 300000] [--chunk 50000] [--sketches]
+ *                                   [--to 2026-11-22T00:00:00Z]
  */
 import { parseArgs } from "node:util";
 import type { RecordingCompletedInput } from "@vu/events";
@@ -40,6 +45,7 @@ const { values } = parseArgs({
     events: { type: "string", default: "300000" },
     chunk: { type: "string", default: String(CHUNK_LIMITS.messages) },
     sketches: { type: "boolean", default: false },
+    to: { type: "string", default: "2026-11-22T00:00:00Z" },
   },
 });
 const shape = SHAPES.find((s) => s === values.shape);
@@ -49,7 +55,8 @@ const size = Number(values.dataset);
 const take = Number(values.events);
 const limits = { ...CHUNK_LIMITS, messages: Number(values.chunk) };
 const SEED = 42;
-const TO_MS = Date.UTC(2026, 10, 22);
+const TO_MS = Date.parse(values.to);
+if (!Number.isFinite(TO_MS)) throw new Error(`--to must be an ISO timestamp, got ${values.to}`);
 
 /** The events to apply, and a line saying what they are. */
 function source(): { events: Iterable<RecordingCompletedInput>; label: string } {
