@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { RecordingCompleted } from "@vu/events";
+import { DIMENSIONS, type RecordingCompleted } from "@vu/events";
 import { redisTargets } from "@vu/infra";
 import { DENSE_RECORDINGS, denseBurstTimes, recording } from "@vu/testkit";
 import { useRedisTarget } from "@vu/testkit/redis";
@@ -17,6 +17,7 @@ import {
   STORED_TIERS,
 } from "./format/blockPlacement";
 import { createKeyspace, type Keyspace, shardOf } from "./format/keyspace";
+import { DIMENSION_SETS_FROM, DIMENSIONS_FIELD, DIMENSIONS_FROM_COMBOS } from "./format/organizationExtent";
 import { unpackSums } from "./format/sums";
 import { type BlockSnapshot, snapshotCellsOf } from "./read/blockSnapshot";
 import { sumCells } from "./read/containerCells";
@@ -187,16 +188,14 @@ describe.each(redisTargets())("on $name", (target) => {
       expect(failure).toBeInstanceOf(StoreError);
       expect((failure as StoreError).retriable).toBe(false);
       expect(String((failure as StoreError).cause)).toMatch(/WRONGTYPE/);
-      expect(await redis.smembers(keyspace.dimension(1, org, "app_name"))).not.toContain(
-        "Zoom \u0000 \u{1F600}",
-      );
+      expect((await reader.dimensions(1, org, ["app_name"])).app_name).not.toContain("Zoom \u0000 \u{1F600}");
       expect(await redis.hlen(keyspace.combos(1, org))).toBe(layout === "dense" ? 1 : 0);
       expect((await totalOf(reader, "month", "2026-11-01T00:00:00Z")).count).toBe(0);
 
       await redis.del(poisoned);
       expect(await writer.apply(1, org, batch)).toEqual({ counted: 2, duplicates: 0, replayed: 0 });
       expect((await totalOf(reader, "month", "2026-11-01T00:00:00Z")).count).toBe(2);
-      expect((await redis.smembers(keyspace.dimension(1, org, "app_name"))).sort()).toEqual([
+      expect((await reader.dimensions(1, org, ["app_name"])).app_name).toEqual([
         "Zoom",
         "Zoom \u0000 \u{1F600}",
       ]);
@@ -555,9 +554,48 @@ describe.each(redisTargets())("on $name", (target) => {
       expect([await monthCount(reader, a), await monthCount(reader, b)]).toEqual([1, 1]);
     });
 
+    it("keeps a small organization's dimension values in its combination table, in sets once it passes DIMENSION_SETS_FROM", async () => {
+      const { keyspace, writer, reader } = setup();
+      const extent = keyspace.extent(1, "acme");
+      const member = (i: number) =>
+        rec(`r${i}`, "2026-11-20T10:00:00Z", {
+          member_email: `m${i}@example.com`,
+          language_model: i % 2 === 1 ? null : "gpt",
+          app_name: i === 0 ? "Zoom \u0000 \u{1F600}" : "Zoom",
+        });
+      const expected = (n: number) => ({
+        member_email: Array.from({ length: n }, (_, i) => `m${i}@example.com`).sort(),
+        voice_model: ["v1"],
+        language_model: ["gpt"],
+        app_name: ["Zoom", "Zoom \u0000 \u{1F600}"],
+      });
+      await writer.apply(
+        1,
+        "acme",
+        Array.from({ length: DIMENSION_SETS_FROM }, (_, i) => member(i)),
+      );
+      const sets = DIMENSIONS.map((d) => keyspace.dimension(1, "acme", d));
+      expect(await redis.exists(...sets)).toBe(0);
+      expect(await redis.hget(extent, DIMENSIONS_FIELD)).toBe(DIMENSIONS_FROM_COMBOS);
+      expect(await reader.dimensions(1, "acme")).toEqual(expected(DIMENSION_SETS_FROM));
+      // One combination more: the sets hold every value, those counted before included, and the
+      // extent's mark is gone.
+      await writer.apply(1, "acme", [member(DIMENSION_SETS_FROM)]);
+      expect(await redis.hget(extent, DIMENSIONS_FIELD)).toBeNull();
+      expect(await redis.scard(keyspace.dimension(1, "acme", "member_email"))).toBe(DIMENSION_SETS_FROM + 1);
+      expect(await redis.smembers(keyspace.dimension(1, "acme", "language_model"))).toEqual(["gpt"]);
+      expect(await reader.dimensions(1, "acme")).toEqual(expected(DIMENSION_SETS_FROM + 1));
+    });
+
     it("adds no dimension value of an organization whose dimension set is damaged, and counts the others alone", async () => {
       const { keyspace, writer, reader } = setup();
       const [a, b] = sameShard(keyspace, 2) as [string, string];
+      // b keeps dimension sets: its combination table passed DIMENSION_SETS_FROM (in October).
+      const members = Array.from({ length: DIMENSION_SETS_FROM + 1 }, (_, i) =>
+        rec(`m${i}`, "2026-10-20T10:00:00Z", { organization_id: b, member_email: `m${i}@example.com` }),
+      );
+      await writer.apply(1, b, members);
+      expect(await redis.scard(keyspace.dimension(1, b, "member_email"))).toBe(DIMENSION_SETS_FROM + 1);
       const batches = [
         writer.prepare(a, [at(a, "p", 1)], origin),
         writer.prepare(
@@ -574,10 +612,11 @@ describe.each(redisTargets())("on $name", (target) => {
         .catch((error: unknown) => error);
       expect(String((failure as StoreError).cause)).toMatch(/WRONGTYPE/);
       expect([await monthCount(reader, a), await monthCount(reader, b)]).toEqual([0, 0]);
-      expect(await redis.exists(keyspace.combos(1, b), keyspace.extent(1, a), keyspace.extent(1, b))).toBe(0);
-      // Alone, the healthy organization counts (its values were added once, whatever the order).
+      expect(await redis.exists(keyspace.combos(1, a), keyspace.extent(1, a))).toBe(0);
+      expect(await redis.hlen(keyspace.combos(1, b))).toBe(DIMENSION_SETS_FROM + 1);
+      // Alone, the healthy organization counts (a new one: its values are its combinations').
       expect(await writer.applyPrepared(1, batches[0] as (typeof batches)[0])).toMatchObject({ counted: 1 });
-      expect(await redis.smembers(keyspace.dimension(1, a, "app_name"))).toEqual(["Zoom"]);
+      expect((await reader.dimensions(1, a, ["app_name"])).app_name).toEqual(["Zoom"]);
       await expect(writer.applyPrepared(1, batches[1] as (typeof batches)[1])).rejects.toBeInstanceOf(
         StoreError,
       );

@@ -21,6 +21,24 @@ export const SKETCHED_FIELD = "sketched";
  */
 export const SKETCHED_MARK = "2";
 
+/**
+ * The extent's field that says the organization keeps no dimension sets (`dim:<dimension>`) yet:
+ * its dimension values are its combination table's (every combination names one value of each
+ * dimension). Set to DIMENSIONS_FROM_COMBOS by the apply script with an organization's first
+ * recordings; removed, in the same call that builds the sets from the whole table, once the table
+ * would hold more than DIMENSION_SETS_FROM combinations. Without it the sets are kept (and always
+ * were, for organizations counted before the field existed). Four sets are four keys, about a
+ * kilobyte of Redis for a small organization whose table holds a handful of combinations.
+ */
+export const DIMENSIONS_FIELD = "dims";
+export const DIMENSIONS_FROM_COMBOS = "c";
+/**
+ * Combinations past which an organization keeps its dimension sets: below it, listing its values
+ * reads and decodes at most this many short entries; above, the table may grow to 100,000s, and a
+ * set per dimension answers /stats/dimensions without reading it.
+ */
+export const DIMENSION_SETS_FROM = 100;
+
 /** From `HMGET <extent> first last` and `EXISTS <combos>` (any data interns a combination). */
 export function parseExtent(first: unknown, last: unknown, combosExist: unknown): OrganizationExtent {
   if (first != null && last != null) {

@@ -1,4 +1,12 @@
-import { compareByteOrder, DIMENSIONS, type Dimension } from "@vu/events";
+import {
+  compareByteOrder,
+  DIMENSION_INDEX,
+  DIMENSIONS,
+  type Dimension,
+  type DimensionValues,
+} from "@vu/events";
+import { DIMENSIONS_FIELD, DIMENSIONS_FROM_COMBOS } from "../format/organizationExtent";
+import { StoreError } from "../storeError";
 import { WRITE_STAMP_FIELD } from "./atomicRead";
 import type { ReadContext } from "./readContext";
 import { execute } from "./redisReplies";
@@ -22,37 +30,75 @@ function sortByteOrder(values: string[]): string[] {
 
 /** The distinct values of `which` dimensions (default all), each sorted in byte order. */
 export async function readDimensions<D extends Dimension>(
-  { redis, keyspace }: ReadContext,
+  context: ReadContext,
   generation: number,
   org: string,
   which?: readonly D[],
 ): Promise<Record<D, string[]>> {
   const dimensions = which ?? (DIMENSIONS as readonly Dimension[] as readonly D[]);
-  const pipeline = redis.pipeline();
-  for (const d of dimensions) pipeline.smembers(keyspace.dimension(generation, org, d));
-  const replies = (await execute(pipeline, org)) as string[][];
-  const result = {} as Record<D, string[]>;
-  dimensions.forEach((d, i) => {
-    result[d] = [...(replies[i] ?? [])].sort(compareByteOrder);
-  });
-  return result;
+  return (await readDimensionsAtStamp(context, generation, org, dimensions)).values;
 }
 
-/** As `readDimensions`, with the organization's write stamp read in the same MULTI. */
+/**
+ * A read that saw the sets kept and then the combination table alone: the apply script builds the
+ * sets and drops the extent's mark in one call, so a second try reads the sets.
+ */
+const READS_ACROSS_A_MOVE = 2;
+
+/**
+ * As `readDimensions`, with the organization's write stamp read in the same MULTI. The values are
+ * in its dimension sets, or, while its extent says so (organizationExtent.ts DIMENSIONS_FIELD: a
+ * small organization), in its combination table: then a second MULTI reads the table.
+ */
 export async function readDimensionsAtStamp<D extends Dimension>(
-  { redis, keyspace }: ReadContext,
+  context: ReadContext,
   generation: number,
   org: string,
   which: readonly D[],
 ): Promise<DimensionsAtStamp<D>> {
-  const multi = redis.multi();
-  for (const d of which) multi.smembers(keyspace.dimension(generation, org, d));
-  multi.hget(keyspace.extent(generation, org), WRITE_STAMP_FIELD);
-  const replies = await execute(multi, org);
-  const stamp = (replies.pop() as string | null | undefined) ?? null;
-  const values = {} as Record<D, string[]>;
-  which.forEach((d, i) => {
-    values[d] = sortByteOrder((replies[i] as string[] | undefined) ?? []);
+  const { redis, keyspace } = context;
+  const extent = keyspace.extent(generation, org);
+  for (let read = 0; read < READS_ACROSS_A_MOVE; read++) {
+    const multi = redis.multi();
+    for (const d of which) multi.smembers(keyspace.dimension(generation, org, d));
+    multi.hmget(extent, WRITE_STAMP_FIELD, DIMENSIONS_FIELD);
+    const replies = await execute(multi, org);
+    const [stamp, kept] = replies.pop() as [string | null, string | null];
+    if (kept !== DIMENSIONS_FROM_COMBOS) {
+      const values = {} as Record<D, string[]>;
+      which.forEach((d, i) => {
+        values[d] = sortByteOrder((replies[i] as string[] | undefined) ?? []);
+      });
+      return { values, stamp };
+    }
+    const fromTable = redis.multi();
+    fromTable.hkeys(keyspace.combos(generation, org));
+    fromTable.hmget(extent, WRITE_STAMP_FIELD, DIMENSIONS_FIELD);
+    const [combos, [tableStamp, stillKept]] = (await execute(fromTable, org)) as [
+      string[],
+      [string | null, string | null],
+    ];
+    if (stillKept === DIMENSIONS_FROM_COMBOS) return { values: valuesOf(combos, which), stamp: tableStamp };
+  }
+  throw new StoreError(`the dimension values of ${org} moved to their sets during the read`, {
+    retriable: true,
+    context: { org },
   });
-  return { values, stamp };
+}
+
+/** The distinct values of `which` the combinations name (their table's fields: values as JSON). */
+function valuesOf<D extends Dimension>(combos: readonly string[], which: readonly D[]): Record<D, string[]> {
+  const distinct = which.map(() => new Set<string>());
+  for (const field of combos) {
+    const values = JSON.parse(field) as DimensionValues;
+    which.forEach((d, i) => {
+      const value = values[DIMENSION_INDEX[d]];
+      if (value !== null && value !== undefined) distinct[i]?.add(value);
+    });
+  }
+  const out = {} as Record<D, string[]>;
+  which.forEach((d, i) => {
+    out[d] = sortByteOrder([...(distinct[i] ?? [])]);
+  });
+  return out;
 }

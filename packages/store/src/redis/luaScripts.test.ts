@@ -17,6 +17,7 @@ const REDIS_LUA_GLOBALS = new Set([
   "KEYS",
   "ARGV",
   "struct",
+  "cjson",
   "string",
   "math",
   "table",

@@ -1,7 +1,13 @@
 import { DIMENSIONS } from "@vu/events";
 import { DERIVED_DIGIT, PLACEMENTS, RULE_THRESHOLD_WORDS, RULE_TIER_WORDS } from "../format/blockPlacement";
 import { SEEN_IDS_SUFFIX } from "../format/keyspace";
-import { SKETCHED_FIELD, SKETCHED_MARK } from "../format/organizationExtent";
+import {
+  DIMENSION_SETS_FROM,
+  DIMENSIONS_FIELD,
+  DIMENSIONS_FROM_COMBOS,
+  SKETCHED_FIELD,
+  SKETCHED_MARK,
+} from "../format/organizationExtent";
 import { QUARTERS_PER_HOUR } from "../format/quarterCells";
 import {
   SKETCH_COUNT_MAX,
@@ -81,6 +87,10 @@ export const LUA_CONSTANTS = {
   /** The extent's field that says the organization was always counted with sketches, and its value. */
   EXTENT_SKETCHED: SKETCHED_FIELD,
   EXTENT_SKETCHED_MARK: SKETCHED_MARK,
+  /** Whether the dimension values are read from the combination table (organizationExtent.ts). */
+  EXTENT_DIMENSIONS: DIMENSIONS_FIELD,
+  EXTENT_DIMENSIONS_FROM_COMBOS: DIMENSIONS_FROM_COMBOS,
+  DIMENSION_SETS_FROM,
 
   // The batch's blocks (batchAggregate.ts, quarterCells.ts).
   FIELD_FORM_LITERAL: FIELD_FORMS.literal,

@@ -30,7 +30,8 @@
         built from it, so every key touched shares the shard's hash tag (one Redis Cluster slot).
       ORG_KEY_COMBOS: hash, combination JSON -> combination id
       from ORG_KEY_FIRST_DIMENSION on, DIMENSION_COUNT sets of distinct values, "dim:<dimension>",
-        one per dimension in the order of DIMENSIONS (@vu/events)
+        one per dimension in the order of DIMENSIONS (@vu/events), kept once the combination
+        table passes DIMENSION_SETS_FROM (extent EXTENT_DIMENSIONS, keepDimensionValues)
       ORG_KEY_EXTENT: hash, first / last = the earliest / latest counted recorded_at (ms), which
         lets readers skip blocks where the organization has no data; writes = how many
         batches have counted anything and stamp = "<writes>@<Redis TIME>" of the last one
@@ -212,7 +213,7 @@ local function organization(i)
 end
 
 -- The extent's fields an organization's write starts from, by name in `state`.
-local STATE_FIELDS = {"layout", "first", "last", "writes", "n", EXTENT_SKETCHED}
+local STATE_FIELDS = {"layout", "first", "last", "writes", "n", EXTENT_SKETCHED, EXTENT_DIMENSIONS}
 
 -- The organization's extent, read once: what phases 1 and 2 check and the write moves on; and the
 -- offset it has applied from the batch's partition (nil: none, or a batch from no log).
@@ -307,7 +308,7 @@ local function write(org)
 end
 
 -- Every organization is read before any is written: a failure of one writes nothing at all (but
--- for dimension values, see addDimensionValues).
+-- for dimension values, see addDimensionValues and keepDimensionValues).
 local replies, writing = {}, {}
 for i = 1, (#KEYS - CALL_KEYS) / ORG_KEYS do
   local org = organization(i)
@@ -318,7 +319,7 @@ for i = 1, (#KEYS - CALL_KEYS) / ORG_KEYS do
   end
 end
 for _, org in ipairs(writing) do
-  addDimensionValues(org.keys, org.combos, org.newIndexes, CHUNK)
+  keepDimensionValues(org, CHUNK)
 end
 for _, org in ipairs(writing) do
   replies[org.index] = write(org)

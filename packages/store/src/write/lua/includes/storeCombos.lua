@@ -34,3 +34,56 @@ local function addDimensionValues(keys, combos, newIndexes, chunk)
     end
   end
 end
+
+-- Adds every value the organization's stored combinations name to its dimension sets: the table's
+-- fields are the combinations' values as JSON arrays (null: no language model).
+local function addStoredDimensionValues(keys, chunk)
+  local values = {}
+  for d = 1, DIMENSION_COUNT do
+    values[d] = {}
+  end
+  for _, field in ipairs(redis.call("HKEYS", keys[ORG_KEY_COMBOS])) do
+    local combo = cjson.decode(field)
+    for d = 1, DIMENSION_COUNT do
+      local value = combo[d]
+      if value ~= cjson.null and value ~= "" then
+        values[d][#values[d] + 1] = value
+      end
+    end
+  end
+  for d = 1, DIMENSION_COUNT do
+    local key = keys[ORG_KEY_FIRST_DIMENSION + d - 1]
+    for first = 1, #values[d], chunk do
+      redis.call("SADD", key, unpack(values[d], first, math.min(first + chunk - 1, #values[d])))
+    end
+  end
+end
+
+-- An organization's dimension values as the extent says they are kept (src/format/organizationExtent.ts
+-- DIMENSIONS_FIELD): a new organization's are its combination table's, no sets, until the table
+-- would pass DIMENSION_SETS_FROM combinations; then the sets are built from the whole table and the
+-- batch's new combinations, and the field goes. An organization without the field keeps its sets.
+-- A new organization's field is set with the extent's other updates (`org.updates`, by `write`).
+local function keepDimensionValues(org, chunk)
+  local extent = org.keys[ORG_KEY_EXTENT]
+  local fromCombos = org.state[EXTENT_DIMENSIONS] == EXTENT_DIMENSIONS_FROM_COMBOS
+  if not fromCombos and org.state.n then
+    addDimensionValues(org.keys, org.combos, org.newIndexes, chunk)
+    return
+  end
+  local stored = redis.call("HLEN", org.keys[ORG_KEY_COMBOS])
+  if stored + #org.newIndexes <= DIMENSION_SETS_FROM then
+    if not fromCombos and #org.ids > 0 then
+      org.updates[#org.updates + 1] = EXTENT_DIMENSIONS
+      org.updates[#org.updates + 1] = EXTENT_DIMENSIONS_FROM_COMBOS
+    end
+    return
+  end
+  if stored > 0 then
+    addStoredDimensionValues(org.keys, chunk)
+  end
+  addDimensionValues(org.keys, org.combos, org.newIndexes, chunk)
+  if fromCombos then
+    redis.call("HDEL", extent, EXTENT_DIMENSIONS)
+  end
+end
