@@ -114,6 +114,7 @@ export function redisAclUsers(prefix = "vu"): Record<RedisAclRole, RedisAclUser>
         "hgetall",
         "hmget",
         "hlen",
+        "hkeys",
         "hscan",
         "exists",
         "smembers",

@@ -40,8 +40,9 @@ export async function readDimensions<D extends Dimension>(
 }
 
 /**
- * A read that saw the sets kept and then the combination table alone: the apply script builds the
- * sets and drops the extent's mark in one call, so a second try reads the sets.
+ * Tries of a read: one that saw the extent's mark (values in the table) and then, reading the
+ * table, the mark gone, met the call that built the sets and dropped the mark at once; the second
+ * try reads the sets, and the mark never comes back.
  */
 const READS_ACROSS_A_MOVE = 2;
 
