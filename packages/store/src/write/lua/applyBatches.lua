@@ -308,7 +308,7 @@ local function write(org)
 end
 
 -- Every organization is read before any is written: a failure of one writes nothing at all (but
--- for dimension values, see addDimensionValues and keepDimensionValues).
+-- for dimension values, see keepDimensionValues).
 local replies, writing = {}, {}
 for i = 1, (#KEYS - CALL_KEYS) / ORG_KEYS do
   local org = organization(i)
