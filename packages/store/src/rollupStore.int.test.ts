@@ -21,7 +21,7 @@ import { DIMENSION_SETS_FROM, DIMENSIONS_FIELD, DIMENSIONS_FROM_COMBOS } from ".
 import { unpackSums } from "./format/sums";
 import { type BlockSnapshot, snapshotCellsOf } from "./read/blockSnapshot";
 import { sumCells } from "./read/containerCells";
-import type { createRollupReader } from "./read/rollupReader";
+import { createRollupReader } from "./read/rollupReader";
 import type { RedisClient } from "./redis/redisClient";
 import { PartitionFencedError, ShardBehindError, StoreError } from "./storeError";
 import { dedupeWindows } from "./write/batchAggregate";
@@ -585,6 +585,44 @@ describe.each(redisTargets())("on $name", (target) => {
       expect(await redis.scard(keyspace.dimension(1, "acme", "member_email"))).toBe(DIMENSION_SETS_FROM + 1);
       expect(await redis.smembers(keyspace.dimension(1, "acme", "language_model"))).toEqual(["gpt"]);
       expect(await reader.dimensions(1, "acme")).toEqual(expected(DIMENSION_SETS_FROM + 1));
+    });
+
+    it("lists a small organization's values exactly when its sets are built between the two reads of a listing", async () => {
+      const { keyspace, writer } = setup();
+      const member = (i: number) =>
+        rec(`r${i}`, "2026-11-20T10:00:00Z", { member_email: `m${i}@example.com` });
+      await writer.apply(
+        1,
+        "acme",
+        Array.from({ length: DIMENSION_SETS_FROM }, (_, i) => member(i)),
+      );
+      // Right after the listing's first MULTI (which sees the extent's mark), one more combination
+      // takes the table past the bound: the sets are built and the mark goes.
+      let multis = 0;
+      const moving = new Proxy(redis, {
+        get(target, property) {
+          const value = Reflect.get(target, property, target) as unknown;
+          if (property !== "multi") return typeof value === "function" ? value.bind(target) : value;
+          return () => {
+            const multi = target.multi();
+            if (++multis === 1) {
+              const exec = multi.exec.bind(multi);
+              multi.exec = (async () => {
+                const replies = await exec();
+                await writer.apply(1, "acme", [member(DIMENSION_SETS_FROM)]);
+                return replies;
+              }) as typeof multi.exec;
+            }
+            return multi;
+          };
+        },
+      });
+      const reader = createRollupReader({ redis: moving, keyspace });
+      const listed = await reader.dimensionsAtStamp(1, "acme", ["member_email"]);
+      expect(multis).toBe(2);
+      expect(await redis.hget(keyspace.extent(1, "acme"), DIMENSIONS_FIELD)).toBeNull();
+      expect(listed.values.member_email).toHaveLength(DIMENSION_SETS_FROM + 1);
+      expect(listed.stamp).toBe(await redis.hget(keyspace.extent(1, "acme"), "stamp"));
     });
 
     it("adds no dimension value of an organization whose dimension set is damaged, and counts the others alone", async () => {

@@ -6,7 +6,6 @@ import {
   type DimensionValues,
 } from "@vu/events";
 import { DIMENSIONS_FIELD, DIMENSIONS_FROM_COMBOS } from "../format/organizationExtent";
-import { StoreError } from "../storeError";
 import { WRITE_STAMP_FIELD } from "./atomicRead";
 import type { ReadContext } from "./readContext";
 import { execute } from "./redisReplies";
@@ -40,51 +39,36 @@ export async function readDimensions<D extends Dimension>(
 }
 
 /**
- * Tries of a read: one that saw the extent's mark (values in the table) and then, reading the
- * table, the mark gone, met the call that built the sets and dropped the mark at once; the second
- * try reads the sets, and the mark never comes back.
- */
-const READS_ACROSS_A_MOVE = 2;
-
-/**
  * As `readDimensions`, with the organization's write stamp read in the same MULTI. The values are
  * in its dimension sets, or, while its extent says so (organizationExtent.ts DIMENSIONS_FIELD: a
- * small organization), in its combination table: then a second MULTI reads the table.
+ * small organization), in its combination table: then a second MULTI reads the table and the
+ * stamp. The table names every value whatever the sets hold (combinations are never removed), so
+ * it answers even when the sets were built between the two reads.
  */
 export async function readDimensionsAtStamp<D extends Dimension>(
-  context: ReadContext,
+  { redis, keyspace }: ReadContext,
   generation: number,
   org: string,
   which: readonly D[],
 ): Promise<DimensionsAtStamp<D>> {
-  const { redis, keyspace } = context;
   const extent = keyspace.extent(generation, org);
-  for (let read = 0; read < READS_ACROSS_A_MOVE; read++) {
-    const multi = redis.multi();
-    for (const d of which) multi.smembers(keyspace.dimension(generation, org, d));
-    multi.hmget(extent, WRITE_STAMP_FIELD, DIMENSIONS_FIELD);
-    const replies = await execute(multi, org);
-    const [stamp, kept] = replies.pop() as [string | null, string | null];
-    if (kept !== DIMENSIONS_FROM_COMBOS) {
-      const values = {} as Record<D, string[]>;
-      which.forEach((d, i) => {
-        values[d] = sortByteOrder((replies[i] as string[] | undefined) ?? []);
-      });
-      return { values, stamp };
-    }
-    const fromTable = redis.multi();
-    fromTable.hkeys(keyspace.combos(generation, org));
-    fromTable.hmget(extent, WRITE_STAMP_FIELD, DIMENSIONS_FIELD);
-    const [combos, [tableStamp, stillKept]] = (await execute(fromTable, org)) as [
-      string[],
-      [string | null, string | null],
-    ];
-    if (stillKept === DIMENSIONS_FROM_COMBOS) return { values: valuesOf(combos, which), stamp: tableStamp };
+  const multi = redis.multi();
+  for (const d of which) multi.smembers(keyspace.dimension(generation, org, d));
+  multi.hmget(extent, WRITE_STAMP_FIELD, DIMENSIONS_FIELD);
+  const replies = await execute(multi, org);
+  const [stamp, kept] = replies.pop() as [string | null, string | null];
+  if (kept !== DIMENSIONS_FROM_COMBOS) {
+    const values = {} as Record<D, string[]>;
+    which.forEach((d, i) => {
+      values[d] = sortByteOrder((replies[i] as string[] | undefined) ?? []);
+    });
+    return { values, stamp };
   }
-  throw new StoreError(`the dimension values of ${org} moved to their sets during the read`, {
-    retriable: true,
-    context: { org },
-  });
+  const fromTable = redis.multi();
+  fromTable.hkeys(keyspace.combos(generation, org));
+  fromTable.hget(extent, WRITE_STAMP_FIELD);
+  const [combos, tableStamp] = (await execute(fromTable, org)) as [string[], string | null];
+  return { values: valuesOf(combos, which), stamp: tableStamp };
 }
 
 /** The distinct values of `which` the combinations name (their table's fields: values as JSON). */
