@@ -130,7 +130,7 @@ const rank = (placement: Placement) => (placement === "derived" ? -1 : PLACEMENT
  *
  * The span counts as at least `leastSpanMs`, a day. A placement never moves back, so a burst must
  * not pass for a rate: an organization whose first thousand recordings fall in its busiest half
- * hour (a data set or a backfill starting at a peak) averages 32 a minute over that half hour, and
+ * hour (a data set or a backfill starting at a peak) averages over 32 a minute in that half hour, and
  * judged over it alone would keep six keys per minute block for good (a projected minute) where
  * its real rate of 17 a minute needs one. A day holds a whole cycle of busy and quiet hours.
  */
