@@ -260,7 +260,7 @@ local function prepare(org)
     return {REPLY_DUPLICATES, counted}
   end
   checkSeenMove(org.currentTable, seen, #ids)
-  org.comboIds, org.newIndexes = lookupCombos(keys, combos, CHUNK)
+  org.comboIds, org.newIndexes, org.storedCombos = lookupCombos(keys, combos, CHUNK)
   org.blockKeys = readBlocks(base, blocks, org.comboIds, org.newIndexes, CHUNK)
   org.state, org.layoutNow, org.updates, org.seen = state, layout, updates, seen
   org.ids, org.combos, org.blocks = ids, combos, blocks

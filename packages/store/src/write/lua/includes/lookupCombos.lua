@@ -1,5 +1,6 @@
--- The small ids of `combos` (one HMGET per chunk), and the indexes of the new ones with the ids
--- they will get (1..HLEN are taken, ids are never reused). Reads only: `storeCombos` writes.
+-- The small ids of `combos` (one HMGET per chunk), the indexes of the new ones with the ids they
+-- will get (1..HLEN are taken, ids are never reused), and how many the table held (read only when
+-- some are new, else 0). Reads only: `storeCombos` writes.
 local function lookupCombos(keys, combos, chunk)
   local ids = {}
   local newIndexes = {}
@@ -17,13 +18,15 @@ local function lookupCombos(keys, combos, chunk)
       end
     end
   end
+  local stored = 0
   if #newIndexes > 0 then
-    local lastId = redis.call("HLEN", keys[ORG_KEY_COMBOS])
+    stored = redis.call("HLEN", keys[ORG_KEY_COMBOS])
+    local lastId = stored
     -- As text once here, not in every field name that carries it.
     for _, index in ipairs(newIndexes) do
       lastId = lastId + 1
       ids[index] = string.format("%d", lastId)
     end
   end
-  return ids, newIndexes
+  return ids, newIndexes, stored
 end

@@ -59,15 +59,19 @@ end
 -- fails here: what it added before failing is values of batches that pass every check, added
 -- again (sets ignore repeats) when each is applied alone.
 local function keepDimensionValues(org, chunk)
-  local extent = org.keys[ORG_KEY_EXTENT]
+  -- No new combination, no new value (a new organization's first batch always has one).
+  if #org.newIndexes == 0 then
+    return
+  end
   local fromCombos = org.state[EXTENT_DIMENSIONS] == EXTENT_DIMENSIONS_FROM_COMBOS
   if not fromCombos and org.state.n then
     addToDimensionSets(org.keys, newCombinationValues({}, org.combos, org.newIndexes), chunk)
     return
   end
-  local stored = redis.call("HLEN", org.keys[ORG_KEY_COMBOS])
+  -- The table's size as lookupCombos read it, before this call's combinations are stored.
+  local stored = org.storedCombos
   if stored + #org.newIndexes <= DIMENSION_SETS_FROM then
-    if not fromCombos and #org.ids > 0 then
+    if not fromCombos then
       org.updates[#org.updates + 1] = EXTENT_DIMENSIONS
       org.updates[#org.updates + 1] = EXTENT_DIMENSIONS_FROM_COMBOS
     end
@@ -76,6 +80,6 @@ local function keepDimensionValues(org, chunk)
   local all = stored > 0 and storedCombinationValues(org.keys) or {}
   addToDimensionSets(org.keys, newCombinationValues(all, org.combos, org.newIndexes), chunk)
   if fromCombos then
-    redis.call("HDEL", extent, EXTENT_DIMENSIONS)
+    redis.call("HDEL", org.keys[ORG_KEY_EXTENT], EXTENT_DIMENSIONS)
   end
 end
