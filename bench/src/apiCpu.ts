@@ -65,6 +65,8 @@ const COMPUTE = { "cache-control": "no-cache" };
 function questions(dataset: ReturnType<typeof buildDataset>): Question[] {
   const isoZ = (ms: number) => new Date(ms).toISOString().replace(".000Z", "Z");
   const month = `start_date=${isoZ(ANCHOR_MS - 30 * 86_400_000)}&end_date=${isoZ(ANCHOR_MS)}`;
+  // Twelve months back from the anchor: every hour still kept, so days may be read as hours.
+  const year = `start_date=${isoZ(ANCHOR_MS - 365 * 86_400_000)}&end_date=${isoZ(ANCHOR_MS)}`;
   const large = dataset.large.organizationId;
   const asked = dashboardQueries({ ...dataset, org: dataset.large });
   const pathOf = (id: string) => asked.find((q) => q.id === id)?.path ?? "";
@@ -73,6 +75,12 @@ function questions(dataset: ReturnType<typeof buildDataset>): Question[] {
     { id: "tiny:hour", org: TINY_ORG, path: "/api/v1/stats?granularity=hour" },
     { id: "tiny:summary", org: TINY_ORG, path: "/api/v1/stats/summary" },
     { id: "tiny:month", org: TINY_ORG, path: `/api/v1/stats?granularity=hour&${month}`, headers: COMPUTE },
+    {
+      id: "tiny:year",
+      org: TINY_ORG,
+      path: `/api/v1/stats?granularity=month&group_by=member_email&${year}`,
+      headers: COMPUTE,
+    },
     { id: "tiny:month-kept", org: TINY_ORG, path: `/api/v1/stats?granularity=hour&${month}` },
     { id: "a", org: large, path: pathOf("a"), headers: COMPUTE },
     { id: "f", org: large, path: pathOf("f"), headers: COMPUTE },

@@ -21,13 +21,16 @@ describe.each(redisTargets())("days read as their hours on $name", (target) => {
   const kept = (tier: Tier, startMs: number) => isBlockKept(DEFAULT_RETENTION, tier, startMs, nowMs);
   const apps = ["Zoom", "Teams", "Meet", "Slack"];
 
-  /** A small organization: a recording a day in four apps since January, so its year of days dwarfs a month of hours. */
+  /**
+   * A small organization: three recordings a day in four apps since January, so its year of days
+   * dwarfs a month of hours, by more than the hours a few days become.
+   */
   async function seeded() {
     const { keyspace, writer } = storeUnderTest(redis, nowMs);
     const start = Date.parse("2026-01-01T09:17:00Z");
-    const recordings = Array.from({ length: 330 }, (_, d) =>
-      recording(`r${d}`, new Date(start + d * DAY_MS + (d % 13) * 3_600_000).toISOString(), {
-        app_name: apps[d % apps.length] as string,
+    const recordings = Array.from({ length: 990 }, (_, i) =>
+      recording(`r${i}`, new Date(start + i * 8 * 3_600_000 + (i % 13) * 600_000).toISOString(), {
+        app_name: apps[i % apps.length] as string,
       }),
     );
     await writer.apply(1, "acme", recordings);

@@ -45,8 +45,24 @@ describe("daysAsHours", () => {
   it("counts a container the read fetches anyway once: hours already read cost nothing more", () => {
     // The range's edges read November's and December's hours already; the days add only their year.
     const blocks = [hour("2026-11-02T23:00:00Z"), day("2026-11-03"), hour("2026-12-01T00:00:00Z")];
-    const cheapYear = fieldsLike({ "day:2026-01": 20, "hour:2026-11": 129, "hour:2026-12": 14 });
+    const cheapYear = fieldsLike({ "day:2026-01": 60, "hour:2026-11": 129, "hour:2026-12": 14 });
     expect(daysAsHours(blocks, containers, keptAll, cheapYear)).toBeDefined();
+  });
+
+  it("weighs the hours a day becomes: a year of days stays days for a few fewer fields", () => {
+    // A small organization: its hours' containers hold about as many fields as its days' years.
+    const first = at("2025-12-01T00:00:00Z");
+    const year = Array.from(
+      { length: 365 },
+      (_, i): BlockRef => ({ tier: "day", startMs: first + i * DAY_MS }),
+    );
+    const months: Record<string, number> = { "day:2025-01": 20, "day:2026-01": 201 };
+    for (let m = 0; m < 12; m++)
+      months[`hour:${new Date(Date.UTC(2025, 11 + m)).toISOString().slice(0, 7)}`] = 16;
+    expect(daysAsHours(year, containers, keptAll, fieldsLike(months))).toBeUndefined();
+    // Its years a hundred times as full: their fields outweigh the hours to walk.
+    months["day:2026-01"] = 100 * 201;
+    expect(daysAsHours(year, containers, keptAll, fieldsLike(months))).toBeDefined();
   });
 
   it("reads as asked unless days and hours are both in containers", () => {

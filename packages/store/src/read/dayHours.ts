@@ -20,8 +20,9 @@ export type ContainerFields = (tier: StoredTier, containerStartMs: number) => nu
  * blocks read their year's container, a year of cells, where the hours of those weeks are in one or
  * two month containers holding about as many cells as the weeks have recordings. Both reads are
  * exact (a day's cells are the sum of its hours' cells, every recording being counted in both
- * tiers in one batch), so the read takes the one whose containers hold fewer fields:
- * `fieldsOf` knows them from earlier reads or estimates them.
+ * tiers in one batch), so the read takes the one that costs less: its containers' fields
+ * (`fieldsOf` knows them from earlier reads or estimates them) and the blocks it walks, a day being
+ * 24 hours to walk.
  *
  * All days or none: a block asked for may be several days (a derived week or month), whose cells
  * must all be read the same way. Only when every hour of every day is kept; never for a tier in
@@ -42,7 +43,8 @@ export function daysAsHours(
   if (days.length === 0 || !days.every((day) => hoursKept(day.startMs, kept))) return undefined;
   const asDays = containersOf(blocks, () => false);
   const asHours = containersOf(blocks, (b) => b.tier === "day");
-  if (fieldsIn(asHours, fieldsOf) >= fieldsIn(asDays, fieldsOf)) return undefined;
+  const hoursWalked = blocks.length + (HOURS_PER_DAY - 1) * days.length;
+  if (readCost(asHours, hoursWalked, fieldsOf) >= readCost(asDays, blocks.length, fieldsOf)) return undefined;
   const fetched: BlockRef[] = [];
   const from = new Int32Array(blocks.length + 1);
   blocks.forEach((block, i) => {
@@ -96,8 +98,23 @@ function containersOf(
   return containers;
 }
 
-function fieldsIn(containers: Map<string, [StoredTier, number]>, fieldsOf: ContainerFields): number {
-  let fields = 0;
+const HOURS_PER_DAY = DAY_MS / HOUR_MS;
+
+/**
+ * What a block to walk costs the reader, in stored fields: every block fetched is planned, placed
+ * in its container and walked for its cells, about twice a field's decoding and adds
+ * (bench/ANALYSIS.md, session of 2026-12-03, third). Without it a year of days, read as its
+ * 8,760 hours for a few per cent fewer fields, cost more than twice the read of its days.
+ */
+const FIELDS_PER_BLOCK = 2;
+
+/** A read's cost in stored fields: its containers' fields and the blocks it walks. */
+function readCost(
+  containers: Map<string, [StoredTier, number]>,
+  blocksWalked: number,
+  fieldsOf: ContainerFields,
+): number {
+  let fields = FIELDS_PER_BLOCK * blocksWalked;
   for (const [tier, start] of containers.values()) fields += fieldsOf(tier, start);
   return fields;
 }
