@@ -11,8 +11,9 @@
  *   npx tsx bench/src/apiCpu.ts [--dataset 1000000] [--requests 1000] [--profile] [--only tiny:hour,a]
  *
  * Questions: a 200-recording organization's (`tiny:`) dimensions, default `/stats?granularity=hour`
- * (30 days ending now: always computed), summary, and a fixed 30-day hourly range computed and
- * kept; the large organization's 7-day hourly questions (a: Berlin, f: Kolkata, the dashboard
+ * (30 days ending now: always computed), summary, a fixed 30-day hourly range computed and
+ * kept, and twelve months by month × member (`tiny:year`, computed: every hour of it still kept,
+ * so its days may be read as hours, dayHours.ts); the large organization's 7-day hourly questions (a: Berlin, f: Kolkata, the dashboard
  * set's) computed (`Cache-Control: no-cache`) and kept; the tiny organization's dashboard set
  * (`tiny:a` … `tiny:f-utc`, dashboardQueries.ts), computed.
  */

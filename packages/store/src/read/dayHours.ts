@@ -102,9 +102,9 @@ const HOURS_PER_DAY = DAY_MS / HOUR_MS;
 
 /**
  * What a block to walk costs the reader, in stored fields: every block fetched is planned, placed
- * in its container and walked for its cells, about twice a field's decoding and adds
- * (bench/ANALYSIS.md, session of 2026-12-03, third). Without it a year of days, read as its
- * 8,760 hours for a few per cent fewer fields, cost more than twice the read of its days.
+ * in its container and walked for its cells, weighed as two fields' decoding and adds
+ * (bench/ANALYSIS.md, session of 2026-12-03 (third)). Without it a small organization's year of
+ * days was read as its hours for a few fewer fields: 24 times the blocks to walk.
  */
 const FIELDS_PER_BLOCK = 2;
 
