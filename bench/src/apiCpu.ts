@@ -12,10 +12,11 @@
  *
  * Questions: a 200-recording organization's (`tiny:`) dimensions, default `/stats?granularity=hour`
  * (30 days ending now: always computed), summary, a fixed 30-day hourly range computed and
- * kept, and twelve months by month × member (`tiny:year`, computed: every hour of it still kept,
- * so its days may be read as hours, dayHours.ts); the large organization's 7-day hourly questions (a: Berlin, f: Kolkata, the dashboard
- * set's) computed (`Cache-Control: no-cache`) and kept; the tiny organization's dashboard set
- * (`tiny:a` … `tiny:f-utc`, dashboardQueries.ts), computed.
+ * kept, and up to twelve months by month × member (`tiny:year`, computed: starting no earlier
+ * than the hours still kept, so its days may be read as hours, dayHours.ts); the large
+ * organization's 7-day hourly questions (a: Berlin, f: Kolkata, the dashboard set's) computed
+ * (`Cache-Control: no-cache`) and kept; the tiny organization's dashboard set (`tiny:a` …
+ * `tiny:f-utc`, dashboardQueries.ts), computed.
  */
 import { Agent, request } from "node:http";
 import { join } from "node:path";
@@ -66,8 +67,11 @@ const COMPUTE = { "cache-control": "no-cache" };
 function questions(dataset: ReturnType<typeof buildDataset>): Question[] {
   const isoZ = (ms: number) => new Date(ms).toISOString().replace(".000Z", "Z");
   const month = `start_date=${isoZ(ANCHOR_MS - 30 * 86_400_000)}&end_date=${isoZ(ANCHOR_MS)}`;
-  // Twelve months back from the anchor: every hour still kept, so days may be read as hours.
-  const year = `start_date=${isoZ(ANCHOR_MS - 365 * 86_400_000)}&end_date=${isoZ(ANCHOR_MS)}`;
+  // Twelve months back from the anchor, or from the first UTC day whose hours the API (on the real
+  // clock) still keeps: every hour of it kept, so days may be read as hours.
+  const hoursKeptFrom = Math.ceil((Date.now() - 399 * 86_400_000) / 86_400_000) * 86_400_000;
+  const yearStart = Math.max(ANCHOR_MS - 365 * 86_400_000, hoursKeptFrom);
+  const year = `start_date=${isoZ(yearStart)}&end_date=${isoZ(ANCHOR_MS)}`;
   const large = dataset.large.organizationId;
   const asked = dashboardQueries({ ...dataset, org: dataset.large });
   const pathOf = (id: string) => asked.find((q) => q.id === id)?.path ?? "";

@@ -79,8 +79,8 @@ export interface ReadOptions {
   combosMatching?: (values: DimensionValues) => boolean;
   /**
    * Which blocks are still stored at the query's time (the retention rule its cover was made
-   * with). Given, the read may fetch a block as finer ones that are kept and hold the same cells in
-   * fewer stored fields (dayHours.ts); without it, every block is read as asked.
+   * with). Given, the read may fetch a block as finer ones that are kept and hold the same cells,
+   * where that costs less to fetch and walk (dayHours.ts); without it, every block is read as asked.
    */
   kept?: IsKept | undefined;
   /**

@@ -19,7 +19,7 @@ const fieldsLike =
 const yearOfDays = fieldsLike({ "day:2026-01": 1237, "hour:2026-11": 129, "hour:2026-12": 14 });
 
 describe("daysAsHours", () => {
-  it("reads the days of a few weeks as their hours when their month containers hold fewer fields", () => {
+  it("reads the days of a few weeks as their hours when their month containers cost less to read", () => {
     const blocks = [hour("2026-11-02T23:00:00Z"), day("2026-11-03"), day("2026-12-01")];
     const read = daysAsHours(blocks, containers, keptAll, yearOfDays);
     expect(read).toBeDefined();
@@ -38,14 +38,15 @@ describe("daysAsHours", () => {
     const sparseYear = fieldsLike({ "day:2026-01": 100, "hour:2026-11": 129, "hour:2026-12": 14 });
     expect(daysAsHours(blocks, containers, keptAll, sparseYear)).toBeUndefined();
     // A tie reads as asked: fewer blocks to walk.
-    const even = fieldsLike({ "day:2026-01": 143, "hour:2026-11": 129, "hour:2026-12": 14 });
+    // Days: 189 fields and 2 blocks; hours: 143 fields and 48 blocks.
+    const even = fieldsLike({ "day:2026-01": 189, "hour:2026-11": 129, "hour:2026-12": 14 });
     expect(daysAsHours(blocks, containers, keptAll, even)).toBeUndefined();
   });
 
   it("counts a container the read fetches anyway once: hours already read cost nothing more", () => {
     // The range's edges read November's and December's hours already; the days add only their year.
     const blocks = [hour("2026-11-02T23:00:00Z"), day("2026-11-03"), hour("2026-12-01T00:00:00Z")];
-    const cheapYear = fieldsLike({ "day:2026-01": 60, "hour:2026-11": 129, "hour:2026-12": 14 });
+    const cheapYear = fieldsLike({ "day:2026-01": 40, "hour:2026-11": 129, "hour:2026-12": 14 });
     expect(daysAsHours(blocks, containers, keptAll, cheapYear)).toBeDefined();
   });
 

@@ -14,7 +14,7 @@ export type IsKept = (tier: Tier, startMs: number) => boolean;
 export type ContainerFields = (tier: StoredTier, containerStartMs: number) => number;
 
 /**
- * Day blocks read as their 24 hours, when that walks fewer stored cells. A read of a container
+ * Day blocks read as their 24 hours, when that costs less to fetch and walk. A read of a container
  * fetches and splits all of its fields (an HGETALL), so while days and hours are both in containers
  * (blockPlacement.ts) the planner's coarsest cover is not the cheapest to read: a few weeks of day
  * blocks read their year's container, a year of cells, where the hours of those weeks are in one or
@@ -102,11 +102,12 @@ const HOURS_PER_DAY = DAY_MS / HOUR_MS;
 
 /**
  * What a block to walk costs the reader, in stored fields: every block fetched is planned, placed
- * in its container and walked for its cells, weighed as two fields' decoding and adds
- * (bench/ANALYSIS.md, session of 2026-12-03 (third)). Without it a small organization's year of
- * days was read as its hours for a few fewer fields: 24 times the blocks to walk.
+ * in its container and walked for its cells, about what a field fetched, split and summed costs
+ * (decision 0028's measurement and bench/ANALYSIS.md, session of 2026-12-03 (third)). Without it
+ * a small organization's year of days was read as its hours for a few fewer fields: 24 times the
+ * blocks to walk.
  */
-const FIELDS_PER_BLOCK = 2;
+const FIELDS_PER_BLOCK = 1;
 
 /** A read's cost in stored fields: its containers' fields and the blocks it walks. */
 function readCost(
