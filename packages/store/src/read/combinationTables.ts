@@ -9,6 +9,11 @@ export interface CombinationTable {
   values: Map<string, DimensionValues>;
 }
 
+/** A combination table's field: the combination's values as a JSON array (batchAggregate.ts). */
+export function combinationValuesOf(field: string): DimensionValues {
+  return JSON.parse(field) as DimensionValues;
+}
+
 export interface CombinationTablesOptions {
   redis: RedisClient;
   /** Entries one HGETALL may read; a larger table is read in HSCAN pages of about this many. */
@@ -74,7 +79,7 @@ export class CombinationTables {
     const values = new Map<string, DimensionValues>();
     const take = (flat: string[]) => {
       for (let i = 0; i + 1 < flat.length; i += 2) {
-        values.set(flat[i + 1] as string, JSON.parse(flat[i] as string) as DimensionValues);
+        values.set(flat[i + 1] as string, combinationValuesOf(flat[i] as string));
       }
     };
     if (count <= pageFields) take((await redis.call("HGETALL", key)) as string[]);

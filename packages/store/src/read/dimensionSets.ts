@@ -1,12 +1,7 @@
-import {
-  compareByteOrder,
-  DIMENSION_INDEX,
-  DIMENSIONS,
-  type Dimension,
-  type DimensionValues,
-} from "@vu/events";
+import { compareByteOrder, DIMENSION_INDEX, DIMENSIONS, type Dimension } from "@vu/events";
 import { DIMENSIONS_FIELD, DIMENSIONS_FROM_COMBOS } from "../format/organizationExtent";
 import { WRITE_STAMP_FIELD } from "./atomicRead";
+import { combinationValuesOf } from "./combinationTables";
 import type { ReadContext } from "./readContext";
 import { execute } from "./redisReplies";
 
@@ -75,7 +70,7 @@ export async function readDimensionsAtStamp<D extends Dimension>(
 function valuesOf<D extends Dimension>(combos: readonly string[], which: readonly D[]): Record<D, string[]> {
   const distinct = which.map(() => new Set<string>());
   for (const field of combos) {
-    const values = JSON.parse(field) as DimensionValues;
+    const values = combinationValuesOf(field);
     which.forEach((d, i) => {
       const value = values[DIMENSION_INDEX[d]];
       if (value !== null && value !== undefined) distinct[i]?.add(value);
