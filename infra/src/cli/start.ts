@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { demoDataset, produceEvents } from "@vu/demo-data";
 import { Kafka, logLevel } from "kafkajs";
+import { notReadyReasons, refusalOf } from "../apiRefusals";
 import { stderrLog } from "../log";
 import { canBind, freePort } from "../native/ports";
 import { spawnService } from "../native/serviceProcess";
@@ -57,13 +58,14 @@ async function main(): Promise<void> {
   const env = { KAFKA_BROKERS: stack.kafkaBrokers.join(","), REDIS_URL: stack.redisUrl, LOG_LEVEL: "warn" };
   // The worker verifies the token records the CLI signs: both get the key, the API needs none.
   // One set by hand wins; otherwise the stack's own, made once and kept beside its Kafka data.
-  const signing = process.env.TOKENS_SIGNING_KEY
-    ? { TOKENS_SIGNING_KEY: process.env.TOKENS_SIGNING_KEY }
+  const keyFile = process.env.TOKENS_SIGNING_KEY
+    ? undefined
     : (() => {
         const { key, file, made } = stackTokensSigningKey();
         say(`token records are signed with the key in ${file}${made ? " (made now)" : ""}`);
-        return { TOKENS_SIGNING_KEY: key };
+        return { key, file };
       })();
+  const signing = { TOKENS_SIGNING_KEY: keyFile?.key ?? process.env.TOKENS_SIGNING_KEY ?? "" };
 
   // The API serves the dashboard's built files: build them unless dist/ matches the sources.
   say("building the dashboard (skipped when up to date) ...");
@@ -110,10 +112,17 @@ async function main(): Promise<void> {
       const res = await fetch(`${base}/api/v1/stats/summary?start_date=2000-01-01`, {
         headers: { authorization: `Bearer ${token}` },
       });
-      return res.ok && ((await res.json()) as { total_recordings: number }).total_recordings > 0;
+      // A refusal is thrown, so a timeout names the API's last answer, not a connection refused
+      // while it was starting.
+      if (!res.ok) throw new Error(await refusalOf(res));
+      return ((await res.json()) as { total_recordings: number }).total_recordings > 0;
     },
     { timeoutMs: 120_000, intervalMs: 500, message: "demo data visible through the API" },
-  );
+  ).catch(async (error: unknown) => {
+    const rebuild = `${keyFile ? `TOKENS_SIGNING_KEY="$(cat '${keyFile.file}')" ` : ""}npm run rebuild`;
+    const reasons = await notReadyReasons(`http://localhost:${opsPort}`, rebuild);
+    throw new Error(`${error instanceof Error ? error.message : String(error)}${reasons && `\n${reasons}`}`);
+  });
 
   process.stdout.write(
     `\nUsage statistics are running (${total} demo recordings in Kafka, worker and API up).\n\n` +
