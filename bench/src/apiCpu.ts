@@ -10,7 +10,7 @@
  *
  *   npx tsx bench/src/apiCpu.ts [--dataset 1000000] [--requests 1000] [--profile] [--only tiny:hour,a]
  *
- * Questions: a 200-recording organization's (`tiny:`) dimensions, default `/stats?granularity=hour`
+ * Questions: a 200-recording organization's (`tiny:`) dimensions (kept and computed), default `/stats?granularity=hour`
  * (30 days ending now: always computed), summary, a fixed 30-day hourly range computed and
  * kept, and up to twelve months by month × member (`tiny:year`, computed: starting no earlier
  * than the hours still kept, so its days may be read as hours, dayHours.ts); the large
@@ -77,6 +77,7 @@ function questions(dataset: ReturnType<typeof buildDataset>): Question[] {
   const pathOf = (id: string) => asked.find((q) => q.id === id)?.path ?? "";
   return [
     { id: "tiny:dimensions", org: TINY_ORG, path: "/api/v1/stats/dimensions" },
+    { id: "tiny:dimensions-computed", org: TINY_ORG, path: "/api/v1/stats/dimensions", headers: COMPUTE },
     { id: "tiny:hour", org: TINY_ORG, path: "/api/v1/stats?granularity=hour" },
     { id: "tiny:summary", org: TINY_ORG, path: "/api/v1/stats/summary" },
     { id: "tiny:month", org: TINY_ORG, path: `/api/v1/stats?granularity=hour&${month}`, headers: COMPUTE },

@@ -625,6 +625,39 @@ describe.each(redisTargets())("on $name", (target) => {
       expect(listed.stamp).toBe(await redis.hget(keyspace.extent(1, "acme"), "stamp"));
     });
 
+    it("lists a small organization's values in one MULTI once a listing saw its mark, and from its sets once they are built", async () => {
+      const { keyspace, writer } = setup();
+      const member = (i: number) =>
+        rec(`r${i}`, "2026-11-20T10:00:00Z", { member_email: `m${i}@example.com` });
+      await writer.apply(
+        1,
+        "acme",
+        Array.from({ length: DIMENSION_SETS_FROM }, (_, i) => member(i)),
+      );
+      let multis = 0;
+      const counting = new Proxy(redis, {
+        get(target, property) {
+          const value = Reflect.get(target, property, target) as unknown;
+          if (property === "multi") multis++;
+          return typeof value === "function" ? value.bind(target) : value;
+        },
+      });
+      const reader = createRollupReader({ redis: counting, keyspace });
+      const listed = async () => {
+        multis = 0;
+        const { values } = await reader.dimensionsAtStamp(1, "acme", ["member_email"]);
+        return { members: values.member_email.length, multis };
+      };
+      // The first listing finds the mark after reading the (empty) sets; the next reads the table at once.
+      expect(await listed()).toEqual({ members: DIMENSION_SETS_FROM, multis: 2 });
+      expect(await listed()).toEqual({ members: DIMENSION_SETS_FROM, multis: 1 });
+      // The sets are built: the listing that finds the mark gone reads them, and the next reads only them.
+      await writer.apply(1, "acme", [member(DIMENSION_SETS_FROM)]);
+      await redis.sadd(keyspace.dimension(1, "acme", "member_email"), "only-in-the-set@example.com");
+      expect(await listed()).toEqual({ members: DIMENSION_SETS_FROM + 2, multis: 2 });
+      expect(await listed()).toEqual({ members: DIMENSION_SETS_FROM + 2, multis: 1 });
+    });
+
     it("adds no dimension value of an organization whose dimension set is damaged, and counts the others alone", async () => {
       const { keyspace, writer, reader } = setup();
       const [a, b] = sameShard(keyspace, 2) as [string, string];

@@ -36,34 +36,67 @@ export async function readDimensions<D extends Dimension>(
 /**
  * As `readDimensions`, with the organization's write stamp read in the same MULTI. The values are
  * in its dimension sets, or, while its extent says so (organizationExtent.ts DIMENSIONS_FIELD: a
- * small organization), in its combination table: then a second MULTI reads the table and the
- * stamp. The table names every value whatever the sets hold (combinations are never removed), so
- * it answers even when the sets were built between the two reads.
+ * small organization), in its combination table. The table names every value whatever the sets
+ * hold (combinations are never removed), so it answers even when the sets were built after the
+ * mark was seen. A listing that finds the mark reads the table in a second MULTI and leaves a hint,
+ * so the organization's next listing reads the table and the mark in one; once the mark is gone
+ * (the sets built: it never comes back), that listing reads the sets after all.
  */
 export async function readDimensionsAtStamp<D extends Dimension>(
-  { redis, keyspace }: ReadContext,
+  context: ReadContext,
   generation: number,
   org: string,
   which: readonly D[],
 ): Promise<DimensionsAtStamp<D>> {
-  const extent = keyspace.extent(generation, org);
+  const { hints } = context;
+  if (hints.valuesFromCombos(generation, org)) {
+    const fromTable = await readTable(context, generation, org, which);
+    if (fromTable.marked) return fromTable.answer;
+    hints.rememberValuesFromCombos(generation, org, false);
+  }
+  const fromSets = await readSets(context, generation, org, which);
+  if (!fromSets.marked) return fromSets.answer;
+  hints.rememberValuesFromCombos(generation, org, true);
+  return (await readTable(context, generation, org, which)).answer;
+}
+
+/** A listing's read, and whether the extent still said DIMENSIONS_FROM_COMBOS in its state. */
+interface Listing<D extends Dimension> {
+  answer: DimensionsAtStamp<D>;
+  marked: boolean;
+}
+
+/** The dimension sets (their answer is the values only without the mark), the stamp and the mark. */
+async function readSets<D extends Dimension>(
+  { redis, keyspace }: ReadContext,
+  generation: number,
+  org: string,
+  which: readonly D[],
+): Promise<Listing<D>> {
   const multi = redis.multi();
   for (const d of which) multi.smembers(keyspace.dimension(generation, org, d));
-  multi.hmget(extent, WRITE_STAMP_FIELD, DIMENSIONS_FIELD);
+  multi.hmget(keyspace.extent(generation, org), WRITE_STAMP_FIELD, DIMENSIONS_FIELD);
   const replies = await execute(multi, org);
   const [stamp, kept] = replies.pop() as [string | null, string | null];
-  if (kept !== DIMENSIONS_FROM_COMBOS) {
-    const values = {} as Record<D, string[]>;
-    which.forEach((d, i) => {
-      values[d] = sortByteOrder((replies[i] as string[] | undefined) ?? []);
-    });
-    return { values, stamp };
-  }
-  const fromTable = redis.multi();
-  fromTable.hkeys(keyspace.combos(generation, org));
-  fromTable.hget(extent, WRITE_STAMP_FIELD);
-  const [combos, tableStamp] = (await execute(fromTable, org)) as [string[], string | null];
-  return { values: valuesOf(combos, which), stamp: tableStamp };
+  const values = {} as Record<D, string[]>;
+  which.forEach((d, i) => {
+    values[d] = sortByteOrder((replies[i] as string[] | undefined) ?? []);
+  });
+  return { answer: { values, stamp }, marked: kept === DIMENSIONS_FROM_COMBOS };
+}
+
+/** The values the combination table names (whatever the mark), the stamp and the mark. */
+async function readTable<D extends Dimension>(
+  { redis, keyspace }: ReadContext,
+  generation: number,
+  org: string,
+  which: readonly D[],
+): Promise<Listing<D>> {
+  const multi = redis.multi();
+  multi.hkeys(keyspace.combos(generation, org));
+  multi.hmget(keyspace.extent(generation, org), WRITE_STAMP_FIELD, DIMENSIONS_FIELD);
+  const [combos, [stamp, kept]] = (await execute(multi, org)) as [string[], [string | null, string | null]];
+  return { answer: { values: valuesOf(combos, which), stamp }, marked: kept === DIMENSIONS_FROM_COMBOS };
 }
 
 /** The distinct values of `which` the combinations name (their table's fields: values as JSON). */

@@ -31,6 +31,11 @@ export class OrganizationHints {
    * to be small asks no HLEN first.
    */
   readonly #fields = new BoundedMemo<{ fields: number; n: number }>(MAX_REMEMBERED_KEYS);
+  /**
+   * Organizations whose extent, at their last listing, said their dimension values are their
+   * combination table's (DIMENSIONS_FROM_COMBOS): the next listing reads the table at once.
+   */
+  readonly #valuesFromCombos = new BoundedMemo<true>();
 
   constructor(private readonly now: () => number) {}
 
@@ -104,12 +109,23 @@ export class OrganizationHints {
     return fields + since * placesPerRecording;
   }
 
+  /** Whether the last listing of the organization's dimension values found them in its combination table. */
+  valuesFromCombos(generation: number, org: string): boolean {
+    return this.#valuesFromCombos.get(hintKey(generation, org)) === true;
+  }
+
+  rememberValuesFromCombos(generation: number, org: string, fromCombos: boolean): void {
+    if (fromCombos) this.#valuesFromCombos.set(hintKey(generation, org), true);
+    else this.#valuesFromCombos.delete(hintKey(generation, org));
+  }
+
   /** Forgets every hint (they described another state of the store). */
   clear(): void {
     this.#extents.clear();
     this.#layouts.clear();
     this.#recordings.clear();
     this.#fields.clear();
+    this.#valuesFromCombos.clear();
   }
 }
 
