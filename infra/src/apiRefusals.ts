@@ -10,17 +10,29 @@ export async function refusalOf(res: Response): Promise<string> {
 }
 
 /**
- * Why the API's `/readyz` (at `opsUrl`) says it cannot serve, with the way out of the most likely
- * case on a developer's machine (`rebuild`: the command line that runs the rebuild there); "" when
- * it is ready or cannot be reached.
+ * The worker's reason when the topic is not the one the view counts (ingest-worker's
+ * topicIdentity.ts): on a developer's machine, a Redis that kept an earlier stack's view.
  */
-export async function notReadyReasons(opsUrl: string, rebuild = "npm run rebuild"): Promise<string> {
-  const res = await fetch(`${opsUrl}/readyz`).catch(() => undefined);
+const ANOTHER_TOPIC = /is not the topic the view counts/;
+
+/** How long the script waits for /readyz: it is already failing, and must not hang there. */
+const READYZ_TIMEOUT_MS = 5_000;
+
+/**
+ * Why the API's `/readyz` (at `opsUrl`) says it cannot serve; when the view is another topic's,
+ * with `rebuild`, the command lines that count this stack's topic instead. "" when it is ready or
+ * does not answer.
+ */
+export async function notReadyReasons(opsUrl: string, rebuild: string): Promise<string> {
+  const res = await fetch(`${opsUrl}/readyz`, { signal: AbortSignal.timeout(READYZ_TIMEOUT_MS) }).catch(
+    () => undefined,
+  );
   if (res === undefined || res.ok) return "";
   const { reasons = [] } = (await res.json().catch(() => ({}))) as { reasons?: string[] };
+  const said = `/readyz: ${reasons.join("; ") || `answered ${res.status}`}`;
+  if (!reasons.some((reason) => ANOTHER_TOPIC.test(reason))) return said;
   return (
-    `/readyz: ${reasons.join("; ") || `answered ${res.status}`}\n` +
-    `If this Redis holds a view counted from another Kafka (an earlier stack's), \`${rebuild}\` ` +
-    "counts this stack's topic into it; the README's operations section has the other cases."
+    `${said}\nThis Redis holds a view counted from another Kafka (an earlier stack's data directory). ` +
+    `To count this stack's topic instead: ${rebuild}`
   );
 }

@@ -65,7 +65,7 @@ async function main(): Promise<void> {
         say(`token records are signed with the key in ${file}${made ? " (made now)" : ""}`);
         return { key, file };
       })();
-  const signing = { TOKENS_SIGNING_KEY: keyFile?.key ?? process.env.TOKENS_SIGNING_KEY ?? "" };
+  const signing = { TOKENS_SIGNING_KEY: keyFile ? keyFile.key : (process.env.TOKENS_SIGNING_KEY as string) };
 
   // The API serves the dashboard's built files: build them unless dist/ matches the sources.
   say("building the dashboard (skipped when up to date) ...");
@@ -112,16 +112,17 @@ async function main(): Promise<void> {
       const res = await fetch(`${base}/api/v1/stats/summary?start_date=2000-01-01`, {
         headers: { authorization: `Bearer ${token}` },
       });
-      // A refusal is thrown, so a timeout names the API's last answer, not a connection refused
-      // while it was starting.
+      // Every attempt that is not the answer throws, so a timeout names the API's last answer,
+      // not a connection refused while it was starting.
       if (!res.ok) throw new Error(await refusalOf(res));
-      return ((await res.json()) as { total_recordings: number }).total_recordings > 0;
+      if (((await res.json()) as { total_recordings: number }).total_recordings > 0) return true;
+      throw new Error("the API answered 200 with no recordings counted yet");
     },
     { timeoutMs: 120_000, intervalMs: 500, message: "demo data visible through the API" },
   ).catch(async (error: unknown) => {
-    const rebuild = `${keyFile ? `TOKENS_SIGNING_KEY="$(cat '${keyFile.file}')" ` : ""}npm run rebuild`;
-    const reasons = await notReadyReasons(`http://localhost:${opsPort}`, rebuild);
-    throw new Error(`${error instanceof Error ? error.message : String(error)}${reasons && `\n${reasons}`}`);
+    const reasons = await notReadyReasons(`http://localhost:${opsPort}`, rebuildLine(keyFile?.file));
+    const said = error instanceof Error ? error.message : String(error);
+    throw new Error(`${said}${reasons && `\n${reasons}`}`, { cause: error });
   });
 
   process.stdout.write(
@@ -132,6 +133,17 @@ async function main(): Promise<void> {
       `  OpenAPI: ${base}/api/v1/openapi.json\n` +
       `  readiness and metrics: http://localhost:${opsPort}/readyz, /metrics   Ctrl-C stops everything.\n`,
   );
+}
+
+/**
+ * The commands that count this stack's topic into a Redis holding another's view: the stack up
+ * again (this script takes down what it started), the rebuild with the demo worker's settings,
+ * then `npm start`.
+ */
+function rebuildLine(keyFile: string | undefined): string {
+  const quoted = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
+  const key = keyFile ? `"$(cat ${quoted(keyFile)})"` : "<your TOKENS_SIGNING_KEY>";
+  return `npm run stack:up && TOKENS_SIGNING_KEY=${key} PERCENTILE_SKETCHES=true npm run rebuild && npm start`;
 }
 
 main().catch((error: unknown) => {

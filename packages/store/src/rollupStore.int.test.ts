@@ -645,7 +645,8 @@ describe.each(redisTargets())("on $name", (target) => {
       const reader = createRollupReader({ redis: counting, keyspace });
       const listed = async () => {
         multis = 0;
-        const { values } = await reader.dimensionsAtStamp(1, "acme", ["member_email"]);
+        const { values, stamp } = await reader.dimensionsAtStamp(1, "acme", ["member_email"]);
+        expect(stamp).toBe(await redis.hget(keyspace.extent(1, "acme"), "stamp"));
         return { members: values.member_email.length, multis };
       };
       // The first listing finds the mark after reading the (empty) sets; the next reads the table at once.

@@ -52,12 +52,13 @@ export async function readDimensionsAtStamp<D extends Dimension>(
   if (hints.valuesFromCombos(generation, org)) {
     const fromTable = await readTable(context, generation, org, which);
     if (fromTable.marked) return fromTable.answer;
-    hints.rememberValuesFromCombos(generation, org, false);
+    hints.forgetValuesFromCombos(generation, org);
   }
   const fromSets = await readSets(context, generation, org, which);
   if (!fromSets.marked) return fromSets.answer;
-  hints.rememberValuesFromCombos(generation, org, true);
-  return (await readTable(context, generation, org, which)).answer;
+  const fromTable = await readTable(context, generation, org, which);
+  if (fromTable.marked) hints.rememberValuesFromCombos(generation, org);
+  return fromTable.answer;
 }
 
 /** A listing's read, and whether the extent still said DIMENSIONS_FROM_COMBOS in its state. */
@@ -66,7 +67,7 @@ interface Listing<D extends Dimension> {
   marked: boolean;
 }
 
-/** The dimension sets (their answer is the values only without the mark), the stamp and the mark. */
+/** The dimension sets, the stamp and the mark: the sets' values are the answer only when unmarked. */
 async function readSets<D extends Dimension>(
   { redis, keyspace }: ReadContext,
   generation: number,

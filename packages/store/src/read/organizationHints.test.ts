@@ -26,3 +26,18 @@ describe("OrganizationHints' container fields", () => {
     expect(hints.fieldsAtMost(["h1", "new"], 1_000, 1)).toBe(4 + 1_000);
   });
 });
+
+describe("OrganizationHints' dimension values from the combination table", () => {
+  it("remembers the mark per generation and organization until forgotten or cleared", () => {
+    const hints = new OrganizationHints(() => 0);
+    expect(hints.valuesFromCombos(1, "acme")).toBe(false);
+    hints.rememberValuesFromCombos(1, "acme");
+    expect([hints.valuesFromCombos(1, "acme"), hints.valuesFromCombos(2, "acme")]).toEqual([true, false]);
+    expect(hints.valuesFromCombos(1, "globex")).toBe(false);
+    hints.forgetValuesFromCombos(1, "acme");
+    expect(hints.valuesFromCombos(1, "acme")).toBe(false);
+    hints.rememberValuesFromCombos(1, "acme");
+    hints.clear();
+    expect(hints.valuesFromCombos(1, "acme")).toBe(false);
+  });
+});

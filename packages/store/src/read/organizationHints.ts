@@ -114,9 +114,13 @@ export class OrganizationHints {
     return this.#valuesFromCombos.get(hintKey(generation, org)) === true;
   }
 
-  rememberValuesFromCombos(generation: number, org: string, fromCombos: boolean): void {
-    if (fromCombos) this.#valuesFromCombos.set(hintKey(generation, org), true);
-    else this.#valuesFromCombos.delete(hintKey(generation, org));
+  rememberValuesFromCombos(generation: number, org: string): void {
+    this.#valuesFromCombos.set(hintKey(generation, org), true);
+  }
+
+  /** The organization keeps its dimension sets now (the mark never comes back). */
+  forgetValuesFromCombos(generation: number, org: string): void {
+    this.#valuesFromCombos.delete(hintKey(generation, org));
   }
 
   /** Forgets every hint (they described another state of the store). */
