@@ -30,6 +30,24 @@ import { createRollupWriter } from "./write/rollupWriter";
 
 type Layout = "sparse" | "dense";
 
+/** `redis`, with `seen` given each MULTI a caller makes (to count it, or to act when it runs). */
+function onEachMulti(
+  redis: RedisClient,
+  seen: (multi: ReturnType<RedisClient["multi"]>) => void,
+): RedisClient {
+  return new Proxy(redis, {
+    get(target, property) {
+      const value = Reflect.get(target, property, target) as unknown;
+      if (property !== "multi") return typeof value === "function" ? value.bind(target) : value;
+      return () => {
+        const multi = target.multi();
+        seen(multi);
+        return multi;
+      };
+    },
+  });
+}
+
 describe.each(redisTargets())("on $name", (target) => {
   let redis: RedisClient;
   useRedisTarget(target, (client) => {
@@ -599,23 +617,14 @@ describe.each(redisTargets())("on $name", (target) => {
       // Right after the listing's first MULTI (which sees the extent's mark), one more combination
       // takes the table past the bound: the sets are built and the mark goes.
       let multis = 0;
-      const moving = new Proxy(redis, {
-        get(target, property) {
-          const value = Reflect.get(target, property, target) as unknown;
-          if (property !== "multi") return typeof value === "function" ? value.bind(target) : value;
-          return () => {
-            const multi = target.multi();
-            if (++multis === 1) {
-              const exec = multi.exec.bind(multi);
-              multi.exec = (async () => {
-                const replies = await exec();
-                await writer.apply(1, "acme", [member(DIMENSION_SETS_FROM)]);
-                return replies;
-              }) as typeof multi.exec;
-            }
-            return multi;
-          };
-        },
+      const moving = onEachMulti(redis, (multi) => {
+        if (++multis !== 1) return;
+        const exec = multi.exec.bind(multi);
+        multi.exec = (async () => {
+          const replies = await exec();
+          await writer.apply(1, "acme", [member(DIMENSION_SETS_FROM)]);
+          return replies;
+        }) as typeof multi.exec;
       });
       const reader = createRollupReader({ redis: moving, keyspace });
       const listed = await reader.dimensionsAtStamp(1, "acme", ["member_email"]);
@@ -635,12 +644,8 @@ describe.each(redisTargets())("on $name", (target) => {
         Array.from({ length: DIMENSION_SETS_FROM }, (_, i) => member(i)),
       );
       let multis = 0;
-      const counting = new Proxy(redis, {
-        get(target, property) {
-          const value = Reflect.get(target, property, target) as unknown;
-          if (property === "multi") multis++;
-          return typeof value === "function" ? value.bind(target) : value;
-        },
+      const counting = onEachMulti(redis, () => {
+        multis++;
       });
       const reader = createRollupReader({ redis: counting, keyspace });
       const listed = async () => {

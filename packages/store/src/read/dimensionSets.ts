@@ -1,5 +1,6 @@
 import { compareByteOrder, DIMENSION_INDEX, DIMENSIONS, type Dimension } from "@vu/events";
 import { DIMENSIONS_FIELD, DIMENSIONS_FROM_COMBOS } from "../format/organizationExtent";
+import type { RedisClient } from "../redis/redisClient";
 import { WRITE_STAMP_FIELD } from "./atomicRead";
 import { combinationValuesOf } from "./combinationTables";
 import type { ReadContext } from "./readContext";
@@ -69,35 +70,47 @@ interface Listing<D extends Dimension> {
 
 /** The dimension sets, the stamp and the mark: the sets' values are the answer only when unmarked. */
 async function readSets<D extends Dimension>(
-  { redis, keyspace }: ReadContext,
+  context: ReadContext,
   generation: number,
   org: string,
   which: readonly D[],
 ): Promise<Listing<D>> {
-  const multi = redis.multi();
-  for (const d of which) multi.smembers(keyspace.dimension(generation, org, d));
-  multi.hmget(keyspace.extent(generation, org), WRITE_STAMP_FIELD, DIMENSIONS_FIELD);
-  const replies = await execute(multi, org);
-  const [stamp, kept] = replies.pop() as [string | null, string | null];
+  const { replies, stamp, marked } = await withStampAndMark(context, generation, org, (multi) => {
+    for (const d of which) multi.smembers(context.keyspace.dimension(generation, org, d));
+  });
   const values = {} as Record<D, string[]>;
   which.forEach((d, i) => {
     values[d] = sortByteOrder((replies[i] as string[] | undefined) ?? []);
   });
-  return { answer: { values, stamp }, marked: kept === DIMENSIONS_FROM_COMBOS };
+  return { answer: { values, stamp }, marked };
 }
 
 /** The values the combination table names (whatever the mark), the stamp and the mark. */
 async function readTable<D extends Dimension>(
-  { redis, keyspace }: ReadContext,
+  context: ReadContext,
   generation: number,
   org: string,
   which: readonly D[],
 ): Promise<Listing<D>> {
+  const { replies, stamp, marked } = await withStampAndMark(context, generation, org, (multi) => {
+    multi.hkeys(context.keyspace.combos(generation, org));
+  });
+  return { answer: { values: valuesOf(replies[0] as string[], which), stamp }, marked };
+}
+
+/** `reads` and, in the same MULTI, the extent's write stamp and whether it has the DIMENSIONS_FROM_COMBOS mark. */
+async function withStampAndMark(
+  { redis, keyspace }: ReadContext,
+  generation: number,
+  org: string,
+  reads: (multi: ReturnType<RedisClient["multi"]>) => void,
+): Promise<{ replies: unknown[]; stamp: string | null; marked: boolean }> {
   const multi = redis.multi();
-  multi.hkeys(keyspace.combos(generation, org));
+  reads(multi);
   multi.hmget(keyspace.extent(generation, org), WRITE_STAMP_FIELD, DIMENSIONS_FIELD);
-  const [combos, [stamp, kept]] = (await execute(multi, org)) as [string[], [string | null, string | null]];
-  return { answer: { values: valuesOf(combos, which), stamp }, marked: kept === DIMENSIONS_FROM_COMBOS };
+  const replies = await execute(multi, org);
+  const [stamp, kept] = replies.pop() as [string | null, string | null];
+  return { replies, stamp, marked: kept === DIMENSIONS_FROM_COMBOS };
 }
 
 /** The distinct values of `which` the combinations name (their table's fields: values as JSON). */
